@@ -1,0 +1,83 @@
+import type { Condition, Diagnosis, Status } from '../status/types.js';
+import type { TargetSpec } from '../targets/types.js';
+
+/** The `wait-for` input, parsed. */
+export type WaitFor =
+  | { kind: 'ready' }
+  | { kind: 'deleted' }
+  /** `condition=TYPE[=VALUE]`; VALUE defaults to `True` (kubectl wait). */
+  | { kind: 'condition'; type: string; value: string }
+  /** `jsonpath=EXPR[=VALUE]`; without VALUE the path must merely exist (kubectl wait). */
+  | { kind: 'jsonpath'; expression: string; value?: string };
+
+export type Mode = 'auto' | 'watch' | 'poll';
+
+export type Outcome = 'ready' | 'failed' | 'timeout';
+
+export interface EngineOptions {
+  targets: TargetSpec[];
+  /** Namespace for namespaced targets that name none. */
+  defaultNamespace: string;
+  waitFor: WaitFor;
+  timeoutMs: number;
+  pollIntervalMs: number;
+  mode: Mode;
+  failFast: boolean;
+  jobCompletion: boolean;
+  /** Aborted on SIGTERM/SIGINT (a cancelled job): the engine stops and still returns a full result. */
+  signal?: AbortSignal;
+  /** Live notifications for the log. */
+  observer?: EngineObserver;
+}
+
+/** One status change of a target. */
+export interface Transition {
+  status: Status;
+  message: string;
+  /** Seconds since the wait started. */
+  atSeconds: number;
+}
+
+/** Everything the report layer needs to know about one target. */
+export interface TargetReport {
+  apiVersion: string;
+  kind: string;
+  /** Empty for cluster-scoped objects. */
+  namespace: string;
+  /** Empty for a selector target that matched nothing (then `selector` says what was looked for). */
+  name: string;
+  selector?: string;
+  status: Status;
+  message: string;
+  /** Whether this target is at the desired status (`wait-for`). */
+  done: boolean;
+  /** Seconds from the start until it reached its final status. */
+  seconds: number;
+  file?: string;
+  line?: number;
+  history: Transition[];
+  conditions: Condition[];
+  diagnosis?: Diagnosis;
+}
+
+export interface EngineResult {
+  outcome: Outcome;
+  /** True when the wait ended because `signal` was aborted. */
+  cancelled: boolean;
+  durationSeconds: number;
+  /** Every target, resolved ones and ones that could not be resolved. */
+  targets: TargetReport[];
+  /** Warnings already emitted (fallback to polling, ...), for the summary. */
+  warnings: string[];
+}
+
+export interface EngineObserver {
+  /** Targets as resolved (types known); called once before waiting starts. */
+  resolved?(targets: TargetReport[]): void;
+  /** A target changed status (or its message changed while not done). */
+  transition?(target: TargetReport, previous: Status | undefined): void;
+  /** Something the user should see as a warning (fallback to polling, retries, ...). */
+  warning?(message: string): void;
+  /** Every 30 s while waiting: the targets not yet done. */
+  heartbeat?(pending: TargetReport[], elapsedSeconds: number): void;
+}

@@ -1,0 +1,52 @@
+/** Readiness statuses. The string values are part of the public contract (the `resources` output). */
+export type Status = 'InProgress' | 'Failed' | 'Current' | 'Terminating' | 'NotFound' | 'Unknown';
+
+export type ConditionStatus = 'True' | 'False' | 'Unknown';
+
+export interface Condition {
+  type: string;
+  status: ConditionStatus | string;
+  reason: string;
+  message: string;
+}
+
+/** What `computeStatus` returns: kstatus's Result. */
+export interface StatusResult {
+  status: Status;
+  message: string;
+  conditions: Condition[];
+}
+
+/** One container (or init container) of a pod that is not healthy, and why. */
+export interface ContainerProblem {
+  pod: string;
+  container: string;
+  init: boolean;
+  /** ErrImagePull, ImagePullBackOff, InvalidImageName, CreateContainerConfigError, CreateContainerError,
+   *  CrashLoopBackOff, OOMKilled, Error, Unschedulable, ... */
+  reason: string;
+  message: string;
+  restartCount?: number;
+  /** For crash loops: the reason the last run ended, e.g. OOMKilled. */
+  lastTerminationReason?: string;
+  /** True when waiting longer will not help (a bad image, a missing secret, a crash loop). */
+  unrecoverable: boolean;
+}
+
+/** A recent warning event about a workload or one of its pods. */
+export interface WarningEvent {
+  object: string; // e.g. `Pod/web-7d9c-abcde`
+  reason: string;
+  message: string;
+  count: number;
+  lastSeen?: string; // RFC 3339
+}
+
+/** Why a workload's pods are not ready, from pod diagnosis. */
+export interface Diagnosis {
+  problems: ContainerProblem[];
+  events: WarningEvent[];
+  /** One line for logs and annotations, e.g. `container web: ImagePullBackOff: Back-off pulling image "web:v2"`. */
+  summary: string;
+  unrecoverable: boolean;
+}

@@ -1,0 +1,21 @@
+/**
+ * A target as the user named it, before discovery resolves its type.
+ * Produced by src/targets from the `resources`, `selector` and `manifests` inputs; consumed by the engine.
+ */
+export interface TargetSpec {
+  /** The type as written: kind, plural, singular or short name, optionally with `.group`
+   *  (`deploy`, `deployments.apps`, `Certificate.cert-manager.io`). For manifest objects: the kind. */
+  type: string;
+  /** Exact `group/version` or `v1`, known for manifest objects; resolution then needs no guessing. */
+  apiVersion?: string;
+  /** Explicit namespace. Undefined: the default namespace for namespaced types, none for cluster-scoped. */
+  namespace?: string;
+  /** Object name. Undefined: every object of the type in the namespace that matches `selector`. */
+  name?: string;
+  /** Label selector (kubectl syntax) for name-less targets. Empty/undefined: every object of the type. */
+  selector?: string;
+  /** Only objects without a controller ownerReference (used for bare Pods when `selector` stands alone). */
+  ownerless?: boolean;
+  /** Where the target came from, for annotations on manifest lines. */
+  source?: { file: string; line: number };
+}
