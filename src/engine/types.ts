@@ -69,6 +69,9 @@ export interface EngineResult {
   targets: TargetReport[];
   /** Warnings already emitted (fallback to polling, ...), for the summary. */
   warnings: string[];
+  /** A problem found after the wait started that is the user's to fix (an ambiguous type, a forbidden
+   *  LIST, ...): the outcome is `failed`, every target is still reported, and this names the input. */
+  error?: { input: string; message: string };
 }
 
 export interface EngineObserver {
