@@ -1,0 +1,4 @@
+/** The pure status library: kstatus readiness plus the CI rules layered on top. */
+export { computeStatus, type ComputeOptions } from './compute.js';
+export { targetStatus, type TargetStatusOptions } from './target-status.js';
+export type * from './types.js';
