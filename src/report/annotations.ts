@@ -1,0 +1,95 @@
+/**
+ * Error annotations: one per target that failed or ran out of time, pointing at its manifest line
+ * when there is one, plus one for an input problem the engine found. Pure: result in, annotations out.
+ */
+import type { EngineResult, TargetReport, WaitFor } from '../engine/types.js';
+import { desiredPhrase, diagnosisLines, formatSeconds, outputRef, standing, titleRef, truncate } from './text.js';
+
+export interface Annotation {
+  title: string;
+  message: string;
+  file?: string;
+  startLine?: number;
+}
+
+/** GitHub shows at most 10 error annotations per step. kubewait keeps one of them free for the
+ *  step's own failure message (`core.setFailed`). */
+export const MAX_ERROR_ANNOTATIONS = 9;
+
+/** How many targets the aggregate annotation names before it says `and N more`. */
+const AGGREGATE_NAMES = 50;
+
+/** Targets that deserve an annotation: every Failed one, and, when time ran out (deadline or
+ *  cancellation), every one that was not done. Failed first. A wait stopped early by fail-fast
+ *  or an input error does not blame the targets it stopped watching: the summary lists them. */
+export function annotatedTargets(result: EngineResult): TargetReport[] {
+  const outOfTime = result.outcome === 'timeout' || result.cancelled;
+  const failed = result.targets.filter((t) => standing(t) === 'failed');
+  const pending = outOfTime ? result.targets.filter((t) => standing(t) === 'pending') : [];
+  return [...failed, ...pending];
+}
+
+/** First line of a target annotation: what state it is in and since when. */
+export function reasonLine(target: TargetReport, result: EngineResult, waitFor: WaitFor): string {
+  const message = target.message ? `: ${target.message}` : '';
+  if (target.status === 'Failed') return `Failed after ${formatSeconds(target.seconds)}${message}`;
+  const when = result.cancelled ? 'when the wait was cancelled' : `after ${formatSeconds(result.durationSeconds)}`;
+  return `Not ${desiredPhrase(waitFor)} ${when} (${target.status})${message}`;
+}
+
+export function targetAnnotation(target: TargetReport, result: EngineResult, waitFor: WaitFor): Annotation {
+  const annotation: Annotation = {
+    title: titleRef(target),
+    message: [reasonLine(target, result, waitFor), ...diagnosisLines(target.diagnosis)].join('\n'),
+  };
+  if (target.file) {
+    annotation.file = target.file;
+    if (target.line !== undefined) annotation.startLine = target.line;
+  }
+  return annotation;
+}
+
+export function inputErrorAnnotation(error: { input: string; message: string }): Annotation {
+  return { title: `kubewait: input \`${error.input}\``, message: `Input \`${error.input}\`: ${error.message}` };
+}
+
+/** All error annotations for a result, within `MAX_ERROR_ANNOTATIONS`: when there are more targets
+ *  than fit, the last annotation names the rest instead of dropping them. */
+export function annotationsFor(result: EngineResult, waitFor: WaitFor, max = MAX_ERROR_ANNOTATIONS): Annotation[] {
+  const head = result.error ? [inputErrorAnnotation(result.error)] : [];
+  const targets = annotatedTargets(result);
+  const room = Math.max(1, max - head.length);
+  if (targets.length <= room) return [...head, ...targets.map((t) => targetAnnotation(t, result, waitFor))];
+  const shown = targets.slice(0, room - 1);
+  const rest = targets.slice(room - 1);
+  return [...head, ...shown.map((t) => targetAnnotation(t, result, waitFor)), aggregateAnnotation(rest, result, waitFor)];
+}
+
+function aggregateAnnotation(rest: TargetReport[], result: EngineResult, waitFor: WaitFor): Annotation {
+  const failed = rest.filter((t) => t.status === 'Failed').length;
+  const what = failed === rest.length ? 'failed' : failed === 0 ? `not ${desiredPhrase(waitFor)}` : `failed or not ${desiredPhrase(waitFor)}`;
+  const names = rest.slice(0, AGGREGATE_NAMES).map((t) => `${outputRef(t)}: ${t.status}${t.message ? `: ${truncate(t.message, 200)}` : ''}`);
+  const more = rest.length > AGGREGATE_NAMES ? [`... and ${rest.length - AGGREGATE_NAMES} more`] : [];
+  const see = result.outcome === 'ready' ? [] : ['Every target is listed in the job summary and in the `resources` output.'];
+  return {
+    title: `kubewait: ${rest.length} more targets ${what}`,
+    message: [...names, ...more, ...see].join('\n'),
+  };
+}
+
+/** One line for `core.setFailed`, or undefined when the wait succeeded. */
+export function failureMessage(result: EngineResult, waitFor: WaitFor): string | undefined {
+  if (result.outcome === 'ready') return undefined;
+  const total = result.targets.length;
+  const notDone = result.targets.filter((t) => !t.done);
+  const failed = notDone.filter((t) => t.status === 'Failed');
+  const names = (ts: TargetReport[]) => ts.slice(0, 5).map(outputRef).join(', ') + (ts.length > 5 ? `, and ${ts.length - 5} more` : '');
+  const took = formatSeconds(result.durationSeconds);
+  if (result.error) return `kubewait: input \`${result.error.input}\`: ${result.error.message}`;
+  if (result.cancelled) return `kubewait: cancelled after ${took} with ${notDone.length} of ${total} targets not ${desiredPhrase(waitFor)}`;
+  if (result.outcome === 'timeout' || failed.length === 0) {
+    const list = notDone.length > 0 ? `: ${names(notDone)}` : '';
+    return `kubewait: timed out after ${took} with ${notDone.length} of ${total} targets not ${desiredPhrase(waitFor)}${list}`;
+  }
+  return `kubewait: ${failed.length} of ${total} targets failed after ${took}: ${names(failed)}`;
+}

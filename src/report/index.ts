@@ -1,0 +1,67 @@
+/**
+ * The report layer's shell: writes the live log, outputs, annotations and job summary through
+ * `@actions/core`. Everything it writes is built by the pure modules beside it.
+ */
+import * as core from '@actions/core';
+import { context as githubContext } from '@actions/github';
+import type { EngineResult, WaitFor } from '../engine/types.js';
+import { annotationsFor } from './annotations.js';
+import { finalLogLines } from './live-log.js';
+import { outputsFor } from './outputs.js';
+import { renderSummary, type RunInfo } from './summary.js';
+
+export { annotationsFor, failureMessage, MAX_ERROR_ANNOTATIONS, type Annotation } from './annotations.js';
+export { createLiveLog, finalLogLines, heartbeatLines, transitionLine, type LiveLogOptions, type LogSink } from './live-log.js';
+export { outputsFor, type Outputs, type ResourceOutput } from './outputs.js';
+export { renderSummary, DEFAULT_LIMITS, type RunInfo, type SummaryContext, type SummaryLimits } from './summary.js';
+
+export interface ReportContext {
+  /** Cluster API server URL (shown without userinfo or query). */
+  server: string;
+  /** Kubeconfig context name. */
+  context: string;
+  /** The `summary` input. */
+  summary: boolean;
+  waitFor: WaitFor;
+  /** Links to the run and to manifest lines; defaults to `@actions/github`'s `context`. */
+  run?: RunInfo;
+}
+
+/** Where this run lives, from the runner's environment (via `@actions/github`). */
+export function runInfoFromGitHub(): RunInfo {
+  const info: RunInfo = { serverUrl: githubContext.serverUrl };
+  try {
+    const { owner, repo } = githubContext.repo;
+    info.repository = `${owner}/${repo}`;
+  } catch {
+    // Outside a workflow run (no GITHUB_REPOSITORY): no links, nothing else changes.
+  }
+  if (Number.isFinite(githubContext.runId) && githubContext.runId > 0) info.runId = githubContext.runId;
+  if (Number.isFinite(githubContext.runAttempt) && githubContext.runAttempt > 0) info.runAttempt = githubContext.runAttempt;
+  if (githubContext.sha) info.sha = githubContext.sha;
+  return info;
+}
+
+/**
+ * Reports a finished wait in every outcome: outputs first (so they exist even if something later
+ * fails), then the closing log lines, the error annotations and the job summary. Never throws for
+ * a summary that cannot be written; it warns instead. Does not fail the step: the caller does, e.g.
+ * with `core.setFailed(failureMessage(result, waitFor))` (one annotation is kept free for that).
+ */
+export async function reportResult(result: EngineResult, ctx: ReportContext): Promise<void> {
+  for (const [name, value] of Object.entries(outputsFor(result))) core.setOutput(name, value);
+
+  core.info(finalLogLines(result, ctx.waitFor).join('\n'));
+
+  for (const { message, ...properties } of annotationsFor(result, ctx.waitFor)) core.error(message, properties);
+
+  if (!ctx.summary) return;
+  const markdown = renderSummary(result, { server: ctx.server, context: ctx.context, waitFor: ctx.waitFor, run: ctx.run ?? runInfoFromGitHub() });
+  try {
+    await core.summary.addRaw(markdown).write();
+  } catch (error) {
+    core.warning(`kubewait: could not write the job summary: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    core.summary.emptyBuffer();
+  }
+}

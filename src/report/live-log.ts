@@ -1,0 +1,106 @@
+/**
+ * The live log: what a user watching the step sees while kubewait waits.
+ * Line formatting is pure; `createLiveLog` only routes lines to a core-like sink.
+ */
+import type { EngineObserver, EngineResult, TargetReport, WaitFor } from '../engine/types.js';
+import type { Status } from '../status/types.js';
+import { byStanding, desiredPhrase, diagnosisLines, formatSeconds, logRef, oneLine, truncate } from './text.js';
+
+/** The subset of `@actions/core` the live log writes through. */
+export interface LogSink {
+  info(message: string): void;
+  warning(message: string): void;
+  startGroup(name: string): void;
+  endGroup(): void;
+}
+
+export interface LiveLogOptions {
+  waitFor: WaitFor;
+  /** How many pending targets a heartbeat names before it says `and N more` (default 10). */
+  heartbeatNames?: number;
+}
+
+const MESSAGE_MAX = 300;
+
+/** `Waiting for 3 targets to be ready` / `... to be deleted` / `... to have Available=True`. */
+export function resolvedHeading(count: number, waitFor: WaitFor): string {
+  const targets = count === 1 ? '1 target' : `${count} targets`;
+  const goal = waitFor.kind === 'ready' || waitFor.kind === 'deleted' ? `be ${desiredPhrase(waitFor)}` : `have ${desiredPhrase(waitFor)}`;
+  return `Waiting for ${targets} to ${goal}`;
+}
+
+/** `deployment/web (shop)  apps/v1  from k8s/web.yaml:12  InProgress: Replicas: 0/3` */
+export function resolvedLine(target: TargetReport): string {
+  const source = target.file ? `  from ${target.file}${target.line ? `:${target.line}` : ''}` : '';
+  const state = target.message ? `${target.status}: ${oneLine(target.message)}` : target.status;
+  return `${logRef(target)}  ${target.apiVersion}${source}  ${truncate(state, MESSAGE_MAX)}`;
+}
+
+/** `deployment/web (shop): InProgress -> Current after 12.4s: Deployment is available. Replicas: 3`
+ *  A target that is not done also says why (its first diagnosis line). */
+export function transitionLine(target: TargetReport, previous: Status | undefined): string {
+  const at = target.history.at(-1)?.atSeconds ?? target.seconds;
+  const change = previous === undefined || previous === target.status ? target.status : `${previous} -> ${target.status}`;
+  const why = target.done ? [] : diagnosisLines(target.diagnosis, { containers: 1, events: 0 });
+  const message = [oneLine(target.message), ...why.map(oneLine)].filter(Boolean).join('; ');
+  return `${logRef(target)}: ${change} after ${formatSeconds(at)}${message ? `: ${truncate(message, MESSAGE_MAX)}` : ''}`;
+}
+
+/** `Still waiting after 30.0s for 2 of 5 targets:` then one indented line per pending target,
+ *  at most `names` of them, then `and N more`. */
+export function heartbeatLines(pending: readonly TargetReport[], elapsedSeconds: number, total: number, names = 10): string[] {
+  const of = total > 0 ? ` of ${total}` : '';
+  const header = `Still waiting after ${formatSeconds(elapsedSeconds)} for ${pending.length}${of} target${pending.length === 1 && !of ? '' : 's'}:`;
+  const shown = pending.slice(0, names).map((target) => {
+    const why = diagnosisLines(target.diagnosis, { containers: 1, events: 0 })[0];
+    const message = [oneLine(target.message), why && oneLine(why)].filter(Boolean).join('; ');
+    return `  ${logRef(target)}: ${target.status}${message ? `: ${truncate(message, 160)}` : ''}`;
+  });
+  const more = pending.length > names ? [`  and ${pending.length - names} more`] : [];
+  return [header, ...shown, ...more];
+}
+
+/** An `EngineObserver` that writes the live log through `sink` (`@actions/core` in the action). */
+export function createLiveLog(sink: LogSink, options: LiveLogOptions): EngineObserver {
+  let total = 0;
+  return {
+    resolved(targets) {
+      total = targets.length;
+      sink.startGroup(resolvedHeading(targets.length, options.waitFor));
+      try {
+        for (const target of targets) sink.info(resolvedLine(target));
+      } finally {
+        sink.endGroup();
+      }
+    },
+    transition(target, previous) {
+      sink.info(transitionLine(target, previous));
+    },
+    warning(message) {
+      sink.warning(message);
+    },
+    heartbeat(pending, elapsedSeconds) {
+      sink.info(heartbeatLines(pending, elapsedSeconds, total, options.heartbeatNames).join('\n'));
+    },
+  };
+}
+
+/** The closing lines of the log: the outcome, then every target that is not done with its reason
+ *  and diagnosis (at most `names` of them), so the log alone explains a failure. */
+export function finalLogLines(
+  result: Pick<EngineResult, 'outcome' | 'cancelled' | 'durationSeconds' | 'targets'>,
+  waitFor: WaitFor,
+  names = 50,
+): string[] {
+  const total = result.targets.length;
+  const done = result.targets.filter((t) => t.done).length;
+  const outcome = result.cancelled ? 'cancelled' : result.outcome;
+  const header = `kubewait: ${outcome} after ${formatSeconds(result.durationSeconds)}: ${done} of ${total} target${total === 1 ? '' : 's'} ${desiredPhrase(waitFor)}`;
+  const notDone = byStanding(result.targets.filter((t) => !t.done));
+  const lines = notDone.slice(0, names).flatMap((target) => [
+    `  ${logRef(target)}: ${target.status}${target.message ? `: ${truncate(oneLine(target.message), MESSAGE_MAX)}` : ''}`,
+    ...diagnosisLines(target.diagnosis).map((line) => `    ${truncate(oneLine(line), MESSAGE_MAX)}`),
+  ]);
+  const more = notDone.length > names ? [`  and ${notDone.length - names} more (see the job summary and the outputs)`] : [];
+  return [header, ...lines, ...more];
+}

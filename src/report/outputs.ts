@@ -1,0 +1,54 @@
+/**
+ * Step outputs, exactly as `action.yml` declares them. Pure: result in, name -> string out.
+ */
+import type { EngineResult, TargetReport } from '../engine/types.js';
+import { outputRef, roundSeconds } from './text.js';
+
+/** One element of the `resources` output (field order is the documented order). */
+export interface ResourceOutput {
+  apiVersion: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  status: TargetReport['status'];
+  message: string;
+  seconds: number;
+  file?: string;
+  line?: number;
+}
+
+export interface Outputs {
+  result: string;
+  ready: string;
+  resources: string;
+  pending: string;
+  failed: string;
+  duration: string;
+}
+
+export function resourceOutput(target: TargetReport): ResourceOutput {
+  const out: ResourceOutput = {
+    apiVersion: target.apiVersion,
+    kind: target.kind,
+    namespace: target.namespace,
+    name: target.name,
+    status: target.status,
+    message: target.message,
+    seconds: roundSeconds(target.seconds),
+  };
+  if (target.file) out.file = target.file;
+  if (target.file && target.line !== undefined) out.line = target.line;
+  return out;
+}
+
+export function outputsFor(result: EngineResult): Outputs {
+  const lines = (targets: TargetReport[]) => targets.map(outputRef).join('\n');
+  return {
+    result: result.outcome,
+    ready: String(result.outcome === 'ready'),
+    resources: JSON.stringify(result.targets.map(resourceOutput)),
+    pending: lines(result.targets.filter((t) => !t.done)),
+    failed: lines(result.targets.filter((t) => t.status === 'Failed')),
+    duration: String(roundSeconds(result.durationSeconds)),
+  };
+}

@@ -1,0 +1,321 @@
+/**
+ * The job summary as markdown. Pure: result + context in, string out; `index.ts` writes it.
+ * GitHub rejects a step summary over 1 MiB, so large target sets are aggregated, always saying so.
+ */
+import type { EngineResult, TargetReport, WaitFor } from '../engine/types.js';
+import type { Status } from '../status/types.js';
+import { cell, code, details, escapeHtml, escapeMarkdown, table, urlPath } from './markdown.js';
+import {
+  byStanding,
+  desiredPhrase,
+  displayServer,
+  formatSeconds,
+  standing,
+  titleRef,
+  truncate,
+  waitForInput,
+} from './text.js';
+
+/** Where the run lives on GitHub, for links (from `@actions/github`'s `context`). */
+export interface RunInfo {
+  serverUrl: string;
+  /** `owner/repo` */
+  repository?: string;
+  runId?: number;
+  runAttempt?: number;
+  /** Commit the workflow runs on, for links to manifest lines. */
+  sha?: string;
+}
+
+export interface SummaryContext {
+  /** Cluster API server URL; shown without userinfo or query. */
+  server: string;
+  /** Kubeconfig context name. */
+  context: string;
+  waitFor: WaitFor;
+  run?: RunInfo;
+}
+
+export interface SummaryLimits {
+  /** Rows for targets at the desired status; the rest become one count line. */
+  readyRows: number;
+  /** Rows for failed and pending targets. */
+  otherRows: number;
+  /** `<details>` blocks for targets that are not done. */
+  details: number;
+  /** Characters of a message in a table cell. */
+  cellChars: number;
+  /** Upper bound of the rendered summary in UTF-8 bytes. */
+  maxBytes: number;
+}
+
+/** GitHub's limit is 1 MiB per step; stay clearly below it. */
+export const DEFAULT_LIMITS: SummaryLimits = {
+  readyRows: 500,
+  otherRows: 1000,
+  details: 50,
+  cellChars: 300,
+  maxBytes: 1_000_000,
+};
+
+const DETAIL_ROWS = { conditions: 20, containers: 20, events: 10, history: 30 };
+const DETAIL_CHARS = 1000;
+const MAX_WARNINGS = 20;
+
+export function outcomeSymbol(result: Pick<EngineResult, 'outcome' | 'cancelled'>): string {
+  if (result.cancelled) return '🛑';
+  return { ready: '✅', failed: '❌', timeout: '⏱️' }[result.outcome];
+}
+
+const symbols: Record<Status, string> = {
+  Current: '✅',
+  Failed: '❌',
+  InProgress: '⏳',
+  Terminating: '🗑️',
+  NotFound: '❔',
+  Unknown: '❓',
+};
+
+/** The symbol of a status on its own (history rows). */
+export function statusOnlySymbol(status: Status): string {
+  return symbols[status];
+}
+
+/** ✅ for a target at the desired status whatever its status (NotFound is success for `deleted`);
+ *  a Current target that is not done (e.g. waiting for a condition) shows as pending. */
+export function statusSymbol(target: Pick<TargetReport, 'done' | 'status'>): string {
+  if (target.done) return '✅';
+  return target.status === 'Current' ? '⏳' : symbols[target.status];
+}
+
+export function headline(result: EngineResult, waitFor: WaitFor): string {
+  const total = result.targets.length;
+  const done = result.targets.filter((t) => t.done).length;
+  const failed = result.targets.filter((t) => standing(t) === 'failed').length;
+  const goal = desiredPhrase(waitFor);
+  const targets = (n: number) => `${n} target${n === 1 ? '' : 's'}`;
+  let text: string;
+  if (result.cancelled) text = `cancelled with ${done} of ${targets(total)} ${goal}`;
+  else if (result.outcome === 'ready') text = `${done} of ${targets(total)} ${goal}`;
+  else if (result.error) text = `stopped: a problem with input ${code(result.error.input)}`;
+  else if (result.outcome === 'timeout') text = `timed out with ${total - done} of ${targets(total)} not ${goal}`;
+  else text = `${failed} of ${targets(total)} failed`;
+  return `## ${outcomeSymbol(result)} kubewait: ${text}`;
+}
+
+export function runUrl(run: RunInfo | undefined): string | undefined {
+  if (!run?.repository || !run.runId) return undefined;
+  const attempt = run.runAttempt && run.runAttempt > 1 ? `/attempts/${run.runAttempt}` : '';
+  return `${run.serverUrl}/${run.repository}/actions/runs/${run.runId}${attempt}`;
+}
+
+/** A link to a manifest line at the run's commit; only for repository-relative paths. */
+export function fileUrl(run: RunInfo | undefined, file: string, line: number | undefined): string | undefined {
+  if (!run?.repository || !run.sha) return undefined;
+  const path = file.replace(/^\.\//, '');
+  if (path.startsWith('/') || /^[A-Za-z]:/.test(path) || path.split('/').includes('..')) return undefined;
+  const anchor = line ? `#L${line}` : '';
+  return `${run.serverUrl}/${run.repository}/blob/${run.sha}/${urlPath(path.split('/'))}${anchor}`;
+}
+
+function facts(result: EngineResult, ctx: SummaryContext): string {
+  const parts = [
+    `**Duration** ${formatSeconds(result.durationSeconds)}`,
+    `**Waited for** ${code(waitForInput(ctx.waitFor))}`,
+  ];
+  const server = displayServer(ctx.server);
+  if (server) parts.push(`**Cluster** ${code(server)}`);
+  if (ctx.context) parts.push(`**Context** ${code(ctx.context)}`);
+  const url = runUrl(ctx.run);
+  if (url) parts.push(`[Workflow run](${url})`);
+  return parts.join(' · ');
+}
+
+function callout(kind: 'WARNING' | 'CAUTION', lines: string[]): string {
+  return [`> [!${kind}]`, ...lines.map((l) => (l ? `> ${l}` : '>'))].join('\n');
+}
+
+function warningsBlock(result: EngineResult): string | undefined {
+  if (result.warnings.length === 0) return undefined;
+  const shown = result.warnings.slice(0, MAX_WARNINGS).map((w) => escapeMarkdown(truncate(w, 500)));
+  const more = result.warnings.length > MAX_WARNINGS ? [`... and ${result.warnings.length - MAX_WARNINGS} more warnings (see the log)`] : [];
+  const lines = [...shown, ...more];
+  // A blank quoted line between warnings keeps each one its own paragraph.
+  return callout('WARNING', lines.flatMap((l, i) => (i === 0 ? [l] : ['', l])));
+}
+
+function errorBlock(result: EngineResult): string | undefined {
+  if (!result.error) return undefined;
+  return callout('CAUTION', [`Input ${code(result.error.input)}: ${escapeMarkdown(result.error.message)}`]);
+}
+
+function resourceCell(target: TargetReport, run: RunInfo | undefined): string {
+  const name = target.name || (target.selector ? `(none matching ${target.selector})` : '(none found)');
+  const resource = cell(`${target.kind}/${name}`);
+  if (!target.file) return resource;
+  const where = `${target.file}${target.line ? `:${target.line}` : ''}`;
+  const url = fileUrl(run, target.file, target.line);
+  return `${resource}<br><sub>${url ? `[${escapeMarkdown(where)}](${url})` : escapeMarkdown(where)}</sub>`;
+}
+
+function targetRow(target: TargetReport, ctx: SummaryContext, limits: SummaryLimits): string[] {
+  return [
+    resourceCell(target, ctx.run),
+    cell(target.namespace),
+    `${statusSymbol(target)} ${target.status}`,
+    target.done ? formatSeconds(target.seconds) : '—',
+    cell(truncate(target.message, limits.cellChars)),
+  ];
+}
+
+interface Omitted {
+  ready: number;
+  other: number;
+  details: number;
+}
+
+function targetsTable(ordered: TargetReport[], ctx: SummaryContext, limits: SummaryLimits): { markdown: string; omitted: Omitted } {
+  const other = ordered.filter((t) => !t.done);
+  const ready = ordered.filter((t) => t.done);
+  const rows = [...other.slice(0, limits.otherRows), ...ready.slice(0, limits.readyRows)];
+  const markdown = table(
+    ['Resource', 'Namespace', 'Status', `Time to ${escapeMarkdown(desiredPhrase(ctx.waitFor))}`, 'Message'],
+    rows.map((t) => targetRow(t, ctx, limits)),
+  );
+  return {
+    markdown,
+    omitted: {
+      other: Math.max(0, other.length - limits.otherRows),
+      ready: Math.max(0, ready.length - limits.readyRows),
+      details: 0,
+    },
+  };
+}
+
+function omittedNotes(omitted: Omitted, limits: SummaryLimits, shortened: boolean, waitFor: WaitFor): string[] {
+  const goal = desiredPhrase(waitFor);
+  const notes: string[] = [];
+  if (omitted.other > 0) {
+    notes.push(`**${omitted.other} more targets that are not ${escapeMarkdown(goal)} are not listed** (this table shows at most ${limits.otherRows} of them).`);
+  }
+  if (omitted.ready > 0) {
+    notes.push(`**${omitted.ready} more targets that are ${escapeMarkdown(goal)} are not listed** (this table shows at most ${limits.readyRows} of them).`);
+  }
+  if (notes.length > 0) notes.push('The `resources`, `pending` and `failed` outputs list every target.');
+  if (shortened) notes.push('_This summary was shortened to stay under the 1 MiB job summary limit._');
+  return notes;
+}
+
+function detailTables(target: TargetReport): string[] {
+  const chars = (text: string) => cell(truncate(text, DETAIL_CHARS));
+  const parts: string[] = [];
+  const section = (title: string, header: string[], rows: string[][], total: number, noun: string) => {
+    if (rows.length === 0) return;
+    const more = total > rows.length ? `\n\n_... and ${total - rows.length} more ${noun}._` : '';
+    parts.push(`**${title}**\n\n${table(header, rows)}${more}`);
+  };
+  section(
+    'Conditions',
+    ['Type', 'Status', 'Reason', 'Message'],
+    target.conditions.slice(0, DETAIL_ROWS.conditions).map((c) => [cell(c.type), cell(String(c.status)), cell(c.reason), chars(c.message)]),
+    target.conditions.length,
+    'conditions',
+  );
+  const problems = target.diagnosis?.problems ?? [];
+  section(
+    'Failing containers',
+    ['Pod', 'Container', 'Reason', 'Restarts', 'Message'],
+    problems.slice(0, DETAIL_ROWS.containers).map((p) => [
+      cell(p.pod),
+      cell(p.init ? `${p.container} (init)` : p.container),
+      cell(p.lastTerminationReason ? `${p.reason} (last exit: ${p.lastTerminationReason})` : p.reason),
+      String(p.restartCount ?? 0),
+      chars(p.message),
+    ]),
+    problems.length,
+    'containers',
+  );
+  const events = target.diagnosis?.events ?? [];
+  section(
+    'Last warning events',
+    ['Object', 'Reason', 'Count', 'Last seen', 'Message'],
+    events.slice(0, DETAIL_ROWS.events).map((e) => [cell(e.object), cell(e.reason), String(e.count), cell(e.lastSeen ?? ''), chars(e.message)]),
+    events.length,
+    'events',
+  );
+  const history = target.history.slice(-DETAIL_ROWS.history);
+  section(
+    'History',
+    ['After', 'Status', 'Message'],
+    history.map((h) => [formatSeconds(h.atSeconds), `${statusOnlySymbol(h.status)} ${h.status}`, chars(h.message)]),
+    target.history.length,
+    'earlier transitions',
+  );
+  return parts;
+}
+
+export function targetDetails(target: TargetReport, ctx: SummaryContext): string {
+  const message = target.message ? `: ${truncate(target.message, 200)}` : '';
+  const summaryHtml = `${statusSymbol(target)} <b>${escapeHtml(titleRef(target))}</b> ${escapeHtml(target.status)}${escapeHtml(message)}`;
+  const body: string[] = [];
+  if (target.file) {
+    const where = `${target.file}${target.line ? ` line ${target.line}` : ''}`;
+    const url = fileUrl(ctx.run, target.file, target.line);
+    body.push(`Defined in ${url ? `[${escapeMarkdown(where)}](${url})` : escapeMarkdown(where)}.`);
+  }
+  if (target.message.length > 200) body.push(`**Message**: ${escapeMarkdown(truncate(target.message, DETAIL_CHARS))}`);
+  const tablesShowDiagnosis = (target.diagnosis?.problems.length ?? 0) + (target.diagnosis?.events.length ?? 0) > 0;
+  if (target.diagnosis?.summary && !tablesShowDiagnosis) body.push(`**Diagnosis**: ${escapeMarkdown(truncate(target.diagnosis.summary, DETAIL_CHARS))}`);
+  const tables = detailTables(target);
+  body.push(...tables);
+  if (body.length === 0) body.push('_No conditions, pod problems or events were recorded._');
+  return details(summaryHtml, body.join('\n\n'));
+}
+
+function render(result: EngineResult, ctx: SummaryContext, limits: SummaryLimits, shortened: boolean): string {
+  const ordered = byStanding(result.targets);
+  const { markdown: tableMd, omitted } = targetsTable(ordered, ctx, limits);
+  const notDone = ordered.filter((t) => !t.done);
+  const detailed = notDone.slice(0, limits.details);
+  const sections: (string | undefined)[] = [
+    headline(result, ctx.waitFor),
+    facts(result, ctx),
+    errorBlock(result),
+    warningsBlock(result),
+    result.targets.length === 0 ? '_No targets._' : tableMd,
+    ...omittedNotes(omitted, limits, shortened, ctx.waitFor),
+  ];
+  if (detailed.length > 0) {
+    sections.push(`### Why ${notDone.length === 1 ? 'it is' : 'they are'} not ${escapeMarkdown(desiredPhrase(ctx.waitFor))}`);
+    sections.push(...detailed.map((t) => targetDetails(t, ctx)));
+    if (notDone.length > detailed.length) {
+      sections.push(`_Details are shown for the first ${detailed.length} of ${notDone.length} targets that are not ${escapeMarkdown(desiredPhrase(ctx.waitFor))}; the table lists the others._`);
+    }
+  }
+  return `${sections.filter((s): s is string => s !== undefined).join('\n\n')}\n`;
+}
+
+export function byteLength(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
+/** The summary markdown, within `limits.maxBytes`: when the full version is too big, fewer details
+ *  and rows are shown (and the summary says so) until it fits. */
+export function renderSummary(result: EngineResult, ctx: SummaryContext, limits: SummaryLimits = DEFAULT_LIMITS): string {
+  let current = limits;
+  let markdown = render(result, ctx, current, false);
+  while (byteLength(markdown) > limits.maxBytes) {
+    const noMoreToCut = current.details === 0 && current.readyRows === 0 && current.otherRows === 0;
+    if (noMoreToCut) break;
+    current =
+      current.details > 0
+        ? { ...current, details: Math.floor(current.details / 2) }
+        : {
+            ...current,
+            readyRows: Math.floor(current.readyRows / 2),
+            otherRows: current.readyRows > 0 ? current.otherRows : Math.floor(current.otherRows / 2),
+          };
+    markdown = render(result, ctx, current, true);
+  }
+  return markdown;
+}

@@ -1,0 +1,145 @@
+/**
+ * Plain-text building blocks shared by the live log, the annotations, the summary and the outputs:
+ * how a target is named, how long something took, and what the user waited for.
+ */
+import type { Diagnosis } from '../status/types.js';
+import type { TargetReport, WaitFor } from '../engine/types.js';
+
+type Named = Pick<TargetReport, 'kind' | 'namespace' | 'name' | 'selector'>;
+
+/** kubectl-style reference for the log: `deployment/web (shop)`, `namespace/shop`,
+ *  `deployment -l app=web (shop)` for a selector that matched nothing. */
+export function logRef(target: Named): string {
+  const kind = target.kind.toLowerCase();
+  const what = target.name ? `${kind}/${target.name}` : `${kind} ${selectorPhrase(target)}`;
+  return target.namespace ? `${what} (${target.namespace})` : what;
+}
+
+/** Annotation title and summary heading: `Deployment shop/web`, `Namespace shop`. */
+export function titleRef(target: Named): string {
+  if (!target.name) {
+    const where = target.namespace ? ` in ${target.namespace}` : '';
+    return `${target.kind}${where} ${selectorPhrase(target)}`;
+  }
+  return target.namespace ? `${target.kind} ${target.namespace}/${target.name}` : `${target.kind} ${target.name}`;
+}
+
+/** The `pending` / `failed` output format: `NAMESPACE/KIND/NAME`, `KIND/NAME` when cluster-scoped.
+ *  A selector target that matched nothing has an empty NAME, as in the `resources` output. */
+export function outputRef(target: Named): string {
+  const kindName = `${target.kind}/${target.name}`;
+  return target.namespace ? `${target.namespace}/${kindName}` : kindName;
+}
+
+function selectorPhrase(target: Named): string {
+  return target.selector ? `-l ${target.selector}` : '(none found)';
+}
+
+/** `0.4s`, `12.4s`, `1m05s`, `1h02m03s`: precise when short, readable when long. */
+export function formatSeconds(seconds: number): string {
+  const safe = Number.isFinite(seconds) && seconds > 0 ? seconds : 0;
+  if (safe < 60) return `${(Math.round(safe * 10) / 10).toFixed(1)}s`;
+  const whole = Math.round(safe);
+  const h = Math.floor(whole / 3600);
+  const m = Math.floor((whole % 3600) / 60);
+  const s = whole % 60;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return h > 0 ? `${h}h${pad(m)}m${pad(s)}s` : `${m}m${pad(s)}s`;
+}
+
+/** Seconds for machine outputs: one decimal, never negative or NaN. */
+export function roundSeconds(seconds: number): number {
+  return Number.isFinite(seconds) && seconds > 0 ? Math.round(seconds * 10) / 10 : 0;
+}
+
+/** What "done" means for this wait, as an adjective phrase: `ready`, `deleted`, `Available=True`. */
+export function desiredPhrase(waitFor: WaitFor): string {
+  switch (waitFor.kind) {
+    case 'ready':
+      return 'ready';
+    case 'deleted':
+      return 'deleted';
+    case 'condition':
+      return `${waitFor.type}=${waitFor.value}`;
+    case 'jsonpath':
+      return waitFor.value === undefined ? `${waitFor.expression} present` : `${waitFor.expression}=${waitFor.value}`;
+  }
+}
+
+/** The `wait-for` input as the user wrote it. */
+export function waitForInput(waitFor: WaitFor): string {
+  switch (waitFor.kind) {
+    case 'ready':
+    case 'deleted':
+      return waitFor.kind;
+    case 'condition':
+      return `condition=${waitFor.type}=${waitFor.value}`;
+    case 'jsonpath':
+      return waitFor.value === undefined ? `jsonpath=${waitFor.expression}` : `jsonpath=${waitFor.expression}=${waitFor.value}`;
+  }
+}
+
+export type Standing = 'failed' | 'pending' | 'done';
+
+/** Failed targets first, then the ones still pending, then the ones at the desired status. */
+export function standing(target: Pick<TargetReport, 'done' | 'status'>): Standing {
+  if (target.done) return 'done';
+  return target.status === 'Failed' ? 'failed' : 'pending';
+}
+
+const standingOrder: Record<Standing, number> = { failed: 0, pending: 1, done: 2 };
+
+/** Stable: within a standing, targets keep the order the user gave them. */
+export function byStanding<T extends Pick<TargetReport, 'done' | 'status'>>(targets: readonly T[]): T[] {
+  return targets
+    .map((target, index) => ({ target, index }))
+    .sort((a, b) => standingOrder[standing(a.target)] - standingOrder[standing(b.target)] || a.index - b.index)
+    .map(({ target }) => target);
+}
+
+/** One line per failing container and per recent warning event, most useful first. */
+export function diagnosisLines(diagnosis: Diagnosis | undefined, limits = { containers: 5, events: 3 }): string[] {
+  if (!diagnosis) return [];
+  const containers = diagnosis.problems.map((p) => {
+    const kind = p.init ? 'init container' : 'container';
+    const restarts = p.restartCount ? `, ${p.restartCount} restarts` : '';
+    const last = p.lastTerminationReason ? `, last exit: ${p.lastTerminationReason}` : '';
+    const message = p.message ? `: ${p.message}` : '';
+    return `${kind} ${p.container} of pod ${p.pod}: ${p.reason}${message}${restarts}${last}`;
+  });
+  const events = diagnosis.events.map((e) => {
+    const times = e.count > 1 ? ` (x${e.count})` : '';
+    return `event ${e.reason} on ${e.object}${times}: ${e.message}`;
+  });
+  const lines = [...capped(containers, limits.containers, 'containers'), ...capped(events, limits.events, 'events')];
+  if (lines.length === 0 && diagnosis.summary) lines.push(diagnosis.summary);
+  return lines;
+}
+
+function capped(lines: string[], limit: number, noun: string): string[] {
+  if (lines.length <= limit) return lines;
+  if (limit <= 0) return [];
+  return [...lines.slice(0, limit), `... and ${lines.length - limit} more ${noun}`];
+}
+
+/** Keeps log lines and table cells readable; the full text stays in the outputs. */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, Math.max(0, max - 1))}…`;
+}
+
+/** One-line form of a possibly multi-line message. */
+export function oneLine(text: string): string {
+  return text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+}
+
+/** A cluster server URL as it may be shown: scheme, host, port and path, never userinfo or query. */
+export function displayServer(server: string): string {
+  try {
+    const url = new URL(server);
+    return `${url.protocol}//${url.host}${url.pathname === '/' ? '' : url.pathname}`;
+  } catch {
+    // Not a URL: show nothing rather than something that might carry a credential.
+    return server ? '(unparsable server address)' : '';
+  }
+}
