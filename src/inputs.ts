@@ -1,0 +1,258 @@
+/**
+ * Every action input, read once, validated and turned into a typed `Settings` object. A bad value becomes
+ * an `InputError` that names the input, says what is wrong and shows a correct example; the caller turns
+ * it into one error annotation. Pure: the input values come through `read`, so tests need no environment.
+ */
+import type { Mode, WaitFor } from './engine/types.js';
+import { namespaceNameProblem, parseResourceRef, splitResourceEntries, type ResourceRef } from './targets/refs.js';
+import { selectorProblem } from './targets/selector.js';
+
+export class InputError extends Error {
+  override readonly name = 'InputError';
+  constructor(
+    /** The action input at fault, as named in action.yml. */
+    readonly input: string,
+    message: string,
+    /** Where in a manifest file the problem is, for the annotation. */
+    readonly source?: { file: string; line?: number },
+  ) {
+    super(message);
+  }
+}
+
+export interface Settings {
+  /** Kubeconfig content as given (YAML or base64). Never log it. Empty: $KUBECONFIG, ~/.kube/config, in-cluster. */
+  kubeconfig: string;
+  /** Empty: the kubeconfig's current-context. */
+  context: string;
+  /** Empty: the context's namespace, else `default`. */
+  namespace: string;
+  resources: ResourceRef[];
+  /** Label selector in kubectl syntax; empty when not set. */
+  selector: string;
+  /** Paths or globs of manifest files, one per line. */
+  manifests: string[];
+  waitFor: WaitFor;
+  timeoutMs: number;
+  pollIntervalMs: number;
+  mode: Mode;
+  failFast: boolean;
+  jobCompletion: boolean;
+  summary: boolean;
+}
+
+/** Returns the (trimmed) value of an input, '' when unset: `core.getInput` in the action. */
+export type InputReader = (name: string) => string;
+
+/** The defaults of action.yml, applied when an input is unset (the runner fills them in; tests may not). */
+export const INPUT_DEFAULTS = {
+  'wait-for': 'ready',
+  timeout: '5m',
+  'poll-interval': '2s',
+  mode: 'auto',
+  'fail-fast': 'true',
+  'job-completion': 'true',
+  summary: 'true',
+} as const;
+
+const MIN_POLL_INTERVAL_MS = 100;
+
+export function parseSettings(read: InputReader): Settings {
+  const value = (name: string): string => {
+    const given = read(name).trim();
+    return given !== '' ? given : (INPUT_DEFAULTS[name as keyof typeof INPUT_DEFAULTS] ?? '');
+  };
+  const namespace = value('namespace');
+  if (namespace !== '' && namespaceNameProblem(namespace)) {
+    throw new InputError('namespace', `Input "namespace" is "${namespace}": expected a namespace name of lowercase letters, digits and "-", like shop or kube-system.`);
+  }
+  const resources = parseResources(value('resources'));
+  const selector = parseSelector(value('selector'));
+  const manifests = splitLines(value('manifests'));
+  checkSomethingToWaitFor(resources, selector, manifests);
+  checkSelectorIsUsed(selector, resources, manifests);
+
+  return {
+    kubeconfig: read('kubeconfig').trim(),
+    context: value('context'),
+    namespace,
+    resources,
+    selector,
+    manifests,
+    waitFor: parseWaitFor(value('wait-for')),
+    timeoutMs: parseTimeout(value('timeout')),
+    pollIntervalMs: parsePollInterval(value('poll-interval')),
+    mode: parseMode(value('mode')),
+    failFast: parseBoolean('fail-fast', value('fail-fast')),
+    jobCompletion: parseBoolean('job-completion', value('job-completion')),
+    summary: parseBoolean('summary', value('summary')),
+  };
+}
+
+function parseResources(text: string): ResourceRef[] {
+  return splitResourceEntries(text).map((entry) => {
+    const parsed = parseResourceRef(entry);
+    if (parsed.ok) return parsed.value;
+    throw new InputError('resources', `Input "resources" has "${entry}": ${parsed.problem}. Expected TYPE/NAME or NAMESPACE/TYPE/NAME, like deployment/web or shop/deployment/web.`);
+  });
+}
+
+function parseSelector(selector: string): string {
+  const problem = selectorProblem(selector);
+  if (problem) {
+    throw new InputError('selector', `Input "selector" is "${selector}": ${problem}. Expected a label selector like app=web,tier!=cache or env in (prod,staging).`);
+  }
+  return selector;
+}
+
+function checkSomethingToWaitFor(resources: ResourceRef[], selector: string, manifests: string[]): void {
+  if (resources.length === 0 && selector === '' && manifests.length === 0) {
+    throw new InputError('resources', 'Inputs "resources", "selector" and "manifests" are all empty: nothing to wait for. Set at least one, like resources: deployment/web, selector: app=web or manifests: k8s/*.yaml.');
+  }
+}
+
+/** A selector nobody applies would be ignored silently; say so instead. */
+function checkSelectorIsUsed(selector: string, resources: ResourceRef[], manifests: string[]): void {
+  const standsAlone = resources.length === 0 && manifests.length === 0;
+  const filtersABareType = resources.some((ref) => ref.name === undefined);
+  if (selector !== '' && !standsAlone && !filtersABareType) {
+    throw new InputError('selector', `Input "selector" is "${selector}", but nothing uses it: it filters the bare types of "resources" (like resources: deployments), or stands alone without "resources" and "manifests".`);
+  }
+}
+
+function splitLines(text: string): string[] {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0);
+}
+
+export function parseWaitFor(text: string): WaitFor {
+  const lower = text.toLowerCase();
+  if (lower === 'ready') return { kind: 'ready' };
+  if (lower === 'deleted' || lower === 'delete') return { kind: 'deleted' };
+  if (lower.startsWith('condition=')) return parseConditionWait(text, text.slice('condition='.length));
+  if (lower.startsWith('jsonpath=')) return parseJsonPathWait(text, text.slice('jsonpath='.length));
+  throw new InputError('wait-for', `Input "wait-for" is "${text}": expected ready, deleted, condition=TYPE[=VALUE] or jsonpath=EXPR[=VALUE], like condition=Available or jsonpath={.status.phase}=Running.`);
+}
+
+function parseConditionWait(text: string, rest: string): WaitFor {
+  const separator = rest.indexOf('=');
+  const type = separator >= 0 ? rest.slice(0, separator) : rest;
+  const value = separator >= 0 ? rest.slice(separator + 1) : 'True';
+  if (type === '' || /\s/.test(type)) {
+    throw new InputError('wait-for', `Input "wait-for" is "${text}": the condition type is ${type === '' ? 'empty' : 'not a single word'}; expected condition=TYPE[=VALUE], like condition=Available or condition=Ready=False.`);
+  }
+  if (value === '') {
+    throw new InputError('wait-for', `Input "wait-for" is "${text}": the condition value after "=" is empty; expected condition=TYPE[=VALUE], like condition=Available or condition=Ready=False.`);
+  }
+  return { kind: 'condition', type, value };
+}
+
+/** `EXPR[=VALUE]`: the value starts at the first `=` outside braces, brackets, parentheses and quotes, so
+ *  filters like `{.status.conditions[?(@.type=="Ready")].status}=True` work. */
+function parseJsonPathWait(text: string, rest: string): WaitFor {
+  const separator = topLevelEquals(rest);
+  const expression = stripQuotes((separator >= 0 ? rest.slice(0, separator) : rest).trim());
+  const value = separator >= 0 ? stripQuotes(rest.slice(separator + 1).trim()) : undefined;
+  const example = 'expected jsonpath=EXPR[=VALUE], like jsonpath={.status.phase}=Running or jsonpath={.status.loadBalancer.ingress}';
+  if (expression === '' || expression === '{}') {
+    throw new InputError('wait-for', `Input "wait-for" is "${text}": the JSONPath expression is empty; ${example}.`);
+  }
+  if (value === '') {
+    throw new InputError('wait-for', `Input "wait-for" is "${text}": the value after "=" is empty; ${example}.`);
+  }
+  if (!balanced(expression)) {
+    throw new InputError('wait-for', `Input "wait-for" is "${text}": the JSONPath expression has unbalanced brackets or quotes; ${example}.`);
+  }
+  return { kind: 'jsonpath', expression: relaxedJsonPath(expression), ...(value !== undefined && { value }) };
+}
+
+function topLevelEquals(text: string): number {
+  let depth = 0;
+  let quote: string | undefined;
+  for (let at = 0; at < text.length; at++) {
+    const char = text[at];
+    if (quote) {
+      if (char === quote) quote = undefined;
+    } else if (char === '"' || char === "'") quote = char;
+    else if ('{[('.includes(char)) depth++;
+    else if ('}])'.includes(char)) depth--;
+    else if (char === '=' && depth === 0) return at;
+  }
+  return -1;
+}
+
+function balanced(expression: string): boolean {
+  let depth = 0;
+  let quote: string | undefined;
+  for (const char of expression) {
+    if (quote) {
+      if (char === quote) quote = undefined;
+    } else if (char === '"' || char === "'") quote = char;
+    else if ('{[('.includes(char)) depth++;
+    else if ('}])'.includes(char) && --depth < 0) return false;
+  }
+  return depth === 0 && quote === undefined;
+}
+
+/** As kubectl's RelaxedJSONPathExpression: `.status.phase` and `status.phase` mean `{.status.phase}`. */
+function relaxedJsonPath(expression: string): string {
+  const inner = /^\{(.*)\}$/s.exec(expression)?.[1] ?? expression;
+  return `{${inner.startsWith('.') || inner.startsWith('$') ? inner : `.${inner}`}}`;
+}
+
+function stripQuotes(value: string): string {
+  return value.replace(/^['"]+|['"]+$/g, '');
+}
+
+export function parseTimeout(text: string): number {
+  const ms = parseDurationMs(text);
+  if (ms === undefined) {
+    throw new InputError('timeout', `Input "timeout" is "${text}": expected a duration like 90s, 5m or 1h30m, or a number of seconds.`);
+  }
+  if (ms < 1) {
+    throw new InputError('timeout', `Input "timeout" is "${text}": expected a duration greater than zero, like 90s, 5m or 1h30m.`);
+  }
+  return ms;
+}
+
+function parsePollInterval(text: string): number {
+  const ms = parseDurationMs(text);
+  if (ms === undefined) {
+    throw new InputError('poll-interval', `Input "poll-interval" is "${text}": expected a duration like 500ms, 2s or 10s, or a number of seconds.`);
+  }
+  if (ms < MIN_POLL_INTERVAL_MS) {
+    throw new InputError('poll-interval', `Input "poll-interval" is "${text}": expected at least 100ms (to spare the API server), like 500ms, 2s or 10s.`);
+  }
+  return ms;
+}
+
+const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, 'μs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const PLAIN_SECONDS = /^[-+]?(\d+(\.\d*)?|\.\d+)$/;
+const GO_DURATION = /^[-+]?((\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h))+$/;
+
+/** Go's time.ParseDuration (`1h30m`, `1.5h`, `500ms`) or a plain number of seconds. Undefined when neither. */
+export function parseDurationMs(text: string): number | undefined {
+  if (PLAIN_SECONDS.test(text)) return Math.round(Number(text) * 1000);
+  if (!GO_DURATION.test(text)) return undefined;
+  const sign = text.startsWith('-') ? -1 : 1;
+  let total = 0;
+  for (const [, amount, , unit] of text.matchAll(/(\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g)) {
+    total += Number(amount) * UNIT_MS[unit];
+  }
+  return sign * Math.round(total);
+}
+
+function parseMode(text: string): Mode {
+  const lower = text.toLowerCase();
+  if (lower === 'auto' || lower === 'watch' || lower === 'poll') return lower;
+  throw new InputError('mode', `Input "mode" is "${text}": expected auto, watch or poll.`);
+}
+
+/** YAML 1.2 core schema booleans, as core.getBooleanInput accepts them. */
+function parseBoolean(name: string, text: string): boolean {
+  if (['true', 'True', 'TRUE'].includes(text)) return true;
+  if (['false', 'False', 'FALSE'].includes(text)) return false;
+  throw new InputError(name, `Input "${name}" is "${text}": expected true or false.`);
+}

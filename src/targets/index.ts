@@ -1,0 +1,36 @@
+/**
+ * The target set: every object the action waits for, from the `resources`, `selector` and `manifests`
+ * inputs, each listed once.
+ */
+import type { Settings } from '../inputs.js';
+import { targetsFromManifests } from './manifests.js';
+import { targetsFromRefs } from './refs.js';
+import type { TargetSpec } from './types.js';
+import { workloadTargets } from './workloads.js';
+
+export type { TargetSpec } from './types.js';
+
+/** `cwd` is where relative manifest paths start (the workspace in a workflow run). */
+export async function targetsFromInputs(
+  settings: Pick<Settings, 'resources' | 'selector' | 'manifests'>,
+  options: { cwd?: string } = {},
+): Promise<TargetSpec[]> {
+  const standsAlone = settings.resources.length === 0 && settings.manifests.length === 0;
+  const targets = [
+    ...targetsFromRefs(settings.resources, settings.selector),
+    ...(standsAlone && settings.selector !== '' ? workloadTargets(settings.selector) : []),
+    ...(await targetsFromManifests(settings.manifests, options.cwd ?? process.cwd())),
+  ];
+  return dedupe(targets);
+}
+
+/** Identical targets (the same ref twice, an object in two globs) count once; the first keeps its source. */
+export function dedupe(targets: TargetSpec[]): TargetSpec[] {
+  const seen = new Set<string>();
+  return targets.filter((target) => {
+    const key = JSON.stringify([target.type.toLowerCase(), target.apiVersion, target.namespace, target.name, target.selector, target.ownerless]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,132 @@
+/**
+ * The `manifests` input: paths or globs of YAML/JSON files -> one target per Kubernetes object in them,
+ * each with the file and line it came from (so annotations land on the PR diff). Multi-document YAML,
+ * JSON and `List` kinds are read; empty documents are skipped; anything else that is not a Kubernetes
+ * object is an input error naming the file and line. Namespaces stay undefined when a manifest sets
+ * none: the engine applies the `namespace` input (or the context's) and knows which kinds are cluster-scoped.
+ */
+import * as glob from '@actions/glob';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { LineCounter, parseAllDocuments, isMap, isSeq, type Node } from 'yaml';
+import { InputError } from '../inputs.js';
+import type { TargetSpec } from './types.js';
+
+const MANIFEST_EXTENSIONS = ['.yaml', '.yml', '.json'];
+const OBJECT_EXAMPLE = 'Each document needs apiVersion, kind and metadata.name, like "apiVersion: apps/v1", "kind: Deployment", "metadata: {name: web}".';
+
+/** Expands `patterns` (relative to `cwd`) and reads every object of every matched file. */
+export async function targetsFromManifests(patterns: string[], cwd: string): Promise<TargetSpec[]> {
+  const files = await manifestFiles(patterns, cwd);
+  const targets: TargetSpec[] = [];
+  for (const file of files) {
+    const displayName = displayPath(file, cwd);
+    targets.push(...targetsFromManifestText(await readManifest(file, displayName), displayName));
+  }
+  return targets;
+}
+
+/** Pure: the targets in one file's text. `file` is the name used in messages and annotations. */
+export function targetsFromManifestText(text: string, file: string): TargetSpec[] {
+  const lineCounter = new LineCounter();
+  const documents = parseAllDocuments(text, { lineCounter });
+  const targets: TargetSpec[] = [];
+  for (const document of documents) {
+    const error = document.errors[0];
+    if (error) {
+      const line = error.linePos?.[0].line;
+      const reason = error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+      throw new InputError('manifests', `Input "manifests" has "${file}", which is not valid YAML or JSON${line ? ` at line ${line}` : ''}: ${reason}.`, { file, ...(line && { line }) });
+    }
+    const root = document.contents;
+    if (root === null || (!isMap(root) && !isSeq(root) && document.toJS() === null)) continue; // empty document
+    const lineOf = (node: Node): number => lineCounter.linePos(node.range?.[0] ?? 0).line;
+    targets.push(...targetsFromObject(document.toJS(), root, { file, lineOf }));
+  }
+  return targets;
+}
+
+interface Place {
+  file: string;
+  lineOf(node: Node): number;
+}
+
+function targetsFromObject(value: unknown, node: Node, place: Place, fromList?: { apiVersion?: string; kind?: string }): TargetSpec[] {
+  const line = place.lineOf(node);
+  const object = asRecord(value);
+  if (!object) return notAnObject(place.file, line, 'it is not a mapping');
+  const kind = str(object.kind) ?? fromList?.kind;
+  const apiVersion = str(object.apiVersion) ?? fromList?.apiVersion;
+
+  if (kind?.endsWith('List') && Array.isArray(object.items)) {
+    const itemNodes = isMap(node) ? node.get('items', true) : undefined;
+    const items = isSeq(itemNodes) ? itemNodes.items : [];
+    const itemDefaults = { apiVersion, kind: kind === 'List' ? undefined : kind.slice(0, -'List'.length) };
+    return object.items.flatMap((item, index) => targetsFromObject(item, (items[index] as Node | undefined) ?? node, place, itemDefaults));
+  }
+  if (!apiVersion) return notAnObject(place.file, line, 'it has no apiVersion');
+  if (!kind) return notAnObject(place.file, line, 'it has no kind');
+  const metadata = asRecord(object.metadata);
+  const name = str(metadata?.name);
+  if (!name) {
+    const why = str(metadata?.generateName) ? 'it has only metadata.generateName, so its name is not known before it is created' : 'it has no metadata.name';
+    return notAnObject(place.file, line, why);
+  }
+  const namespace = str(metadata?.namespace);
+  return [{ type: kind, apiVersion, name, ...(namespace && { namespace }), source: { file: place.file, line } }];
+}
+
+function notAnObject(file: string, line: number, why: string): never {
+  throw new InputError('manifests', `Input "manifests" has "${file}" line ${line}, which is not a Kubernetes object: ${why}. ${OBJECT_EXAMPLE}`, { file, line });
+}
+
+async function manifestFiles(patterns: string[], cwd: string): Promise<string[]> {
+  const exclusions = patterns.filter((pattern) => pattern.startsWith('!')).map((pattern) => `!${absolute(pattern.slice(1), cwd)}`);
+  const files = new Set<string>();
+  for (const pattern of patterns.filter((p) => !p.startsWith('!') && !p.startsWith('#'))) {
+    const globber = await glob.create([absolute(pattern, cwd), ...exclusions].join('\n'), { implicitDescendants: false, matchDirectories: true });
+    const matches = await globber.glob();
+    const found = (await Promise.all(matches.map(filesOf))).flat();
+    if (found.length === 0) {
+      throw new InputError('manifests', `Input "manifests" has "${pattern}", which matches no manifest file. Expected paths or globs of YAML or JSON files, like k8s/*.yaml or deploy/app.json.`);
+    }
+    found.forEach((file) => files.add(file));
+  }
+  return [...files].sort();
+}
+
+/** A matched directory means its manifest files (not recursive, as `kubectl apply -f DIR`). */
+async function filesOf(match: string): Promise<string[]> {
+  if (!(await stat(match)).isDirectory()) return [match];
+  const entries = await readdir(match, { withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile() && MANIFEST_EXTENSIONS.includes(path.extname(entry.name).toLowerCase()))
+    .map((entry) => path.join(match, entry.name));
+}
+
+async function readManifest(file: string, displayName: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+    throw new InputError('manifests', `Input "manifests" has "${displayName}", which cannot be read (${code}). Expected readable YAML or JSON files, like k8s/*.yaml.`, { file: displayName });
+  }
+}
+
+function absolute(pattern: string, cwd: string): string {
+  return path.isAbsolute(pattern) ? pattern : path.join(cwd, pattern);
+}
+
+/** Annotations need paths relative to the workspace; files outside it keep their absolute path. */
+function displayPath(file: string, cwd: string): string {
+  const relative = path.relative(cwd, file);
+  return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative.split(path.sep).join('/');
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}

@@ -1,0 +1,154 @@
+/**
+ * Label selector syntax check, following the grammar of Kubernetes' `labels.Parse` (what kubectl -l and
+ * the API server accept): comma-separated requirements, each one of
+ *   key | !key | key=value | key==value | key!=value | key in (v1,v2) | key notin (v1,v2) | key>N | key<N
+ * Pure: returns the problem in words, or undefined when the selector is valid. The API server gets the
+ * selector text unchanged, so its own parse decides the meaning; this check only moves errors up front.
+ */
+
+const QUALIFIED_NAME = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+const INTEGER = /^-?[0-9]+$/;
+
+type Token =
+  | { kind: 'word'; text: string }
+  | { kind: 'op'; text: '=' | '==' | '!=' | '!' | '>' | '<' | '(' | ')' | ',' };
+
+/** Returns why `selector` is not a valid label selector, or undefined when it is. */
+export function selectorProblem(selector: string): string | undefined {
+  const tokens = tokenize(selector);
+  if (typeof tokens === 'string') return tokens;
+  if (tokens.length === 0) return undefined;
+  let at = 0;
+  const peek = (): Token | undefined => tokens[at];
+  const next = (): Token | undefined => tokens[at++];
+
+  for (;;) {
+    const problem = parseRequirement(peek, next);
+    if (problem) return problem;
+    const separator = next();
+    if (separator === undefined) return undefined;
+    if (separator.text !== ',') return `expected "," between requirements, found "${separator.text}"`;
+    if (peek() === undefined) return 'it ends with ","';
+  }
+}
+
+function parseRequirement(peek: () => Token | undefined, next: () => Token | undefined): string | undefined {
+  let first = next();
+  if (first?.text === '!') {
+    const key = next();
+    if (key?.kind !== 'word') return 'expected a label key after "!"';
+    const keyProblem = labelKeyProblem(key.text);
+    if (keyProblem) return keyProblem;
+    const after = peek();
+    if (after !== undefined && after.text !== ',') return `"!${key.text}" cannot be followed by "${after.text}"`;
+    return undefined;
+  }
+  if (first?.kind !== 'word') return `expected a label key, found ${first ? `"${first.text}"` : 'nothing'}`;
+  const keyProblem = labelKeyProblem(first.text);
+  if (keyProblem) return keyProblem;
+
+  const operator = peek();
+  if (operator === undefined || operator.text === ',') return undefined; // existence: `key`
+  next();
+  switch (operator.text) {
+    case '=':
+    case '==':
+    case '!=':
+      return singleValueProblem(peek, next, operator.text);
+    case '>':
+    case '<': {
+      const value = next();
+      if (value?.kind !== 'word' || !INTEGER.test(value.text)) {
+        return `"${first.text} ${operator.text}" needs an integer value`;
+      }
+      return undefined;
+    }
+    case 'in':
+    case 'notin':
+      return setProblem(next, first.text, operator.text);
+    default:
+      return `unknown operator "${operator.text}" after "${first.text}" (use =, ==, !=, in, notin, !, > or <)`;
+  }
+}
+
+function singleValueProblem(peek: () => Token | undefined, next: () => Token | undefined, operator: string): string | undefined {
+  const value = peek();
+  // `key=` (empty value) is valid: it matches an empty label value.
+  if (value === undefined || value.text === ',') return undefined;
+  if (value.kind !== 'word') return `expected a value after "${operator}", found "${value.text}"`;
+  next();
+  return labelValueProblem(value.text);
+}
+
+function setProblem(next: () => Token | undefined, key: string, operator: string): string | undefined {
+  if (next()?.text !== '(') return `"${key} ${operator}" needs a list of values in parentheses, like (a,b)`;
+  const values: string[] = [];
+  let expectValue = true;
+  for (;;) {
+    const token = next();
+    if (token === undefined) return `missing ")" after "${key} ${operator} (${values.join(',')}"`;
+    if (token.text === ')') break;
+    if (token.text === ',') {
+      if (expectValue) values.push(''); // `(a,,b)` has an empty value, as in Kubernetes
+      expectValue = true;
+      continue;
+    }
+    if (token.kind !== 'word' || !expectValue) return `unexpected "${token.text}" in the values of "${key} ${operator}"`;
+    const problem = labelValueProblem(token.text);
+    if (problem) return problem;
+    values.push(token.text);
+    expectValue = false;
+  }
+  if (values.length === 0) return `"${key} ${operator} ()" has no values`;
+  return undefined;
+}
+
+function tokenize(text: string): Token[] | string {
+  const tokens: Token[] = [];
+  let at = 0;
+  while (at < text.length) {
+    const char = text[at];
+    if (/\s/.test(char)) {
+      at++;
+      continue;
+    }
+    const two = text.slice(at, at + 2);
+    if (two === '==' || two === '!=') {
+      tokens.push({ kind: 'op', text: two });
+      at += 2;
+      continue;
+    }
+    if ('=!><(),'.includes(char)) {
+      tokens.push({ kind: 'op', text: char as '=' });
+      at++;
+      continue;
+    }
+    const word = /^[^\s=!><(),]+/.exec(text.slice(at))![0];
+    tokens.push({ kind: 'word', text: word });
+    at += word.length;
+  }
+  return tokens;
+}
+
+/** A label key: optional DNS-subdomain prefix and `/`, then a name of at most 63 characters. */
+function labelKeyProblem(key: string): string | undefined {
+  const slash = key.indexOf('/');
+  const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
+  const name = slash >= 0 ? key.slice(slash + 1) : key;
+  if (prefix !== undefined && (prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix))) {
+    return `"${key}" is not a valid label key: the prefix "${prefix}" must be a DNS subdomain like example.com`;
+  }
+  if (name.length === 0 || name.length > 63 || !QUALIFIED_NAME.test(name)) {
+    return `"${key}" is not a valid label key (up to 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit)`;
+  }
+  return undefined;
+}
+
+function labelValueProblem(value: string): string | undefined {
+  if (value.length > 63 || !LABEL_VALUE.test(value)) {
+    return `"${value}" is not a valid label value (up to 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit)`;
+  }
+  return undefined;
+}
