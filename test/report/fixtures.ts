@@ -1,0 +1,63 @@
+/** Builders for report-layer tests: realistic engine results with only the fields a test cares about. */
+import type { EngineResult, TargetReport } from '../../src/engine/types.js';
+import type { Diagnosis } from '../../src/status/types.js';
+
+export function target(overrides: Partial<TargetReport> = {}): TargetReport {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    namespace: 'shop',
+    name: 'web',
+    status: 'Current',
+    message: 'Deployment is available. Replicas: 3',
+    done: true,
+    seconds: 12.4,
+    history: [],
+    conditions: [],
+    ...overrides,
+  };
+}
+
+export function ready(name: string, overrides: Partial<TargetReport> = {}): TargetReport {
+  return target({ name, ...overrides });
+}
+
+export function failed(name: string, overrides: Partial<TargetReport> = {}): TargetReport {
+  return target({ name, status: 'Failed', message: 'Progress deadline exceeded', done: false, seconds: 30, ...overrides });
+}
+
+export function pending(name: string, overrides: Partial<TargetReport> = {}): TargetReport {
+  return target({ name, status: 'InProgress', message: 'Ready: 1/3', done: false, seconds: 0, ...overrides });
+}
+
+export function imagePullDiagnosis(container = 'web', image = 'web:v2'): Diagnosis {
+  return {
+    problems: [
+      {
+        pod: `${container}-7d9c-abcde`,
+        container,
+        init: false,
+        reason: 'ImagePullBackOff',
+        message: `Back-off pulling image "${image}"`,
+        restartCount: 0,
+        unrecoverable: true,
+      },
+    ],
+    events: [
+      {
+        object: `Pod/${container}-7d9c-abcde`,
+        reason: 'Failed',
+        message: `Failed to pull image "${image}": not found`,
+        count: 4,
+        lastSeen: '2026-01-01T10:00:00Z',
+      },
+    ],
+    summary: `container ${container}: ImagePullBackOff: Back-off pulling image "${image}"`,
+    unrecoverable: true,
+  };
+}
+
+export function result(targets: TargetReport[], overrides: Partial<EngineResult> = {}): EngineResult {
+  const outcome = targets.every((t) => t.done) ? 'ready' : targets.some((t) => t.status === 'Failed') ? 'failed' : 'timeout';
+  return { outcome, cancelled: false, durationSeconds: 42.37, targets, warnings: [], ...overrides };
+}

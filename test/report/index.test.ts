@@ -1,0 +1,125 @@
+/**
+ * reportResult writes through @actions/core: here core is replaced by recording fakes (the one place
+ * in the project where core is mocked) to check exactly what reaches the runner.
+ */
+import { beforeEach, describe, expect, it, jest } from '@jest/globals';
+import type { EngineResult } from '../../src/engine/types.js';
+import { failed, imagePullDiagnosis, pending, ready, result } from './fixtures.js';
+
+const calls: Array<[string, ...unknown[]]> = [];
+let writeFails = false;
+const summaryBuffer: string[] = [];
+
+const summary = {
+  addRaw(text: string) {
+    summaryBuffer.push(text);
+    return summary;
+  },
+  async write() {
+    if (writeFails) throw new Error('Unable to find environment variable for $GITHUB_STEP_SUMMARY.');
+    calls.push(['summary.write', summaryBuffer.join('')]);
+    return summary;
+  },
+  emptyBuffer() {
+    summaryBuffer.length = 0;
+    return summary;
+  },
+};
+
+jest.unstable_mockModule('@actions/core', () => ({
+  setOutput: (name: string, value: string) => calls.push(['setOutput', name, value]),
+  error: (message: string, properties?: object) => calls.push(['error', message, properties]),
+  warning: (message: string) => calls.push(['warning', message]),
+  info: (message: string) => calls.push(['info', message]),
+  startGroup: (name: string) => calls.push(['startGroup', name]),
+  endGroup: () => calls.push(['endGroup']),
+  summary,
+}));
+
+const { reportResult } = await import('../../src/report/index.js');
+
+const run = { serverUrl: 'https://github.com', repository: 'acme/shop', runId: 7, sha: 'abc' };
+const base = { server: 'https://10.0.0.1:6443', context: 'ci', summary: true, waitFor: { kind: 'ready' as const }, run };
+
+function named(kind: string) {
+  return calls.filter((c) => c[0] === kind);
+}
+
+beforeEach(() => {
+  calls.length = 0;
+  summaryBuffer.length = 0;
+  writeFails = false;
+});
+
+describe('reportResult', () => {
+  const failure: EngineResult = result([ready('web'), failed('api', { file: 'k8s/api.yaml', line: 20, diagnosis: imagePullDiagnosis('api', 'api:v2') }), pending('worker')]);
+
+  it('sets every output first, then logs, annotates and writes the summary', async () => {
+    await reportResult(failure, base);
+    expect(calls.map((c) => (c[0] === 'setOutput' ? `setOutput:${c[1]}` : c[0]))).toEqual([
+      'setOutput:result',
+      'setOutput:ready',
+      'setOutput:resources',
+      'setOutput:pending',
+      'setOutput:failed',
+      'setOutput:duration',
+      'info',
+      'error',
+      'summary.write',
+    ]);
+    expect(Object.fromEntries(named('setOutput').map(([, n, v]) => [n, v]))).toEqual({
+      result: 'failed',
+      ready: 'false',
+      resources: JSON.stringify([
+        { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'web', status: 'Current', message: 'Deployment is available. Replicas: 3', seconds: 12.4 },
+        { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'api', status: 'Failed', message: 'Progress deadline exceeded', seconds: 30, file: 'k8s/api.yaml', line: 20 },
+        { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'worker', status: 'InProgress', message: 'Ready: 1/3', seconds: 0 },
+      ]),
+      pending: 'shop/Deployment/api\nshop/Deployment/worker',
+      failed: 'shop/Deployment/api',
+      duration: '42.4',
+    });
+  });
+
+  it('annotates the failed target with title, file, line and diagnosis', async () => {
+    await reportResult(failure, base);
+    expect(named('error')).toEqual([
+      [
+        'error',
+        'Failed after 30.0s: Progress deadline exceeded\ncontainer api of pod api-7d9c-abcde: ImagePullBackOff: Back-off pulling image "api:v2"\nevent Failed on Pod/api-7d9c-abcde (x4): Failed to pull image "api:v2": not found',
+        { title: 'Deployment shop/api', file: 'k8s/api.yaml', startLine: 20 },
+      ],
+    ]);
+  });
+
+  it('writes the rendered summary once', async () => {
+    await reportResult(failure, base);
+    const [write] = named('summary.write');
+    expect(write![1]).toMatch(/^## ❌ kubewait: 1 of 3 targets failed\n/);
+    expect(write![1]).toContain('[Workflow run](https://github.com/acme/shop/actions/runs/7)');
+  });
+
+  it('writes no summary when the summary input is false', async () => {
+    await reportResult(failure, { ...base, summary: false });
+    expect(named('summary.write')).toEqual([]);
+    expect(named('setOutput')).toHaveLength(6);
+  });
+
+  it('warns instead of throwing when the summary cannot be written, keeping the outputs', async () => {
+    writeFails = true;
+    await expect(reportResult(result([ready('a')]), base)).resolves.toBeUndefined();
+    expect(named('warning')).toEqual([['warning', 'kubewait: could not write the job summary: Unable to find environment variable for $GITHUB_STEP_SUMMARY.']]);
+    expect(named('setOutput')).toHaveLength(6);
+  });
+
+  it('annotates nothing on success and says so in the log', async () => {
+    await reportResult(result([ready('a')], { durationSeconds: 3 }), base);
+    expect(named('error')).toEqual([]);
+    expect(named('info')).toEqual([['info', 'kubewait: ready after 3.0s: 1 of 1 target ready']]);
+  });
+
+  it('reports the input error by name', async () => {
+    await reportResult(result([pending('a')], { outcome: 'failed', error: { input: 'resources', message: 'type "foo" is ambiguous' } }), base);
+    expect(named('error')[0]).toEqual(['error', 'Input `resources`: type "foo" is ambiguous', { title: 'kubewait: input `resources`' }]);
+  });
+});

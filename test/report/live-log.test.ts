@@ -1,0 +1,137 @@
+import { describe, expect, it } from '@jest/globals';
+import type { TargetReport } from '../../src/engine/types.js';
+import {
+  createLiveLog,
+  finalLogLines,
+  heartbeatLines,
+  resolvedHeading,
+  resolvedLine,
+  transitionLine,
+  type LogSink,
+} from '../../src/report/live-log.js';
+import type { Status } from '../../src/status/types.js';
+import { failed, imagePullDiagnosis, pending, ready, result, target } from './fixtures.js';
+
+/** A sink that records what the action would write, in order. */
+function recordingSink(): LogSink & { lines: string[] } {
+  const lines: string[] = [];
+  return {
+    lines,
+    info: (m) => lines.push(m),
+    warning: (m) => lines.push(`::warning::${m}`),
+    startGroup: (n) => lines.push(`::group::${n}`),
+    endGroup: () => lines.push('::endgroup::'),
+  };
+}
+
+describe('transitionLine', () => {
+  const cases: Array<{ what: string; t: TargetReport; previous: Status | undefined; line: string }> = [
+    {
+      what: 'a target becoming ready',
+      t: ready('web', { history: [{ status: 'Current', message: 'Deployment is available. Replicas: 3', atSeconds: 12.4 }] }),
+      previous: 'InProgress',
+      line: 'deployment/web (shop): InProgress -> Current after 12.4s: Deployment is available. Replicas: 3',
+    },
+    {
+      what: 'the first status of a target',
+      t: pending('web', { message: 'Replicas: 0/3', history: [{ status: 'InProgress', message: 'Replicas: 0/3', atSeconds: 0.3 }] }),
+      previous: undefined,
+      line: 'deployment/web (shop): InProgress after 0.3s: Replicas: 0/3',
+    },
+    {
+      what: 'a message change without a status change',
+      t: pending('web', { message: 'Ready: 2/3', history: [{ status: 'InProgress', message: 'Ready: 2/3', atSeconds: 8 }] }),
+      previous: 'InProgress',
+      line: 'deployment/web (shop): InProgress after 8.0s: Ready: 2/3',
+    },
+    {
+      what: 'a failure, with the failing container',
+      t: failed('web', { diagnosis: imagePullDiagnosis(), seconds: 21, history: [{ status: 'Failed', message: 'x', atSeconds: 21 }] }),
+      previous: 'InProgress',
+      line: 'deployment/web (shop): InProgress -> Failed after 21.0s: Progress deadline exceeded; container web of pod web-7d9c-abcde: ImagePullBackOff: Back-off pulling image "web:v2"',
+    },
+    {
+      what: 'a multi-line message, without history (falls back to seconds)',
+      t: target({ kind: 'Namespace', apiVersion: 'v1', namespace: '', name: 'gone', status: 'NotFound', message: 'not\nfound', done: true, seconds: 3 }),
+      previous: 'Terminating',
+      line: 'namespace/gone: Terminating -> NotFound after 3.0s: not found',
+    },
+  ];
+  it.each(cases)('$what', ({ t, previous, line }) => {
+    expect(transitionLine(t, previous)).toBe(line);
+  });
+});
+
+describe('heartbeatLines', () => {
+  it('names every pending target with its reason when there are few', () => {
+    const lines = heartbeatLines([pending('a'), failed('b', { diagnosis: imagePullDiagnosis('b') })], 30, 5);
+    expect(lines).toEqual([
+      'Still waiting after 30.0s for 2 of 5 targets:',
+      '  deployment/a (shop): InProgress: Ready: 1/3',
+      '  deployment/b (shop): Failed: Progress deadline exceeded; container b of pod b-7d9c-abcde: ImagePullBackOff: Back-off pulling image "web:v2"',
+    ]);
+  });
+  it('names at most 10 and counts the rest', () => {
+    const many = Array.from({ length: 25 }, (_, i) => pending(`w${i}`));
+    const lines = heartbeatLines(many, 90, 40);
+    expect(lines[0]).toBe('Still waiting after 1m30s for 25 of 40 targets:');
+    expect(lines.slice(1, -1)).toHaveLength(10);
+    expect(lines.at(-1)).toBe('  and 15 more');
+  });
+  it('works before targets were resolved (total unknown)', () => {
+    expect(heartbeatLines([pending('a')], 30, 0)[0]).toBe('Still waiting after 30.0s for 1 target:');
+  });
+});
+
+describe('resolved targets', () => {
+  it('has a heading saying what is waited for', () => {
+    expect(resolvedHeading(3, { kind: 'ready' })).toBe('Waiting for 3 targets to be ready');
+    expect(resolvedHeading(1, { kind: 'deleted' })).toBe('Waiting for 1 target to be deleted');
+    expect(resolvedHeading(2, { kind: 'condition', type: 'Available', value: 'True' })).toBe('Waiting for 2 targets to have Available=True');
+  });
+  it('shows apiVersion, source file and current status', () => {
+    expect(resolvedLine(pending('web', { file: 'k8s/web.yaml', line: 12 }))).toBe('deployment/web (shop)  apps/v1  from k8s/web.yaml:12  InProgress: Ready: 1/3');
+  });
+});
+
+describe('createLiveLog', () => {
+  it('writes the resolved targets in a group, transitions, warnings and heartbeats through the sink', () => {
+    const sink = recordingSink();
+    const log = createLiveLog(sink, { waitFor: { kind: 'ready' }, heartbeatNames: 1 });
+    log.resolved?.([pending('a'), pending('b')]);
+    log.transition?.(ready('a', { seconds: 4 }), 'InProgress');
+    log.warning?.('watch on pods forbidden; polling every 2s');
+    log.heartbeat?.([pending('b'), pending('c')], 30);
+    expect(sink.lines).toEqual([
+      '::group::Waiting for 2 targets to be ready',
+      'deployment/a (shop)  apps/v1  InProgress: Ready: 1/3',
+      'deployment/b (shop)  apps/v1  InProgress: Ready: 1/3',
+      '::endgroup::',
+      'deployment/a (shop): InProgress -> Current after 4.0s: Deployment is available. Replicas: 3',
+      '::warning::watch on pods forbidden; polling every 2s',
+      'Still waiting after 30.0s for 2 of 2 targets:\n  deployment/b (shop): InProgress: Ready: 1/3\n  and 1 more',
+    ]);
+  });
+});
+
+describe('finalLogLines', () => {
+  it('states the outcome and explains every target that is not done, failures first', () => {
+    const r = result([ready('ok'), pending('slow'), failed('bad', { diagnosis: imagePullDiagnosis('bad') })]);
+    expect(finalLogLines(r, { kind: 'ready' })).toEqual([
+      'kubewait: failed after 42.4s: 1 of 3 targets ready',
+      '  deployment/bad (shop): Failed: Progress deadline exceeded',
+      '    container bad of pod bad-7d9c-abcde: ImagePullBackOff: Back-off pulling image "web:v2"',
+      '    event Failed on Pod/bad-7d9c-abcde (x4): Failed to pull image "web:v2": not found',
+      '  deployment/slow (shop): InProgress: Ready: 1/3',
+    ]);
+  });
+  it('says cancelled, and caps the list', () => {
+    const r = result([pending('a'), pending('b'), pending('c')], { cancelled: true, outcome: 'timeout' });
+    expect(finalLogLines(r, { kind: 'deleted' }, 2)).toEqual([
+      'kubewait: cancelled after 42.4s: 0 of 3 targets deleted',
+      '  deployment/a (shop): InProgress: Ready: 1/3',
+      '  deployment/b (shop): InProgress: Ready: 1/3',
+      '  and 1 more (see the job summary and the outputs)',
+    ]);
+  });
+});

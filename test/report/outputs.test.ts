@@ -1,0 +1,62 @@
+import { describe, expect, it } from '@jest/globals';
+import { outputsFor } from '../../src/report/outputs.js';
+import { failed, pending, ready, result, target } from './fixtures.js';
+
+describe('outputsFor', () => {
+  it('reports a successful wait', () => {
+    const out = outputsFor(result([ready('web', { seconds: 12.36 })], { durationSeconds: 12.81 }));
+    expect(out).toEqual({
+      result: 'ready',
+      ready: 'true',
+      resources:
+        '[{"apiVersion":"apps/v1","kind":"Deployment","namespace":"shop","name":"web","status":"Current","message":"Deployment is available. Replicas: 3","seconds":12.4}]',
+      pending: '',
+      failed: '',
+      duration: '12.8',
+    });
+  });
+
+  it('lists every target in every outcome, with file and line where known', () => {
+    const targets = [
+      failed('api', { file: 'k8s/api.yaml', line: 20, seconds: 30.04 }),
+      pending('worker', { kind: 'StatefulSet' }),
+      target({ apiVersion: 'v1', kind: 'Namespace', namespace: '', name: 'shop', status: 'Terminating', message: 'Resource scheduled for deletion', done: false, seconds: 0 }),
+      ready('web'),
+    ];
+    const out = outputsFor(result(targets, { outcome: 'timeout', durationSeconds: 300 }));
+    expect(out.result).toBe('timeout');
+    expect(out.ready).toBe('false');
+    expect(out.duration).toBe('300');
+    expect(out.pending).toBe('shop/Deployment/api\nshop/StatefulSet/worker\nNamespace/shop');
+    expect(out.failed).toBe('shop/Deployment/api');
+    expect(JSON.parse(out.resources)).toEqual([
+      { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'api', status: 'Failed', message: 'Progress deadline exceeded', seconds: 30, file: 'k8s/api.yaml', line: 20 },
+      { apiVersion: 'apps/v1', kind: 'StatefulSet', namespace: 'shop', name: 'worker', status: 'InProgress', message: 'Ready: 1/3', seconds: 0 },
+      { apiVersion: 'v1', kind: 'Namespace', namespace: '', name: 'shop', status: 'Terminating', message: 'Resource scheduled for deletion', seconds: 0 },
+      { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'web', status: 'Current', message: 'Deployment is available. Replicas: 3', seconds: 12.4 },
+    ]);
+  });
+
+  it('keeps the documented field order in the JSON', () => {
+    const out = outputsFor(result([failed('api', { file: 'a.yaml', line: 3 })]));
+    expect(Object.keys(JSON.parse(out.resources)[0])).toEqual(['apiVersion', 'kind', 'namespace', 'name', 'status', 'message', 'seconds', 'file', 'line']);
+  });
+
+  it('counts wait-for deleted successes (NotFound, done) as neither pending nor failed', () => {
+    const gone = target({ status: 'NotFound', message: 'Resource not found', done: true, seconds: 4 });
+    const out = outputsFor(result([gone]));
+    expect(out).toMatchObject({ result: 'ready', ready: 'true', pending: '', failed: '' });
+  });
+
+  it('reports an input error found after resolution with every target still listed', () => {
+    const out = outputsFor(result([pending('a'), pending('b')], { outcome: 'failed', error: { input: 'resources', message: 'ambiguous type' } }));
+    expect(out.result).toBe('failed');
+    expect(out.pending).toBe('shop/Deployment/a\nshop/Deployment/b');
+    expect(JSON.parse(out.resources)).toHaveLength(2);
+  });
+
+  it('escapes messages as JSON, never breaking the array', () => {
+    const out = outputsFor(result([failed('x', { message: 'quote " newline \n tab \t' })]));
+    expect(JSON.parse(out.resources)[0].message).toBe('quote " newline \n tab \t');
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * reportResult with the real @actions/core, writing the files and workflow commands the runner reads:
+ * GITHUB_OUTPUT (heredoc format), GITHUB_STEP_SUMMARY, and `::error ...::` lines on stdout.
+ */
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { reportResult } from '../../src/report/index.js';
+import { failed, imagePullDiagnosis, pending, ready, result } from './fixtures.js';
+
+/** Parses GITHUB_OUTPUT the way the runner does: `name=value` lines and `name<<DELIM ... DELIM` blocks. */
+function parseOutputFile(text: string): Record<string, string> {
+  const outputs: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const heredoc = /^([^=<]+)<<(.+)$/.exec(line);
+    if (heredoc) {
+      const [, name, delimiter] = heredoc;
+      const end = lines.indexOf(delimiter!, i + 1);
+      outputs[name!] = lines.slice(i + 1, end).join('\n');
+      i = end;
+    } else if (line.includes('=')) {
+      outputs[line.slice(0, line.indexOf('='))] = line.slice(line.indexOf('=') + 1);
+    }
+  }
+  return outputs;
+}
+
+describe('reportResult through the real @actions/core', () => {
+  let dir: string;
+  const saved = { output: process.env.GITHUB_OUTPUT, summary: process.env.GITHUB_STEP_SUMMARY };
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'kubewait-report-'));
+  });
+  afterAll(() => {
+    process.env.GITHUB_OUTPUT = saved.output;
+    process.env.GITHUB_STEP_SUMMARY = saved.summary;
+    if (saved.output === undefined) delete process.env.GITHUB_OUTPUT;
+    if (saved.summary === undefined) delete process.env.GITHUB_STEP_SUMMARY;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes outputs, the summary and annotation commands the runner can read', async () => {
+    const outputFile = join(dir, 'output');
+    const summaryFile = join(dir, 'summary');
+    writeFileSync(outputFile, '');
+    writeFileSync(summaryFile, '');
+    process.env.GITHUB_OUTPUT = outputFile;
+    process.env.GITHUB_STEP_SUMMARY = summaryFile;
+
+    const stdout: string[] = [];
+    const spy = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      stdout.push(String(chunk));
+      return true;
+    });
+    try {
+      const r = result([ready('web'), failed('api', { file: 'k8s/api.yaml', line: 20, diagnosis: imagePullDiagnosis('api', 'api:v2') }), pending('worker')], {
+        outcome: 'timeout',
+        durationSeconds: 300,
+      });
+      await reportResult(r, {
+        server: 'https://kube:hunter2@10.0.0.1:6443',
+        context: 'ci',
+        summary: true,
+        waitFor: { kind: 'ready' },
+        run: { serverUrl: 'https://github.com', repository: 'acme/shop', runId: 7, sha: 'abc' },
+      });
+    } finally {
+      spy.mockRestore();
+    }
+
+    const outputs = parseOutputFile(readFileSync(outputFile, 'utf8'));
+    expect(outputs.result).toBe('timeout');
+    expect(outputs.ready).toBe('false');
+    expect(outputs.pending).toBe('shop/Deployment/api\nshop/Deployment/worker');
+    expect(outputs.failed).toBe('shop/Deployment/api');
+    expect(outputs.duration).toBe('300');
+    expect(JSON.parse(outputs.resources!).map((t: { name: string }) => t.name)).toEqual(['web', 'api', 'worker']);
+
+    const summary = readFileSync(summaryFile, 'utf8');
+    expect(summary).toMatch(/^## ⏱️ kubewait: timed out with 2 of 3 targets not ready\n/);
+    expect(summary).not.toContain('hunter2');
+
+    const errors = stdout.join('').split('\n').filter((l) => l.startsWith('::error '));
+    expect(errors).toEqual([
+      '::error title=Deployment shop/api,file=k8s/api.yaml,line=20::Failed after 30.0s: Progress deadline exceeded%0Acontainer api of pod api-7d9c-abcde: ImagePullBackOff: Back-off pulling image "api:v2"%0Aevent Failed on Pod/api-7d9c-abcde (x4): Failed to pull image "api:v2": not found',
+      '::error title=Deployment shop/worker::Not ready after 5m00s (InProgress): Ready: 1/3',
+    ]);
+  });
+});

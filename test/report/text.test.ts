@@ -1,0 +1,155 @@
+import { describe, expect, it } from '@jest/globals';
+import type { WaitFor } from '../../src/engine/types.js';
+import {
+  byStanding,
+  desiredPhrase,
+  diagnosisLines,
+  displayServer,
+  formatSeconds,
+  logRef,
+  oneLine,
+  outputRef,
+  roundSeconds,
+  titleRef,
+  truncate,
+  waitForInput,
+} from '../../src/report/text.js';
+import { failed, imagePullDiagnosis, pending, ready, target } from './fixtures.js';
+
+describe('target names', () => {
+  const cases = [
+    { what: 'namespaced', t: target(), log: 'deployment/web (shop)', title: 'Deployment shop/web', out: 'shop/Deployment/web' },
+    {
+      what: 'cluster-scoped',
+      t: target({ apiVersion: 'v1', kind: 'Namespace', namespace: '', name: 'shop' }),
+      log: 'namespace/shop',
+      title: 'Namespace shop',
+      out: 'Namespace/shop',
+    },
+    {
+      what: 'selector that matched nothing',
+      t: target({ name: '', selector: 'app=web' }),
+      log: 'deployment -l app=web (shop)',
+      title: 'Deployment in shop -l app=web',
+      out: 'shop/Deployment/',
+    },
+    {
+      what: 'custom resource',
+      t: target({ apiVersion: 'cert-manager.io/v1', kind: 'Certificate', namespace: 'edge', name: 'tls' }),
+      log: 'certificate/tls (edge)',
+      title: 'Certificate edge/tls',
+      out: 'edge/Certificate/tls',
+    },
+  ];
+  it.each(cases)('$what', ({ t, log, title, out }) => {
+    expect(logRef(t)).toBe(log);
+    expect(titleRef(t)).toBe(title);
+    expect(outputRef(t)).toBe(out);
+  });
+});
+
+describe('formatSeconds', () => {
+  it.each([
+    [0, '0.0s'],
+    [0.04, '0.0s'],
+    [0.44, '0.4s'],
+    [12.36, '12.4s'],
+    [59.94, '59.9s'],
+    [60, '1m00s'],
+    [65.4, '1m05s'],
+    [3723, '1h02m03s'],
+    [-3, '0.0s'],
+    [Number.NaN, '0.0s'],
+  ])('%p -> %p', (seconds, text) => {
+    expect(formatSeconds(seconds)).toBe(text);
+  });
+});
+
+describe('roundSeconds', () => {
+  it.each([
+    [12.36, 12.4],
+    [0, 0],
+    [-1, 0],
+    [Number.POSITIVE_INFINITY, 0],
+    [301.04, 301],
+  ])('%p -> %p', (seconds, rounded) => {
+    expect(roundSeconds(seconds)).toBe(rounded);
+  });
+});
+
+describe('wait-for phrases', () => {
+  const cases: Array<[WaitFor, string, string]> = [
+    [{ kind: 'ready' }, 'ready', 'ready'],
+    [{ kind: 'deleted' }, 'deleted', 'deleted'],
+    [{ kind: 'condition', type: 'Available', value: 'True' }, 'Available=True', 'condition=Available=True'],
+    [{ kind: 'jsonpath', expression: '{.status.phase}', value: 'Running' }, '{.status.phase}=Running', 'jsonpath={.status.phase}=Running'],
+    [{ kind: 'jsonpath', expression: '{.status.loadBalancer.ingress}' }, '{.status.loadBalancer.ingress} present', 'jsonpath={.status.loadBalancer.ingress}'],
+  ];
+  it.each(cases)('%j', (waitFor, phrase, input) => {
+    expect(desiredPhrase(waitFor)).toBe(phrase);
+    expect(waitForInput(waitFor)).toBe(input);
+  });
+});
+
+describe('byStanding', () => {
+  it('puts failed first, then pending, then done, keeping the given order within each', () => {
+    const targets = [ready('a'), pending('b'), failed('c'), ready('d'), failed('e'), pending('f')];
+    expect(byStanding(targets).map((t) => t.name)).toEqual(['c', 'e', 'b', 'f', 'a', 'd']);
+  });
+  it('counts a Failed target that is done (wait-for: deleted never makes it so, but be safe) as done', () => {
+    expect(byStanding([pending('p'), target({ name: 'x', status: 'Failed', done: true })]).map((t) => t.name)).toEqual(['p', 'x']);
+  });
+});
+
+describe('diagnosisLines', () => {
+  it('names the container, pod and reason, then the warning events', () => {
+    expect(diagnosisLines(imagePullDiagnosis())).toEqual([
+      'container web of pod web-7d9c-abcde: ImagePullBackOff: Back-off pulling image "web:v2"',
+      'event Failed on Pod/web-7d9c-abcde (x4): Failed to pull image "web:v2": not found',
+    ]);
+  });
+  it('shows restarts, the last exit reason and init containers', () => {
+    const lines = diagnosisLines({
+      problems: [
+        { pod: 'p', container: 'setup', init: true, reason: 'CrashLoopBackOff', message: '', restartCount: 5, lastTerminationReason: 'OOMKilled', unrecoverable: true },
+      ],
+      events: [],
+      summary: 'ignored when there are problems',
+      unrecoverable: true,
+    });
+    expect(lines).toEqual(['init container setup of pod p: CrashLoopBackOff, 5 restarts, last exit: OOMKilled']);
+  });
+  it('caps containers and events, saying how many more there are', () => {
+    const d = imagePullDiagnosis();
+    const many = { ...d, problems: Array.from({ length: 7 }, (_, i) => ({ ...d.problems[0]!, container: `c${i}` })) };
+    const lines = diagnosisLines(many, { containers: 2, events: 0 });
+    expect(lines).toEqual([expect.stringContaining('container c0 '), expect.stringContaining('container c1 '), '... and 5 more containers']);
+  });
+  it('falls back to the summary when there is nothing itemised, and to nothing without a diagnosis', () => {
+    expect(diagnosisLines({ problems: [], events: [], summary: 'pods not scheduled', unrecoverable: false })).toEqual(['pods not scheduled']);
+    expect(diagnosisLines(undefined)).toEqual([]);
+  });
+});
+
+describe('displayServer', () => {
+  it.each([
+    ['https://10.0.0.1:6443', 'https://10.0.0.1:6443'],
+    ['https://admin:s3cret@k8s.example.com:443/?token=abc', 'https://k8s.example.com'],
+    ['https://rancher.example.com/k8s/clusters/c-1', 'https://rancher.example.com/k8s/clusters/c-1'],
+    ['not a url with s3cret', '(unparsable server address)'],
+    ['', ''],
+  ])('%p -> %p', (server, shown) => {
+    expect(displayServer(server)).toBe(shown);
+    expect(displayServer(server)).not.toContain('s3cret');
+  });
+});
+
+describe('small text helpers', () => {
+  it('truncate keeps short text and marks cut text', () => {
+    expect(truncate('abc', 3)).toBe('abc');
+    expect(truncate('abcdef', 4)).toBe('abc…');
+  });
+  it('oneLine joins lines', () => {
+    expect(oneLine('a\n  b\r\nc ')).toBe('a b c');
+  });
+});
