@@ -4,6 +4,8 @@
  * it into one error annotation. Pure: the input values come through `read`, so tests need no environment.
  */
 import type { Mode, WaitFor } from './engine/types.js';
+import { parseTemplate } from './status/jsonpath/parser.js';
+import { relaxedJsonPath } from './status/wait-for.js';
 import { namespaceNameProblem, parseResourceRef, splitResourceEntries, type ResourceRef } from './targets/refs.js';
 import { selectorProblem } from './targets/selector.js';
 
@@ -162,10 +164,12 @@ function parseJsonPathWait(text: string, rest: string): WaitFor {
   if (value === '') {
     throw new InputError('wait-for', `Input "wait-for" is "${text}": the value after "=" is empty; ${example}.`);
   }
-  if (!balanced(expression)) {
-    throw new InputError('wait-for', `Input "wait-for" is "${text}": the JSONPath expression has unbalanced brackets or quotes; ${example}.`);
+  const relaxed = relaxedJsonPath(expression);
+  const problem = relaxed.error ? `the JSONPath expression is not valid (${relaxed.error})` : jsonPathSyntaxProblem(relaxed.template!);
+  if (problem) {
+    throw new InputError('wait-for', `Input "wait-for" is "${text}": ${problem}; ${example}.`);
   }
-  return { kind: 'jsonpath', expression: relaxedJsonPath(expression), ...(value !== undefined && { value }) };
+  return { kind: 'jsonpath', expression: relaxed.template!, ...(value !== undefined && { value }) };
 }
 
 function topLevelEquals(text: string): number {
@@ -183,23 +187,14 @@ function topLevelEquals(text: string): number {
   return -1;
 }
 
-function balanced(expression: string): boolean {
-  let depth = 0;
-  let quote: string | undefined;
-  for (const char of expression) {
-    if (quote) {
-      if (char === quote) quote = undefined;
-    } else if (char === '"' || char === "'") quote = char;
-    else if ('{[('.includes(char)) depth++;
-    else if ('}])'.includes(char) && --depth < 0) return false;
+/** The same JSONPath parser that evaluates the expression later, so a typo fails now, not at the deadline. */
+function jsonPathSyntaxProblem(template: string): string | undefined {
+  try {
+    parseTemplate(template);
+    return undefined;
+  } catch (error) {
+    return `the JSONPath expression is not valid (${error instanceof Error ? error.message : String(error)})`;
   }
-  return depth === 0 && quote === undefined;
-}
-
-/** As kubectl's RelaxedJSONPathExpression: `.status.phase` and `status.phase` mean `{.status.phase}`. */
-function relaxedJsonPath(expression: string): string {
-  const inner = /^\{(.*)\}$/s.exec(expression)?.[1] ?? expression;
-  return `{${inner.startsWith('.') || inner.startsWith('$') ? inner : `.${inner}`}}`;
 }
 
 function stripQuotes(value: string): string {

@@ -195,7 +195,12 @@ describe('parseSettings: bad inputs name the input, the problem and an example',
     [
       'wait-for',
       { ...target, 'wait-for': 'jsonpath={.status.phase' },
-      'Input "wait-for" is "jsonpath={.status.phase": the JSONPath expression has unbalanced brackets or quotes; expected jsonpath=EXPR[=VALUE], like jsonpath={.status.phase}=Running or jsonpath={.status.loadBalancer.ingress}.',
+      `Input "wait-for" is "jsonpath={.status.phase": the JSONPath expression is not valid (unexpected path string, expected a 'name1.name2' or '.name1.name2' or '{name1.name2}' or '{.name1.name2}'); expected jsonpath=EXPR[=VALUE], like jsonpath={.status.phase}=Running or jsonpath={.status.loadBalancer.ingress}.`,
+    ],
+    [
+      'wait-for',
+      { ...target, 'wait-for': 'jsonpath={.status.items[x]}=1' },
+      'Input "wait-for" is "jsonpath={.status.items[x]}=1": the JSONPath expression is not valid (invalid array index x); expected jsonpath=EXPR[=VALUE], like jsonpath={.status.phase}=Running or jsonpath={.status.loadBalancer.ingress}.',
     ],
     ['mode', { ...target, mode: 'fast' }, 'Input "mode" is "fast": expected auto, watch or poll.'],
     ['fail-fast', { ...target, 'fail-fast': 'yes' }, 'Input "fail-fast" is "yes": expected true or false.'],
