@@ -1,0 +1,117 @@
+/** Fault injection and request counters: the test-facing levers and gauges of the stand-in. */
+import { errors, type ApiError } from './errors.js';
+
+export interface RequestRecord {
+  verb: string;
+  resource: string;
+  namespace?: string;
+  status: number;
+}
+
+export interface OpenWatch {
+  resource: string;
+  close(): void;
+}
+
+interface FailRule { remaining: number; status: 500 | 429 | 503; retryAfterSeconds?: number; verb?: string; resource?: string }
+interface GoneRule { remaining: number; resource?: string }
+
+export class Faults {
+  private readonly failRules: FailRule[] = [];
+  private readonly goneRules: GoneRule[] = [];
+  private latencyMs = 0;
+  private unavailableUntil = 0;
+  readonly watches = new Set<OpenWatch>();
+
+  closeWatches(filter: { resource?: string } = {}): void {
+    for (const w of [...this.watches]) if (!filter.resource || filter.resource === w.resource) w.close();
+  }
+
+  failNext(count: number, opts: { status: 500 | 429 | 503; retryAfterSeconds?: number; verb?: string; resource?: string }): void {
+    this.failRules.push({ remaining: count, ...opts });
+  }
+
+  goneOnNextWatch(opts: { resource?: string; count?: number } = {}): void {
+    this.goneRules.push({ remaining: opts.count ?? 1, resource: opts.resource });
+  }
+
+  latency(ms: number): void {
+    this.latencyMs = Math.max(0, ms);
+  }
+
+  /** Requests arriving in the next `ms` are held until it ends; open watches are dropped at once, as
+   *  when a real API server restarts. */
+  unavailable(ms: number): void {
+    this.unavailableUntil = Date.now() + ms;
+    this.closeWatches();
+  }
+
+  /** Waits out unavailability and latency before a request is served. */
+  async delay(): Promise<void> {
+    const stall = this.unavailableUntil - Date.now();
+    if (stall > 0) await sleep(stall);
+    if (this.latencyMs > 0) await sleep(this.latencyMs);
+  }
+
+  /** The injected error for this request, if a rule matches (consuming one of its count).
+   *  Discovery requests only match rules that ask for verb `discovery`. */
+  injectedError(verb: string, resource: string): ApiError | undefined {
+    const rule = this.failRules.find((r) => r.remaining > 0 &&
+      (r.verb ? r.verb === verb : verb !== 'discovery') && (!r.resource || r.resource === resource));
+    if (!rule) return undefined;
+    rule.remaining--;
+    if (rule.status === 429) return errors.tooManyRequests(rule.retryAfterSeconds ?? 1);
+    if (rule.status === 503) return errors.unavailable(rule.retryAfterSeconds);
+    return errors.internal('injected fault');
+  }
+
+  takeGone(resource: string): boolean {
+    const rule = this.goneRules.find((r) => r.remaining > 0 && (!r.resource || r.resource === resource));
+    if (!rule) return false;
+    rule.remaining--;
+    return true;
+  }
+}
+
+export class Counters {
+  private records: RequestRecord[] = [];
+  private bytes = 0;
+
+  constructor(private readonly faults: Faults) {}
+
+  record(r: RequestRecord): RequestRecord {
+    this.records.push(r);
+    return r;
+  }
+
+  addBytes(n: number): void {
+    this.bytes += n;
+  }
+
+  requests(): RequestRecord[] {
+    return this.records.map((r) => ({ ...r }));
+  }
+
+  byVerb(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const r of this.records) out[r.verb] = (out[r.verb] ?? 0) + 1;
+    return out;
+  }
+
+  openWatches(): number {
+    return this.faults.watches.size;
+  }
+
+  bytesSent(): number {
+    return this.bytes;
+  }
+
+  reset(): void {
+    this.records = [];
+    this.bytes = 0;
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
