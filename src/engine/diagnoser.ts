@@ -1,0 +1,149 @@
+/**
+ * Pod diagnosis for the pending workloads of one namespace: at most one LIST of pods and one LIST of
+ * Warning events per poll interval, shared by every workload there (never per watch event, never per
+ * workload). A slow namespace (many pods) stretches its own interval so diagnosis never dominates.
+ */
+import { diagnosePods } from '../status/index.js';
+import { ApiError, listPages } from '../kube/index.js';
+import type { Cluster } from '../kube/index.js';
+import { withKind } from './follower.js';
+import type { DiagnosisSubject, PodLike } from './group.js';
+
+export interface DiagnoserOptions {
+  cluster: Cluster;
+  namespace: string;
+  intervalMs: number;
+  subjects(): DiagnosisSubject[];
+  warn(message: string): void;
+  changed(): void;
+}
+
+interface Pod extends PodLike {
+  metadata?: PodLike['metadata'] & { ownerReferences?: Array<{ kind?: string; name?: string; controller?: boolean }> };
+}
+
+interface KubeEvent {
+  involvedObject?: { kind?: string; name?: string };
+}
+
+export class NamespaceDiagnoser {
+  private timer?: NodeJS.Timeout;
+  private running = false;
+  private stopped = false;
+  private warned = false;
+  private readonly abort = new AbortController();
+
+  constructor(private readonly options: DiagnoserOptions) {}
+
+  /** A workload here is pending: make sure a diagnosis is scheduled. */
+  poke(): void {
+    if (this.timer || this.running || this.stopped) return;
+    this.timer = setTimeout(() => void this.tick(), this.options.intervalMs);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.abort.abort();
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private async tick(): Promise<void> {
+    this.timer = undefined;
+    const subjects = this.options.subjects();
+    if (subjects.length === 0 || this.stopped) return;
+    this.running = true;
+    const started = Date.now();
+    try {
+      await this.diagnose(subjects);
+      this.options.changed();
+    } catch (error) {
+      if (this.stopped) return;
+      if (error instanceof ApiError && error.status === 403 && !this.warned) {
+        this.warned = true;
+        this.options.warn(
+          `cannot list pods or events in namespace "${this.options.namespace}": pod diagnosis (why a workload is not ready) is unavailable there — grant the list verb on pods and events`,
+        );
+      }
+    } finally {
+      this.running = false;
+    }
+    if (this.stopped) return;
+    const delay = Math.max(this.options.intervalMs, 3 * (Date.now() - started));
+    this.timer = setTimeout(() => void this.tick(), delay);
+  }
+
+  private async diagnose(subjects: DiagnosisSubject[]): Promise<void> {
+    const { cluster, namespace } = this.options;
+    const byOwner = new Map<string, DiagnosisSubject>();
+    for (const subject of subjects) byOwner.set(`${subject.kind}/${subject.name}`, subject);
+    const pods = new Map<DiagnosisSubject, Pod[]>();
+    const podOwner = new Map<string, DiagnosisSubject>();
+    const base = `/api/v1/namespaces/${encodeURIComponent(namespace)}`;
+    const signal = this.abort.signal;
+
+    await listPages(cluster.client, `${base}/pods`, (items) => {
+      for (const pod of items as Pod[]) {
+        withKind(pod, 'v1', 'Pod');
+        const subject = ownerOf(pod, byOwner);
+        if (!subject) continue;
+        podOwner.set(pod.metadata!.name!, subject);
+        const list = pods.get(subject) ?? [];
+        list.push(pod);
+        pods.set(subject, list);
+      }
+    }, { signal }, () => pods.clear());
+
+    const events = new Map<DiagnosisSubject, KubeEvent[]>();
+    await listPages(cluster.client, `${base}/events`, (items) => {
+      for (const event of items as KubeEvent[]) {
+        withKind(event, 'v1', 'Event');
+        const subject = eventSubject(event, byOwner, podOwner);
+        if (!subject) continue;
+        const list = events.get(subject) ?? [];
+        list.push(event);
+        events.set(subject, list);
+      }
+    }, { signal, fieldSelector: 'type=Warning' }, () => events.clear());
+
+    const now = new Date();
+    if (this.stopped) return;
+    for (const subject of subjects) {
+      const diagnosis = diagnosePods(pods.get(subject) ?? [], events.get(subject) ?? [], { now });
+      const empty = diagnosis.problems.length === 0 && diagnosis.events.length === 0;
+      subject.apply(empty ? undefined : diagnosis);
+    }
+  }
+}
+
+/** The pending workload a pod belongs to: its controller (a Deployment through its ReplicaSet), or itself. */
+function ownerOf(pod: Pod, byOwner: Map<string, DiagnosisSubject>): DiagnosisSubject | undefined {
+  const name = pod.metadata?.name;
+  if (!name) return undefined;
+  const candidates = [`Pod/${name}`];
+  const owner = (pod.metadata?.ownerReferences ?? []).find((o) => o?.controller === true);
+  if (owner?.kind && owner.name) {
+    candidates.push(`${owner.kind}/${owner.name}`);
+    if (owner.kind === 'ReplicaSet') candidates.push(`Deployment/${stripHash(owner.name)}`);
+  }
+  for (const key of candidates) {
+    const subject = byOwner.get(key);
+    if (subject?.ownsPod(pod)) return subject;
+  }
+  return undefined;
+}
+
+function eventSubject(event: KubeEvent, byOwner: Map<string, DiagnosisSubject>, podOwner: Map<string, DiagnosisSubject>): DiagnosisSubject | undefined {
+  const kind = event.involvedObject?.kind;
+  const name = event.involvedObject?.name;
+  if (!kind || !name) return undefined;
+  if (kind === 'Pod') return podOwner.get(name) ?? byOwner.get(`Pod/${name}`);
+  if (kind === 'ReplicaSet') return byOwner.get(`ReplicaSet/${name}`) ?? byOwner.get(`Deployment/${stripHash(name)}`);
+  return byOwner.get(`${kind}/${name}`);
+}
+
+/** `web-7d9c5f` -> `web` (a ReplicaSet is named after its Deployment plus the pod-template hash). */
+function stripHash(name: string): string {
+  const dash = name.lastIndexOf('-');
+  return dash > 0 ? name.slice(0, dash) : name;
+}

@@ -1,0 +1,278 @@
+/**
+ * Follows one group on the API server, like client-go's reflector: LIST, then WATCH from the list's
+ * resourceVersion with bookmarks; re-watch from the last resourceVersion when a watch ends or idles out;
+ * relist on 410 Gone; back off with jitter on errors and honour Retry-After. In `auto` mode a forbidden
+ * or repeatedly failing watch falls back to LIST every poll interval, with one warning.
+ */
+import { ApiError, describeFailure, groupVersion, listPages, qualifiedResource, resourcePath, watchCollection } from '../kube/index.js';
+import type { Cluster, WatchEnd, WatchHandle } from '../kube/index.js';
+import { backoffMs } from './backoff.js';
+import type { GroupState } from './group.js';
+import type { Mode } from './types.js';
+
+/** Watch failures in a row (with HTTP answers, so the server is reachable) before `auto` polls instead. */
+const WATCH_FAILURES_BEFORE_POLLING = 5;
+
+export interface FollowerOptions {
+  cluster: Cluster;
+  group: GroupState;
+  mode: Mode;
+  pollIntervalMs: number;
+  warn(message: string): void;
+  /** Called after anything may have changed a target. */
+  changed(): void;
+}
+
+type WatchResult =
+  | { kind: 'closed'; resourceVersion: string; events: number }
+  | { kind: 'gone' }
+  | { kind: 'interrupted' }
+  | { kind: 'failed'; error: ApiError; resourceVersion: string };
+
+export class Follower {
+  private stopped = false;
+  private polling: boolean;
+  private interrupt?: () => void;
+  private readonly abort = new AbortController();
+  private readonly path: string;
+  private readonly apiVersion: string;
+  private filter: { labelSelector?: string; fieldSelector?: string } = {};
+  private filterRevision = -1;
+  private warnedUnreachable = false;
+
+  constructor(private readonly options: FollowerOptions) {
+    this.polling = options.mode === 'poll';
+    this.path = resourcePath(options.group.type, options.group.namespace);
+    this.apiVersion = groupVersion(options.group.type.group, options.group.type.version);
+  }
+
+  start(): void {
+    void this.run();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.abort.abort();
+    this.interrupt?.();
+  }
+
+  /** Targets were added: the server-side filter may be stale, so list again now. */
+  targetsChanged(): void {
+    if (this.options.group.revision !== this.filterRevision) this.interrupt?.();
+  }
+
+  private async run(): Promise<void> {
+    const { group } = this.options;
+    let resourceVersion: string | undefined;
+    let listFailures = 0;
+    let watchFailures = 0;
+    while (!this.stopped) {
+      if (resourceVersion === undefined || group.revision !== this.filterRevision) {
+        try {
+          resourceVersion = await this.list();
+          listFailures = 0;
+          this.warnedUnreachable = false;
+        } catch (error) {
+          if (this.stopped) return;
+          resourceVersion = undefined;
+          await this.sleep(this.listFailed(error, listFailures++));
+          continue;
+        }
+        this.options.changed();
+      }
+      if (this.polling) {
+        await this.sleep(this.options.pollIntervalMs);
+        resourceVersion = undefined;
+        continue;
+      }
+
+      const startedAt = Date.now();
+      const result = await this.watch(resourceVersion);
+      if (this.stopped) return;
+      switch (result.kind) {
+        case 'gone':
+          resourceVersion = undefined;
+          break;
+        case 'interrupted':
+          break;
+        case 'closed':
+          resourceVersion = result.resourceVersion;
+          // A watch that ends at once with nothing in it is a struggling server: do not spin.
+          if (result.events === 0 && Date.now() - startedAt < 1000) await this.sleep(backoffMs(watchFailures++));
+          else watchFailures = 0;
+          break;
+        case 'failed':
+          resourceVersion = result.resourceVersion;
+          if (result.error.status === 410) {
+            resourceVersion = undefined;
+            break;
+          }
+          if (result.error.status !== 0) watchFailures++;
+          if (this.watchFailed(result.error, watchFailures)) break;
+          await this.sleep(result.error.retryAfterMs ?? backoffMs(Math.max(watchFailures, 1) - 1));
+          break;
+      }
+    }
+  }
+
+  private async list(): Promise<string> {
+    const { group, cluster } = this.options;
+    this.filter = group.serverFilter();
+    this.filterRevision = group.revision;
+    group.beginList();
+    try {
+      const resourceVersion = await listPages(
+        cluster.client,
+        this.path,
+        (items) => {
+          if (this.stopped) return;
+          for (const item of items) group.upsert(withKind(item, this.apiVersion, group.type.kind));
+        },
+        { ...this.filter, signal: this.abort.signal },
+        () => group.beginList(),
+      );
+      group.endList();
+      return resourceVersion;
+    } catch (error) {
+      group.abandonList();
+      throw error;
+    }
+  }
+
+  /** Marks the group's targets when a LIST fails; returns how long to wait before the next try. */
+  private listFailed(error: unknown, attempt: number): number {
+    const { group, cluster } = this.options;
+    const status = error instanceof ApiError ? error.status : 0;
+    const retryAfter = error instanceof ApiError ? error.retryAfterMs : undefined;
+    if (status === 403) {
+      group.unavailable(`${this.permission('list')}: forbidden`, true);
+    } else if (status === 401) {
+      group.unavailable(describeFailure(error, cluster.server), true);
+    } else if (status === 404) {
+      group.unavailable(`resource type ${qualifiedResource(group.type)} is no longer served by the cluster`, false);
+    } else if (!group.synced) {
+      group.unavailable(`cannot list ${group.description}: ${describeFailure(error, cluster.server)}`, false);
+    } else if (!this.warnedUnreachable && status === 0) {
+      this.warnedUnreachable = true;
+      this.options.warn(`lost contact while listing ${group.description} (${describeFailure(error, cluster.server)}); retrying until the deadline`);
+    }
+    this.options.changed();
+    const blocked = status === 403 || status === 401;
+    return retryAfter ?? backoffMs(attempt, blocked ? 2000 : 500, blocked ? 30_000 : 10_000);
+  }
+
+  /** Handles a failed watch; true when the follower changed course (fallback or stop). */
+  private watchFailed(error: ApiError, failures: number): boolean {
+    const { group, mode, pollIntervalMs } = this.options;
+    const interval = formatInterval(pollIntervalMs);
+    if (error.status === 403) {
+      if (mode === 'watch') {
+        group.unavailable(`${this.permission('watch')}: forbidden (mode: watch never falls back to polling; use mode: auto to poll instead)`, true);
+        this.options.changed();
+        this.stopped = true;
+        return true;
+      }
+      this.polling = true;
+      this.options.warn(`${this.permission('watch')}; polling every ${interval} instead — grant the watch verb on ${qualifiedResource(group.type)} to this kubeconfig's identity for faster, lighter waits`);
+      return true;
+    }
+    if (mode === 'auto' && error.status !== 0 && failures >= WATCH_FAILURES_BEFORE_POLLING) {
+      this.polling = true;
+      this.options.warn(`watching ${group.description} keeps failing (${error.message}); polling every ${interval} instead`);
+      return true;
+    }
+    return false;
+  }
+
+  /** `cannot watch deployments.apps in namespace "shop"` */
+  private permission(verb: string): string {
+    const { group } = this.options;
+    const where = group.type.namespaced ? ` in namespace "${group.namespace}"` : ' at cluster scope';
+    return `cannot ${verb} ${qualifiedResource(group.type)}${where}`;
+  }
+
+  private watch(resourceVersion: string): Promise<WatchResult> {
+    const { group, cluster } = this.options;
+    return new Promise((resolve) => {
+      let lastVersion = resourceVersion;
+      let events = 0;
+      let settled = false;
+      let handle: WatchHandle | undefined;
+      const finish = (result: WatchResult) => {
+        if (settled) return;
+        settled = true;
+        handle?.stop();
+        this.interrupt = undefined;
+        resolve(result);
+      };
+      this.interrupt = () => finish({ kind: 'interrupted' });
+      handle = watchCollection(
+        cluster.client,
+        this.path,
+        { resourceVersion, ...this.filter },
+        (type, object) => {
+          if (settled) return;
+          events++;
+          const version = (object as { metadata?: { resourceVersion?: string } })?.metadata?.resourceVersion;
+          switch (type) {
+            case 'ADDED':
+            case 'MODIFIED':
+              group.upsert(object);
+              break;
+            case 'DELETED': {
+              const name = (object as { metadata?: { name?: string } })?.metadata?.name;
+              if (name) group.remove(name);
+              break;
+            }
+            case 'BOOKMARK':
+              break;
+            case 'ERROR': {
+              const status = object as { code?: number; message?: string; reason?: string };
+              if (status?.code === 410) finish({ kind: 'gone' });
+              else finish({ kind: 'failed', error: new ApiError(status?.code ?? 500, status?.message ?? 'watch error', status?.reason), resourceVersion: lastVersion });
+              return;
+            }
+            default:
+              return;
+          }
+          if (version) lastVersion = version;
+          if (type !== 'BOOKMARK') this.options.changed();
+        },
+        (end: WatchEnd) => {
+          if (end) finish({ kind: 'failed', error: end, resourceVersion: lastVersion });
+          else finish({ kind: 'closed', resourceVersion: lastVersion, events });
+        },
+      );
+      if (settled) handle.stop();
+    });
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.interrupt = () => {
+        this.interrupt = undefined;
+        done();
+      };
+    });
+  }
+}
+
+/** A real API server leaves kind and apiVersion out of LIST items; status rules need them. */
+export function withKind(item: unknown, apiVersion: string, kind: string): unknown {
+  const object = item as { apiVersion?: string; kind?: string };
+  if (object && typeof object === 'object' && !object.kind) {
+    object.kind = kind;
+    object.apiVersion = apiVersion;
+  }
+  return item;
+}
+
+export function formatInterval(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+}

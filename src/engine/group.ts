@@ -1,0 +1,377 @@
+/**
+ * The targets of one (resource type, namespace) group, fed by that group's list and watch events.
+ * No I/O: the follower feeds objects in, the diagnoser feeds diagnoses in, target states come out.
+ *
+ * Objects are not kept: each event is evaluated at once into a compact record (uid, evaluation, the pod
+ * selector of a pending workload). Only an unschedulable Pod keeps its object, for the timed re-check
+ * that lets kstatus's 15 s rule turn it Failed.
+ */
+import type { Diagnosis } from '../status/types.js';
+import type { ResourceType } from '../kube/index.js';
+import { qualifiedResource } from '../kube/index.js';
+import { evaluate } from './evaluate.js';
+import type { Evaluation } from './evaluate.js';
+import { parseSelector, selectorFromObject } from './labels.js';
+import type { LabelMatcher, Labels } from './labels.js';
+import type { TargetState, Tracker, Update } from './tracker.js';
+import type { WaitFor } from './types.js';
+
+/** kstatus re-reads an unschedulable pod after this window (its Pod rule turns it Failed then). */
+export const UNSCHEDULABLE_WINDOW_MS = 15_000;
+
+export interface GroupContext {
+  tracker: Tracker;
+  waitFor: WaitFor;
+  jobCompletion: boolean;
+  failFast: boolean;
+  now(): Date;
+  /** Call `run` at `atMs` (epoch ms) unless the engine has ended. */
+  schedule(atMs: number, run: () => void): void;
+  /** A workload in this namespace is pending: pod diagnosis should run. */
+  workloadPending(namespace: string): void;
+}
+
+interface Tracked {
+  uid: string;
+  evaluation: Evaluation;
+  /** Which pods are this workload's (only while it is not done). */
+  pods?: (pod: PodLike) => boolean;
+  /** Kept only while a time-based rule may change the status. */
+  raw?: unknown;
+}
+
+/** One reported target bound to at most one object name. */
+interface Slot {
+  state: TargetState;
+  /** UID of the object first seen, for `wait-for: deleted` (a new UID means the old one was deleted). */
+  seenUid?: string;
+  /** `deleted` goal reached; sticky. */
+  gone: boolean;
+  diagnosis?: Diagnosis;
+}
+
+interface SelectorTarget {
+  text: string;
+  matcher: LabelMatcher;
+  ownerless: boolean;
+  members: Map<string, Slot>;
+  placeholder: TargetState;
+}
+
+export interface PodLike {
+  metadata?: { name?: string; labels?: Labels };
+}
+
+/** A pending workload for pod diagnosis. */
+export interface DiagnosisSubject {
+  kind: string;
+  name: string;
+  ownsPod(pod: PodLike): boolean;
+  apply(diagnosis: Diagnosis | undefined): void;
+}
+
+interface KubeObject {
+  metadata?: {
+    name?: string;
+    uid?: string;
+    labels?: Labels;
+    ownerReferences?: Array<{ controller?: boolean }>;
+  };
+  spec?: { selector?: unknown };
+  status?: { conditions?: Array<{ type?: string; status?: string; reason?: string; lastTransitionTime?: string }> };
+}
+
+const WORKLOADS = new Set(['apps/Deployment', 'apps/StatefulSet', 'apps/DaemonSet', 'apps/ReplicaSet', 'batch/Job', '/Pod']);
+
+export class GroupState {
+  readonly key: string;
+  private readonly named = new Map<string, Slot>();
+  private readonly selectors: SelectorTarget[] = [];
+  private readonly objects = new Map<string, Tracked>();
+  private seen?: Set<string>;
+  /** True once a LIST has succeeded. */
+  synced = false;
+  /** Bumped when targets are added, so the follower knows its server-side filter is stale. */
+  revision = 0;
+  private readonly workload: boolean;
+
+  constructor(
+    readonly type: ResourceType,
+    readonly namespace: string,
+    private readonly ctx: GroupContext,
+  ) {
+    this.key = groupKey(type, namespace);
+    this.workload = WORKLOADS.has(`${type.group}/${type.kind}`);
+  }
+
+  /** What the user reads: `deployments.apps in namespace "shop"`. */
+  get description(): string {
+    const resource = qualifiedResource(this.type);
+    return this.type.namespaced ? `${resource} in namespace "${this.namespace}"` : `${resource} (cluster-wide)`;
+  }
+
+  /** Listed at least once and not in the middle of a relist: the targets' states are complete. */
+  get settled(): boolean {
+    return this.synced && this.seen === undefined;
+  }
+
+  get size(): number {
+    return this.named.size + this.selectors.length;
+  }
+
+  /** Adds a named target; false when this object is already a target (it is reported once). */
+  addNamed(name: string, state: TargetState): boolean {
+    if (this.named.has(name)) return false;
+    const slot: Slot = { state, gone: false };
+    this.named.set(name, slot);
+    state.update(this.waitingForList());
+    this.revision++;
+    return true;
+  }
+
+  /** Adds a selector target; returns its current target states (members, or the placeholder). */
+  addSelector(text: string, ownerless: boolean, placeholder: TargetState): () => TargetState[] {
+    const target: SelectorTarget = { text, matcher: parseSelector(text), ownerless, members: new Map(), placeholder };
+    this.selectors.push(target);
+    placeholder.update(this.waitingForList());
+    this.revision++;
+    return () => selectorStates(target);
+  }
+
+  /** Server-side filter for LIST/WATCH: only when a single target makes it exact. */
+  serverFilter(): { labelSelector?: string; fieldSelector?: string } {
+    if (this.named.size === 1 && this.selectors.length === 0) return { fieldSelector: `metadata.name=${[...this.named.keys()][0]}` };
+    if (this.named.size === 0 && this.selectors.length === 1 && this.selectors[0].text) return { labelSelector: this.selectors[0].text };
+    return {};
+  }
+
+  /** Every target state of this group in report order (members by name; the placeholder when none). */
+  states(): TargetState[] {
+    const out: TargetState[] = [];
+    for (const slot of this.named.values()) out.push(slot.state);
+    for (const s of this.selectors) out.push(...selectorStates(s));
+    return out;
+  }
+
+  // ---- feeding objects -------------------------------------------------------------------------------
+
+  beginList(): void {
+    this.seen = new Set();
+  }
+
+  /** A LIST finished: objects not in it are gone. */
+  endList(): void {
+    const seen = this.seen ?? new Set<string>();
+    this.seen = undefined;
+    for (const name of [...this.objects.keys()]) if (!seen.has(name)) this.remove(name);
+    this.synced = true;
+    for (const [name, slot] of this.named) if (!this.objects.has(name)) this.markAbsent(slot);
+    for (const s of this.selectors) if (s.members.size === 0) s.placeholder.update(this.noMatches(s));
+  }
+
+  /** A LIST failed part way: what it saw so far says nothing about deletions. */
+  abandonList(): void {
+    this.seen = undefined;
+  }
+
+  /** An object from a LIST page or an ADDED/MODIFIED event. */
+  upsert(raw: unknown): void {
+    const object = raw as KubeObject;
+    const name = object?.metadata?.name;
+    if (typeof name !== 'string') return;
+    this.seen?.add(name);
+    const named = this.named.get(name);
+    const labels = object.metadata?.labels ?? {};
+    const hits = this.selectors.map(() => false);
+    let claimed = named !== undefined;
+    this.selectors.forEach((s, i) => {
+      if (claimed || !s.matcher(labels) || (s.ownerless && hasController(object))) return;
+      hits[i] = true;
+      claimed = true;
+    });
+    this.selectors.forEach((s, i) => {
+      if (!hits[i] && s.members.has(name)) this.leave(s, name);
+    });
+    if (!claimed) {
+      this.objects.delete(name);
+      return;
+    }
+
+    const tracked = this.track(object);
+    this.objects.set(name, tracked);
+    if (named) this.applyTo(named, tracked);
+    this.selectors.forEach((s, i) => {
+      if (!hits[i]) return;
+      let slot = s.members.get(name);
+      if (!slot) {
+        if (s.members.size === 0) this.ctx.tracker.retire(s.placeholder);
+        slot = { state: this.ctx.tracker.add(this.memberIdentity(s, name), tracked.evaluation, true), gone: false };
+        s.members.set(name, slot);
+      }
+      this.applyTo(slot, tracked);
+    });
+  }
+
+  /** A DELETED event (or absence from a LIST). */
+  remove(name: string): void {
+    this.objects.delete(name);
+    const named = this.named.get(name);
+    if (named) this.markAbsent(named, true);
+    for (const s of this.selectors) if (s.members.has(name)) this.leave(s, name);
+  }
+
+  /** The group cannot be listed: its targets say why (until a LIST succeeds). */
+  unavailable(message: string, blocked: boolean): void {
+    const update: Update = { status: 'Unknown', message, done: false, blocked };
+    for (const slot of this.named.values()) if (!slot.gone) slot.state.update(update);
+    for (const s of this.selectors) {
+      if (s.members.size === 0) s.placeholder.update(update);
+      else for (const slot of s.members.values()) if (!slot.gone) slot.state.update(update);
+    }
+  }
+
+  /** Pending workloads with a tracked object, for pod diagnosis. */
+  pendingWorkloads(): DiagnosisSubject[] {
+    if (!this.workload) return [];
+    const subjects: DiagnosisSubject[] = [];
+    const add = (name: string, slot: Slot) => {
+      const tracked = this.objects.get(name);
+      if (!tracked?.pods || slot.state.report.done) return;
+      subjects.push({
+        kind: this.type.kind,
+        name,
+        ownsPod: tracked.pods,
+        apply: (diagnosis) => {
+          slot.diagnosis = diagnosis;
+          const current = this.objects.get(name);
+          if (current) this.applyTo(slot, current);
+        },
+      });
+    };
+    for (const [name, slot] of this.named) add(name, slot);
+    for (const s of this.selectors) for (const [name, slot] of s.members) add(name, slot);
+    return subjects;
+  }
+
+  // ---- internals -------------------------------------------------------------------------------------
+
+  private track(object: KubeObject): Tracked {
+    const now = this.ctx.now();
+    const evaluation = evaluate(object, this.ctx.waitFor, { now, jobCompletion: this.ctx.jobCompletion });
+    const tracked: Tracked = { uid: object.metadata?.uid ?? '', evaluation };
+    if (this.workload && !evaluation.done) {
+      tracked.pods = this.type.kind === 'Pod' ? podNamed(object.metadata!.name!) : podsSelectedBy(object.spec?.selector);
+      this.ctx.workloadPending(this.namespace);
+    }
+    const recheckAt = this.type.kind === 'Pod' && !evaluation.done ? unschedulableRecheckAt(object, now) : undefined;
+    if (recheckAt !== undefined) {
+      tracked.raw = object;
+      const name = object.metadata!.name!;
+      this.ctx.schedule(recheckAt, () => {
+        if (this.objects.get(name) === tracked) this.upsert(object);
+      });
+    }
+    return tracked;
+  }
+
+  private applyTo(slot: Slot, tracked: Tracked): void {
+    if (slot.gone) return;
+    if (this.ctx.waitFor.kind === 'deleted') {
+      if (slot.seenUid !== undefined && tracked.uid !== slot.seenUid) {
+        slot.gone = true;
+        slot.state.update({ status: 'NotFound', message: 'deleted (an object with the same name was created again since)', done: true });
+        return;
+      }
+      slot.seenUid = tracked.uid;
+    }
+    const evaluation = tracked.evaluation;
+    if (evaluation.done) {
+      slot.diagnosis = undefined;
+      slot.state.setDiagnosis(undefined);
+      slot.state.update(evaluation);
+      return;
+    }
+    slot.state.setDiagnosis(slot.diagnosis);
+    if (this.ctx.failFast && slot.diagnosis?.unrecoverable && evaluation.status !== 'Failed') {
+      slot.state.update({ ...evaluation, status: 'Failed', message: slot.diagnosis.summary });
+      return;
+    }
+    slot.state.update(evaluation);
+  }
+
+  private markAbsent(slot: Slot, deletedNow = false): void {
+    if (slot.gone) return;
+    slot.diagnosis = undefined;
+    slot.state.setDiagnosis(undefined);
+    if (this.ctx.waitFor.kind === 'deleted') {
+      slot.gone = true;
+      slot.state.update({ status: 'NotFound', message: deletedNow || slot.seenUid ? 'deleted' : 'does not exist', done: true });
+      return;
+    }
+    slot.state.update({ status: 'NotFound', message: deletedNow ? 'deleted; waiting for it to be created again' : 'not found; waiting for it to be created', done: false });
+  }
+
+  private leave(s: SelectorTarget, name: string): void {
+    const slot = s.members.get(name)!;
+    if (this.ctx.waitFor.kind === 'deleted') {
+      this.markAbsent(slot, true);
+      return;
+    }
+    this.ctx.tracker.retire(slot.state);
+    s.members.delete(name);
+    if (s.members.size === 0) {
+      this.ctx.tracker.register(s.placeholder);
+      s.placeholder.update(this.noMatches(s));
+    }
+  }
+
+  private memberIdentity(s: SelectorTarget, name: string) {
+    const { report } = s.placeholder;
+    const source = report.file !== undefined && report.line !== undefined ? { file: report.file, line: report.line } : undefined;
+    return { apiVersion: report.apiVersion, kind: report.kind, namespace: report.namespace, name, selector: s.text, source };
+  }
+
+  private noMatches(s: SelectorTarget): Update {
+    const what = s.ownerless ? `${this.type.resource} without an owner` : this.type.resource;
+    const matching = s.text ? ` match ${s.text}` : '';
+    const where = this.type.namespaced ? ` in namespace ${this.namespace}` : '';
+    const verb = s.text ? '' : ' exist';
+    if (this.ctx.waitFor.kind === 'deleted') return { status: 'NotFound', message: `no ${what}${matching}${verb}${where}`, done: true };
+    return { status: 'NotFound', message: `no ${what}${matching}${verb}${where} yet`, done: false };
+  }
+
+  private waitingForList(): Update {
+    return { status: 'Unknown', message: `waiting for the first list of ${this.description}`, done: false };
+  }
+}
+
+export function groupKey(type: Pick<ResourceType, 'group' | 'resource'>, namespace: string): string {
+  return `${type.group}/${type.resource}/${namespace}`;
+}
+
+function selectorStates(s: SelectorTarget): TargetState[] {
+  if (s.members.size === 0) return [s.placeholder];
+  return [...s.members.keys()].sort().map((name) => s.members.get(name)!.state);
+}
+
+function hasController(object: KubeObject): boolean {
+  return (object.metadata?.ownerReferences ?? []).some((o) => o?.controller === true);
+}
+
+function podNamed(name: string): (pod: PodLike) => boolean {
+  return (pod) => pod.metadata?.name === name;
+}
+
+function podsSelectedBy(selector: unknown): ((pod: PodLike) => boolean) | undefined {
+  const matcher = selectorFromObject(selector);
+  return matcher ? (pod) => matcher(pod.metadata?.labels ?? {}) : undefined;
+}
+
+/** When an unschedulable pod's status may change by time alone (kstatus: Failed after 15 s). */
+function unschedulableRecheckAt(object: KubeObject, now: Date): number | undefined {
+  const scheduled = object.status?.conditions?.find((c) => c?.type === 'PodScheduled');
+  if (scheduled?.status !== 'False' || scheduled.reason !== 'Unschedulable') return undefined;
+  const since = Date.parse(scheduled.lastTransitionTime ?? '');
+  const at = (Number.isNaN(since) ? now.getTime() : since) + UNSCHEDULABLE_WINDOW_MS + 100;
+  return at > now.getTime() ? at : undefined;
+}

@@ -1,0 +1,358 @@
+/**
+ * The readiness engine: resolves target types through discovery, follows each (resource type, namespace)
+ * group with one list+watch (or poll), diagnoses pending workloads' pods, and decides the outcome as
+ * early as it is known. Never throws for cluster problems: they become target statuses, warnings or
+ * `result.error`. Every watch, timer and request is stopped before it returns.
+ */
+import { describeFailure, groupVersion } from '../kube/index.js';
+import type { Cluster, ResourceType } from '../kube/index.js';
+import type { TargetSpec } from '../targets/types.js';
+import { backoffMs } from './backoff.js';
+import { NamespaceDiagnoser } from './diagnoser.js';
+import { Follower } from './follower.js';
+import { GroupState, groupKey } from './group.js';
+import type { GroupContext } from './group.js';
+import { Tracker } from './tracker.js';
+import type { Identity, TargetState } from './tracker.js';
+import type { EngineObserver, EngineOptions, EngineResult, Outcome, TargetReport } from './types.js';
+
+export type * from './types.js';
+
+const HEARTBEAT_MS = 30_000;
+
+export async function waitForTargets(cluster: Cluster, options: EngineOptions): Promise<EngineResult> {
+  return new Engine(cluster, options).run();
+}
+
+/** One TargetSpec and the reports it currently stands for (a selector target has one per member). */
+interface Entry {
+  spec: TargetSpec;
+  states: () => TargetState[];
+}
+
+interface Unresolved {
+  entry: Entry;
+  state: TargetState;
+}
+
+interface Group {
+  state: GroupState;
+  follower: Follower;
+}
+
+class Engine {
+  private readonly observer: EngineObserver;
+  private readonly tracker: Tracker;
+  private readonly entries: Entry[] = [];
+  private unresolved: Unresolved[] = [];
+  private readonly groups = new Map<string, Group>();
+  private readonly diagnosers = new Map<string, NamespaceDiagnoser>();
+  private readonly warnings: string[] = [];
+  private error?: { input: string; message: string };
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly stop = new AbortController();
+  private running = false;
+  private finished = false;
+  private outcome: Outcome = 'timeout';
+  private cancelled = false;
+  private wake?: () => void;
+  private finishWait!: () => void;
+  private readonly groupContext: GroupContext;
+
+  constructor(
+    private readonly cluster: Cluster,
+    private readonly options: EngineOptions,
+  ) {
+    this.observer = safeObserver(options.observer);
+    this.tracker = new Tracker(this.observer);
+    this.groupContext = {
+      tracker: this.tracker,
+      waitFor: options.waitFor,
+      jobCompletion: options.jobCompletion,
+      failFast: options.failFast,
+      now: () => new Date(),
+      schedule: (atMs, run) =>
+        this.after(atMs - Date.now(), () => {
+          run();
+          this.check();
+        }),
+      workloadPending: (namespace) => {
+        if (options.waitFor.kind !== 'deleted') this.diagnoserFor(namespace).poke();
+      },
+    };
+  }
+
+  async run(): Promise<EngineResult> {
+    const finishedWaiting = new Promise<void>((resolve) => (this.finishWait = resolve));
+    for (const spec of this.options.targets) {
+      const entry: Entry = { spec, states: () => [] };
+      const state = this.tracker.add(this.identityOf(spec), { status: 'Unknown', message: 'resolving the resource type', done: false });
+      entry.states = () => [state];
+      this.entries.push(entry);
+      this.unresolved.push({ entry, state });
+    }
+    this.startClocks();
+
+    await this.discover();
+    if (!this.finished) {
+      this.resolvePending();
+      this.observer.resolved?.(this.reports());
+      this.running = true;
+      for (const group of this.groups.values()) group.follower.start();
+      void this.rediscoverWhileUnresolved();
+      this.check();
+    }
+    await finishedWaiting;
+    this.shutdown();
+    return {
+      outcome: this.outcome,
+      cancelled: this.cancelled,
+      durationSeconds: this.tracker.elapsedSeconds(),
+      targets: this.reports(),
+      warnings: [...this.warnings],
+      ...(this.error ? { error: this.error } : {}),
+    };
+  }
+
+  // ---- resolution ------------------------------------------------------------------------------------
+
+  private async discover(): Promise<void> {
+    try {
+      await this.cluster.discovery.load(this.stop.signal);
+    } catch (error) {
+      if (this.finished) return;
+      const message = `cannot discover the API server's resource types: ${describeFailure(error, this.cluster.server)}`;
+      for (const { state } of this.unresolved) state.update({ status: 'Unknown', message, done: false });
+    }
+  }
+
+  private resolvePending(): void {
+    if (!this.cluster.discovery.loaded) return;
+    const still: Unresolved[] = [];
+    for (const item of this.unresolved) {
+      const { spec } = item.entry;
+      const resolution = this.cluster.discovery.resolve({ type: spec.type, apiVersion: spec.apiVersion });
+      if (resolution.ok) {
+        this.attach(item, resolution.type);
+      } else if (resolution.ambiguous) {
+        item.state.update({ status: 'Unknown', message: resolution.message, done: false, blocked: true });
+        this.error ??= { input: spec.source ? 'manifests' : 'resources', message: resolution.message };
+      } else {
+        const message = `${resolution.message} (yet); waiting for it to appear, e.g. a CRD being installed`;
+        item.state.update({ status: 'Unknown', message, done: false });
+        this.warn(`${resolution.message} yet; waiting for it until the deadline`);
+        still.push(item);
+      }
+    }
+    this.unresolved = still;
+  }
+
+  private attach({ entry, state }: Unresolved, type: ResourceType): void {
+    const { spec } = entry;
+    const namespace = type.namespaced ? spec.namespace || this.options.defaultNamespace : '';
+    state.identify({ apiVersion: groupVersion(type.group, type.version), kind: type.kind, namespace });
+    const group = this.groupFor(type, namespace);
+    if (spec.name) {
+      if (!group.state.addNamed(spec.name, state)) {
+        // The same object named twice is one target, reported once.
+        this.tracker.retire(state);
+        entry.states = () => [];
+      }
+    } else {
+      entry.states = group.state.addSelector(spec.selector ?? '', spec.ownerless === true, state);
+    }
+    if (this.running) group.follower.targetsChanged();
+  }
+
+  private async rediscoverWhileUnresolved(): Promise<void> {
+    let failures = 0;
+    while (!this.finished && this.unresolved.length > 0) {
+      const { discovery } = this.cluster;
+      await this.sleep(discovery.loaded && failures === 0 ? Math.max(discovery.refreshDelayMs(), 250) : backoffMs(failures, 1000));
+      if (this.finished) return;
+      try {
+        if (discovery.loaded) await discovery.refresh(this.stop.signal);
+        else await discovery.load(this.stop.signal);
+        failures = 0;
+      } catch (error) {
+        failures++;
+        if (!discovery.loaded) await this.discoverFailed(error);
+        continue;
+      }
+      this.resolvePending();
+      this.check();
+    }
+  }
+
+  private async discoverFailed(error: unknown): Promise<void> {
+    if (this.finished) return;
+    const message = `cannot discover the API server's resource types: ${describeFailure(error, this.cluster.server)}`;
+    for (const { state } of this.unresolved) state.update({ status: 'Unknown', message, done: false });
+  }
+
+  private groupFor(type: ResourceType, namespace: string): Group {
+    const key = groupKey(type, namespace);
+    const existing = this.groups.get(key);
+    if (existing) return existing;
+    const state = new GroupState(type, namespace, this.groupContext);
+    const follower = new Follower({
+      cluster: this.cluster,
+      group: state,
+      mode: this.options.mode,
+      pollIntervalMs: this.options.pollIntervalMs,
+      warn: (message) => this.warn(message),
+      changed: () => this.check(),
+    });
+    const group = { state, follower };
+    this.groups.set(key, group);
+    if (this.running) follower.start();
+    return group;
+  }
+
+  private diagnoserFor(namespace: string): NamespaceDiagnoser {
+    let diagnoser = this.diagnosers.get(namespace);
+    if (!diagnoser) {
+      diagnoser = new NamespaceDiagnoser({
+        cluster: this.cluster,
+        namespace,
+        intervalMs: this.options.pollIntervalMs,
+        subjects: () => [...this.groups.values()].filter((g) => g.state.namespace === namespace).flatMap((g) => g.state.pendingWorkloads()),
+        warn: (message) => this.warn(message),
+        changed: () => this.check(),
+      });
+      this.diagnosers.set(namespace, diagnoser);
+    }
+    return diagnoser;
+  }
+
+  // ---- outcome ---------------------------------------------------------------------------------------
+
+  /** Decides as soon as the outcome is known. Cheap: called after every event. */
+  private check(): void {
+    if (this.finished) return;
+    const { tracker } = this;
+    if (this.error) return this.finish('failed'); // an ambiguous type: bad input, fail at once
+    if (this.options.failFast && tracker.failed > 0) return this.finish('failed');
+    if (tracker.pending === 0) {
+      if (this.unresolved.length === 0 && [...this.groups.values()].every((g) => g.state.settled)) this.finish('ready');
+      return;
+    }
+    if (tracker.blocked === tracker.pending) {
+      this.error ??= { input: 'kubeconfig', message: this.blockedMessage() };
+      this.finish('failed');
+    }
+  }
+
+  private blockedMessage(): string {
+    for (const entry of this.entries) for (const state of entry.states()) if (state.blocking()) return state.report.message;
+    return 'the wait cannot progress';
+  }
+
+  private finish(outcome: Outcome, cancelled = false): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.outcome = outcome;
+    this.cancelled = cancelled;
+    this.stop.abort();
+    this.wake?.();
+    this.finishWait();
+  }
+
+  private startClocks(): void {
+    this.after(Math.max(0, this.options.timeoutMs), () => {
+      if (this.cluster.discovery.loaded) {
+        for (const { state, entry } of this.unresolved) {
+          const resolution = this.cluster.discovery.resolve({ type: entry.spec.type, apiVersion: entry.spec.apiVersion });
+          if (!resolution.ok) state.update({ status: 'Unknown', message: resolution.message, done: false });
+        }
+      }
+      this.finish(this.tracker.failed > 0 ? 'failed' : 'timeout');
+    });
+    const heartbeat = setInterval(() => {
+      const pending = this.reports().filter((r) => !r.done);
+      this.observer.heartbeat?.(pending, this.tracker.elapsedSeconds());
+    }, HEARTBEAT_MS);
+    this.timers.add(heartbeat);
+    const { signal } = this.options;
+    const onAbort = () => {
+      const outcome = this.tracker.pending === 0 ? 'ready' : this.tracker.failed > 0 ? 'failed' : 'timeout';
+      this.finish(outcome, true);
+    };
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+    this.stop.signal.addEventListener('abort', () => signal?.removeEventListener('abort', onAbort), { once: true });
+  }
+
+  private shutdown(): void {
+    for (const group of this.groups.values()) group.follower.stop();
+    for (const diagnoser of this.diagnosers.values()) diagnoser.stop();
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  // ---- helpers ---------------------------------------------------------------------------------------
+
+  private reports(): TargetReport[] {
+    return this.entries.flatMap((entry) => entry.states().map((state) => state.report));
+  }
+
+  private identityOf(spec: TargetSpec): Identity {
+    return {
+      apiVersion: spec.apiVersion ?? '',
+      kind: spec.type,
+      namespace: spec.namespace || this.options.defaultNamespace,
+      name: spec.name ?? '',
+      ...(spec.name ? {} : { selector: spec.selector ?? '' }),
+      ...(spec.source ? { source: spec.source } : {}),
+    };
+  }
+
+  private warn(message: string): void {
+    if (this.warnings.includes(message)) return;
+    this.warnings.push(message);
+    this.observer.warning?.(message);
+  }
+
+  private after(ms: number, run: () => void): void {
+    if (this.finished) return;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (!this.finished) run();
+    }, Math.max(0, ms));
+    this.timers.add(timer);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      this.timers.add(timer);
+      const self = this;
+      function done() {
+        clearTimeout(timer);
+        self.timers.delete(timer);
+        if (self.wake === done) self.wake = undefined;
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+}
+
+/** An observer that throws must not break the wait. */
+function safeObserver(observer: EngineObserver | undefined): EngineObserver {
+  const guard =
+    <A extends unknown[]>(fn: ((...args: A) => void) | undefined) =>
+    (...args: A) => {
+      try {
+        fn?.apply(observer, args);
+      } catch {
+        // The report layer's problem; the wait goes on.
+      }
+    };
+  return {
+    resolved: guard(observer?.resolved),
+    transition: guard(observer?.transition),
+    warning: guard(observer?.warning),
+    heartbeat: guard(observer?.heartbeat),
+  };
+}

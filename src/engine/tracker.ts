@@ -1,0 +1,173 @@
+/**
+ * Target states and their aggregation. Each target is one TargetReport kept current in place; the tracker
+ * keeps running counts (not done, failed, blocked) so deciding the outcome is O(1) per event, even with
+ * thousands of targets.
+ */
+import type { Condition, Diagnosis, Status } from '../status/types.js';
+import type { EngineObserver, TargetReport } from './types.js';
+
+/** History entries kept per target: the first one and the latest ones. */
+const HISTORY_LIMIT = 50;
+
+export interface Identity {
+  apiVersion: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  selector?: string;
+  source?: { file: string; line: number };
+}
+
+export interface Update {
+  status: Status;
+  message: string;
+  done: boolean;
+  conditions?: Condition[];
+  /** A problem only the user can fix (forbidden LIST, ...): waiting longer will not help. */
+  blocked?: boolean;
+}
+
+export class TargetState {
+  readonly report: TargetReport;
+  blocked = false;
+  private known = false;
+
+  constructor(
+    private readonly tracker: Tracker,
+    identity: Identity,
+    initial: Update,
+  ) {
+    this.report = {
+      apiVersion: identity.apiVersion,
+      kind: identity.kind,
+      namespace: identity.namespace,
+      name: identity.name,
+      ...(identity.selector !== undefined ? { selector: identity.selector } : {}),
+      status: initial.status,
+      message: initial.message,
+      done: initial.done,
+      seconds: tracker.elapsedSeconds(),
+      ...(identity.source ? { file: identity.source.file, line: identity.source.line } : {}),
+      history: [{ status: initial.status, message: initial.message, atSeconds: tracker.elapsedSeconds() }],
+      conditions: initial.conditions ?? [],
+    };
+    this.blocked = initial.blocked ?? false;
+  }
+
+  /** Type known after discovery (a target whose CRD appeared mid-wait). */
+  identify(identity: Pick<Identity, 'apiVersion' | 'kind' | 'namespace'>): void {
+    Object.assign(this.report, identity);
+  }
+
+  update(next: Update): void {
+    const report = this.report;
+    const before = { status: report.status, done: report.done, failed: this.failed(), blocked: this.blocking() };
+    const statusChanged = next.status !== report.status || next.done !== report.done;
+    const messageChanged = next.message !== report.message;
+    report.conditions = next.conditions ?? report.conditions;
+    this.blocked = next.blocked ?? false;
+    if (!statusChanged && !messageChanged) {
+      this.tracker.recount(before, this);
+      return;
+    }
+    const atSeconds = this.tracker.elapsedSeconds();
+    report.status = next.status;
+    report.message = next.message;
+    report.done = next.done;
+    if (statusChanged) report.seconds = atSeconds;
+    report.history.push({ status: next.status, message: next.message, atSeconds });
+    if (report.history.length > HISTORY_LIMIT) report.history.splice(1, 1);
+    this.tracker.recount(before, this);
+    if (statusChanged || !next.done) this.tracker.transition(this, before.status);
+  }
+
+  setDiagnosis(diagnosis: Diagnosis | undefined): void {
+    if (diagnosis) this.report.diagnosis = diagnosis;
+    else delete this.report.diagnosis;
+  }
+
+  failed(): boolean {
+    return this.report.status === 'Failed' && !this.report.done;
+  }
+
+  blocking(): boolean {
+    return this.blocked && !this.report.done;
+  }
+
+  /** @internal the tracker's bookkeeping */
+  get registered(): boolean {
+    return this.known;
+  }
+  set registered(value: boolean) {
+    this.known = value;
+  }
+}
+
+export class Tracker {
+  private notDone = 0;
+  private failedCount = 0;
+  private blockedCount = 0;
+  private readonly started: number;
+
+  constructor(
+    private readonly observer: EngineObserver | undefined,
+    private readonly clock: () => number = Date.now,
+  ) {
+    this.started = clock();
+  }
+
+  elapsedSeconds(): number {
+    return Math.round((this.clock() - this.started) / 10) / 100;
+  }
+
+  elapsedMs(): number {
+    return this.clock() - this.started;
+  }
+
+  /** A new target, counted from now on. */
+  add(identity: Identity, initial: Update, announce = false): TargetState {
+    const state = new TargetState(this, identity, initial);
+    this.register(state);
+    if (announce) this.observer?.transition?.(state.report, undefined);
+    return state;
+  }
+
+  register(state: TargetState): void {
+    if (state.registered) return;
+    state.registered = true;
+    if (!state.report.done) this.notDone++;
+    if (state.failed()) this.failedCount++;
+    if (state.blocking()) this.blockedCount++;
+  }
+
+  /** A selector member that left the live set: no longer counted. */
+  retire(state: TargetState): void {
+    if (!state.registered) return;
+    state.registered = false;
+    if (!state.report.done) this.notDone--;
+    if (state.failed()) this.failedCount--;
+    if (state.blocking()) this.blockedCount--;
+  }
+
+  recount(before: { done: boolean; failed: boolean; blocked: boolean }, state: TargetState): void {
+    if (!state.registered) return;
+    this.notDone += Number(!state.report.done) - Number(!before.done);
+    this.failedCount += Number(state.failed()) - Number(before.failed);
+    this.blockedCount += Number(state.blocking()) - Number(before.blocked);
+  }
+
+  transition(state: TargetState, previous: Status): void {
+    if (state.registered) this.observer?.transition?.(state.report, previous);
+  }
+
+  get pending(): number {
+    return this.notDone;
+  }
+  get failed(): number {
+    return this.failedCount;
+  }
+  /** Targets that cannot progress without the user's help. */
+  get blocked(): number {
+    return this.blockedCount;
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * The only module that does I/O against Kubernetes: connecting (kubeconfig), discovery, LIST and WATCH.
+ */
+import { KubeClient } from './client.js';
+import type { Query, RequestOptions, WatchEnd, WatchHandle } from './client.js';
+import { Discovery } from './discovery.js';
+import { ApiError } from './errors.js';
+import { defaultSources, loadKubeConfig } from './kubeconfig.js';
+import type { KubeconfigSources, Secrets } from './kubeconfig.js';
+import type { ResourceType } from './restmapper.js';
+
+export { KubeConfigError, ApiError, describeFailure } from './errors.js';
+export { qualifiedResource, groupVersion } from './restmapper.js';
+export type { ResourceType, Resolution } from './restmapper.js';
+export type { WatchEnd, WatchHandle } from './client.js';
+export type { Secrets, KubeconfigSources } from './kubeconfig.js';
+export { Discovery } from './discovery.js';
+
+export interface Cluster {
+  /** The kubeconfig context in use. */
+  readonly contextName: string;
+  readonly server: string;
+  /** The context's namespace, if it sets one. */
+  readonly namespace?: string;
+  readonly client: KubeClient;
+  readonly discovery: Discovery;
+  /** Releases connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * Loads the kubeconfig (input content, $KUBECONFIG, ~/.kube/config, in-cluster) and selects the context.
+ * Masks every secret it reads. Does no network I/O: an unreachable server is the engine's to survive.
+ * Throws KubeConfigError when the kubeconfig cannot be used.
+ */
+export async function connect(
+  settings: { kubeconfig: string; context: string },
+  secrets: Secrets,
+  sources: KubeconfigSources = defaultSources(),
+): Promise<Cluster> {
+  const loaded = loadKubeConfig(settings, secrets, sources);
+  const client = new KubeClient(loaded.kubeConfig, loaded.server, secrets);
+  return {
+    contextName: loaded.contextName,
+    server: loaded.server,
+    namespace: loaded.namespace,
+    client,
+    discovery: new Discovery(client),
+    close: () => client.close(),
+  };
+}
+
+/** The collection URL path of a resource type, in a namespace for namespaced types. */
+export function resourcePath(type: Pick<ResourceType, 'group' | 'version' | 'resource' | 'namespaced'>, namespace?: string): string {
+  const base = type.group ? `/apis/${type.group}/${type.version}` : `/api/${type.version}`;
+  const ns = type.namespaced && namespace ? `/namespaces/${encodeURIComponent(namespace)}` : '';
+  return `${base}${ns}/${type.resource}`;
+}
+
+export interface ListOptions extends RequestOptions {
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** Page size (continue tokens); default 500 like client-go's reflector. */
+  pageSize?: number;
+}
+
+/**
+ * LIST a collection page by page, handing each page's items to `onItems` so a large list never has to be
+ * held whole. Returns the list's resourceVersion (where a watch starts). An expired continue token
+ * (410) restarts the list once from the beginning; `onRestart` lets the caller drop what it collected.
+ */
+export async function listPages(
+  client: KubeClient,
+  path: string,
+  onItems: (items: unknown[]) => void,
+  options: ListOptions = {},
+  onRestart?: () => void,
+): Promise<string> {
+  for (let attempt = 0; ; attempt++) {
+    let token: string | undefined;
+    try {
+      do {
+        const query: Query = {
+          labelSelector: options.labelSelector || undefined,
+          fieldSelector: options.fieldSelector || undefined,
+          limit: options.pageSize ?? 500,
+          continue: token,
+        };
+        const page = (await client.get(path, query, options)) as { items?: unknown[]; metadata?: { resourceVersion?: string; continue?: string } };
+        onItems(Array.isArray(page.items) ? page.items : []);
+        token = page.metadata?.continue || undefined;
+        if (!token) return page.metadata?.resourceVersion ?? '';
+      } while (token);
+    } catch (error) {
+      if (token && attempt === 0 && error instanceof ApiError && error.status === 410) {
+        onRestart?.();
+        continue;
+      }
+      throw error;
+    }
+  }
+}
+
+/** WATCH a collection from a resourceVersion, with bookmarks. */
+export function watchCollection(
+  client: KubeClient,
+  path: string,
+  options: { resourceVersion: string; labelSelector?: string; fieldSelector?: string },
+  onEvent: (type: string, object: unknown) => void,
+  onEnd: (end: WatchEnd) => void,
+): WatchHandle {
+  const query: Query = {
+    resourceVersion: options.resourceVersion || undefined,
+    allowWatchBookmarks: true,
+    labelSelector: options.labelSelector || undefined,
+    fieldSelector: options.fieldSelector || undefined,
+  };
+  return client.watch(path, query, onEvent, onEnd);
+}

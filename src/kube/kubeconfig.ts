@@ -1,0 +1,296 @@
+/**
+ * Kubeconfig loading the way kubectl does it, with clear errors instead of client-node's silent fallback
+ * to http://localhost:8080, and every secret registered for masking before anything can be logged.
+ *
+ * Sources, first that exists: the `kubeconfig` input (YAML or base64 of YAML), `$KUBECONFIG` (several
+ * paths merged, first file wins per name), `~/.kube/config`, the in-cluster service account.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
+import type { Cluster as KcCluster, Context as KcContext, User as KcUser } from '@kubernetes/client-node';
+import { parseDocument } from 'yaml';
+import { KubeConfigError } from './errors.js';
+
+export interface Secrets {
+  mask(value: string): void;
+}
+
+/** Where to look for a kubeconfig; injectable for tests. */
+export interface KubeconfigSources {
+  env: Record<string, string | undefined>;
+  home?: string;
+  serviceAccountDir: string;
+}
+
+export interface LoadedKubeConfig {
+  kubeConfig: KubeConfig;
+  contextName: string;
+  server: string;
+  namespace?: string;
+  /** Where the configuration came from, for messages (`the kubeconfig input`, a path, ...). */
+  origin: string;
+}
+
+const EXAMPLE = 'Example: `kubeconfig: ${{ secrets.KUBECONFIG }}` (the YAML of a kubeconfig file, or its base64)';
+
+export function defaultSources(): KubeconfigSources {
+  return {
+    env: process.env,
+    home: process.env.HOME || process.env.USERPROFILE,
+    serviceAccountDir: '/var/run/secrets/kubernetes.io/serviceaccount',
+  };
+}
+
+type Raw = Record<string, unknown>;
+interface RawDoc {
+  doc: Raw;
+  /** Directory relative file paths in the document are relative to. */
+  baseDir: string;
+  origin: string;
+}
+
+export function loadKubeConfig(
+  settings: { kubeconfig: string; context: string },
+  secrets: Secrets,
+  sources: KubeconfigSources = defaultSources(),
+): LoadedKubeConfig {
+  const content = settings.kubeconfig.trim();
+  if (content) {
+    const text = decodeContent(content, secrets);
+    return fromDocs([{ doc: parseYaml(text, 'the kubeconfig input'), baseDir: process.cwd(), origin: 'the kubeconfig input' }], settings.context, secrets);
+  }
+  const envPaths = (sources.env.KUBECONFIG ?? '').split(path.delimiter).filter(Boolean);
+  if (envPaths.length > 0) {
+    const existing = envPaths.filter((file) => fs.existsSync(file));
+    if (existing.length === 0) {
+      throw new KubeConfigError('kubeconfig', `$KUBECONFIG names ${envPaths.join(', ')}, but none of these files exists. ${EXAMPLE}`);
+    }
+    return fromDocs(existing.map(readDoc), settings.context, secrets);
+  }
+  const homeConfig = sources.home ? path.join(sources.home, '.kube', 'config') : undefined;
+  if (homeConfig && fs.existsSync(homeConfig)) {
+    return fromDocs([readDoc(homeConfig)], settings.context, secrets);
+  }
+  const inCluster = inClusterConfig(sources, secrets);
+  if (inCluster) return inCluster;
+  throw new KubeConfigError(
+    'kubeconfig',
+    `no kubeconfig found: the kubeconfig input is empty, $KUBECONFIG is not set, ${homeConfig ?? '~/.kube/config'} does not exist, and this is not running inside a cluster. ${EXAMPLE}`,
+  );
+}
+
+/** The input is YAML (a kubeconfig always has a `key:`) or base64 of it. */
+function decodeContent(content: string, secrets: Secrets): string {
+  if (content.includes(':') || content.startsWith('{')) return content;
+  if (/^[A-Za-z0-9+/=_\-\s]+$/.test(content)) {
+    const decoded = Buffer.from(content.replace(/\s+/g, ''), /[-_]/.test(content) ? 'base64url' : 'base64').toString('utf8');
+    if (decoded.includes(':')) {
+      secrets.mask(content.replace(/\s+/g, ''));
+      return decoded;
+    }
+  }
+  throw new KubeConfigError('kubeconfig', `the kubeconfig input is neither kubeconfig YAML nor base64 of it. ${EXAMPLE}`);
+}
+
+function readDoc(file: string): RawDoc {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? 'unreadable';
+    throw new KubeConfigError('kubeconfig', `cannot read kubeconfig file ${file} (${code})`);
+  }
+  return { doc: parseYaml(text, file), baseDir: path.dirname(path.resolve(file)), origin: file };
+}
+
+/** Parse errors name the position only: the offending line could hold a secret. */
+function parseYaml(text: string, origin: string): Raw {
+  const document = parseDocument(text, { uniqueKeys: false });
+  const error = document.errors[0];
+  if (error) {
+    const at = error.linePos?.[0];
+    const where = at ? ` at line ${at.line}, column ${at.col}` : '';
+    throw new KubeConfigError('kubeconfig', `${origin} is not valid YAML (${error.code}${where}). ${EXAMPLE}`);
+  }
+  const doc: unknown = document.toJS();
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
+    throw new KubeConfigError('kubeconfig', `${origin} is not a kubeconfig (expected a mapping with clusters, users and contexts). ${EXAMPLE}`);
+  }
+  return doc as Raw;
+}
+
+interface Named {
+  name: string;
+  value: Raw;
+  baseDir: string;
+}
+
+/** kubectl's merge: for every cluster, user and context name the first file that sets it wins. */
+function mergeNamed(docs: RawDoc[], key: 'clusters' | 'users' | 'contexts', inner: string): Map<string, Named> {
+  const merged = new Map<string, Named>();
+  for (const { doc, baseDir } of docs) {
+    const list = doc[key];
+    if (!Array.isArray(list)) continue;
+    for (const entry of list as Raw[]) {
+      const name = typeof entry?.name === 'string' ? entry.name : undefined;
+      if (name === undefined || merged.has(name)) continue;
+      const value = entry[inner];
+      merged.set(name, { name, value: typeof value === 'object' && value !== null ? (value as Raw) : {}, baseDir });
+    }
+  }
+  return merged;
+}
+
+function fromDocs(docs: RawDoc[], requestedContext: string, secrets: Secrets): LoadedKubeConfig {
+  const clusters = mergeNamed(docs, 'clusters', 'cluster');
+  const users = mergeNamed(docs, 'users', 'user');
+  const contexts = mergeNamed(docs, 'contexts', 'context');
+  for (const user of users.values()) maskUserSecrets(user, secrets);
+  const origin = docs.map((d) => d.origin).join(', ');
+
+  const available = [...contexts.keys()];
+  const listed = available.length ? `available contexts: ${available.join(', ')}` : 'it defines no contexts';
+  const current = docs.map((d) => d.doc['current-context']).find((c): c is string => typeof c === 'string' && c !== '');
+  const contextName = requestedContext.trim() || current;
+  if (!contextName) {
+    throw new KubeConfigError('context', `${origin} sets no current-context; set the context input (${listed}). Example: \`context: ${available[0] ?? 'my-cluster'}\``);
+  }
+  const context = contexts.get(contextName);
+  if (!context) {
+    const input = requestedContext.trim() ? 'context' : 'kubeconfig';
+    throw new KubeConfigError(input, `context "${contextName}" is not in ${origin} (${listed}). Example: \`context: ${available[0] ?? 'my-cluster'}\``);
+  }
+  const clusterName = str(context.value.cluster);
+  const cluster = clusterName ? clusters.get(clusterName) : undefined;
+  if (!clusterName || !cluster) {
+    throw new KubeConfigError('kubeconfig', `context "${contextName}" refers to cluster "${clusterName ?? ''}", which is not in ${origin}`);
+  }
+  const server = str(cluster.value.server)?.replace(/\/+$/, '');
+  if (!server) throw new KubeConfigError('kubeconfig', `cluster "${clusterName}" in ${origin} has no server URL`);
+  if (!/^https?:\/\/[^/]/.test(server)) {
+    throw new KubeConfigError('kubeconfig', `cluster "${clusterName}" has server "${server}", which is not an http(s) URL`);
+  }
+  const userName = str(context.value.user);
+  const user = userName ? users.get(userName) : undefined;
+  if (userName && !user) {
+    throw new KubeConfigError('kubeconfig', `context "${contextName}" refers to user "${userName}", which is not in ${origin}`);
+  }
+
+  const kcCluster = toCluster(cluster, server);
+  const kcUser = user ? toUser(user, secrets) : { name: '' };
+  const kcContext: KcContext = {
+    name: contextName,
+    cluster: clusterName,
+    user: kcUser.name,
+    namespace: str(context.value.namespace),
+  };
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromOptions({ clusters: [kcCluster], users: [kcUser], contexts: [kcContext], currentContext: contextName });
+  return { kubeConfig, contextName, server, namespace: kcContext.namespace, origin };
+}
+
+function toCluster({ name, value, baseDir }: Named, server: string): KcCluster {
+  const caFile = filePath(value['certificate-authority'], baseDir);
+  if (caFile) mustBeReadable(caFile, `certificate-authority of cluster "${name}"`);
+  return {
+    name,
+    server,
+    caData: str(value['certificate-authority-data']),
+    caFile,
+    // Plain http has no TLS to verify; client-node refuses http unless this is set.
+    skipTLSVerify: value['insecure-skip-tls-verify'] === true || server.startsWith('http:'),
+    tlsServerName: str(value['tls-server-name']),
+    proxyUrl: str(value['proxy-url']),
+  };
+}
+
+function toUser({ name, value, baseDir }: Named, secrets: Secrets): KcUser {
+  const certFile = filePath(value['client-certificate'], baseDir);
+  const keyFile = filePath(value['client-key'], baseDir);
+  if (certFile) mustBeReadable(certFile, `client-certificate of user "${name}"`);
+  if (keyFile) mustBeReadable(keyFile, `client-key of user "${name}"`);
+  let token = str(value.token);
+  const tokenFile = filePath(value.tokenFile ?? value['token-file'], baseDir);
+  if (!token && tokenFile) {
+    token = mustBeReadable(tokenFile, `tokenFile of user "${name}"`).trim();
+    maskValue(token, secrets);
+  }
+  const exec = value.exec as Raw | undefined;
+  if (exec && typeof exec.command === 'string' && exec.command.includes('/') && !path.isAbsolute(exec.command)) {
+    exec.command = path.resolve(baseDir, exec.command);
+  }
+  return {
+    name,
+    token,
+    username: str(value.username),
+    password: str(value.password),
+    certData: str(value['client-certificate-data']),
+    certFile,
+    keyData: str(value['client-key-data']),
+    keyFile,
+    exec,
+    authProvider: value['auth-provider'],
+    impersonateUser: str(value.as),
+  } as KcUser;
+}
+
+const SECRET_PROVIDER_KEYS = ['id-token', 'refresh-token', 'client-secret', 'access-token', 'idp-certificate-authority-data'];
+
+function maskUserSecrets({ value }: Named, secrets: Secrets): void {
+  for (const key of ['token', 'password', 'client-key-data', 'client-certificate-data']) maskValue(value[key], secrets);
+  const username = str(value.username);
+  const password = str(value.password);
+  if (username && password) maskValue(Buffer.from(`${username}:${password}`).toString('base64'), secrets);
+  const exec = value.exec as Raw | undefined;
+  if (Array.isArray(exec?.env)) for (const entry of exec.env as Raw[]) maskValue(entry?.value, secrets);
+  const config = (value['auth-provider'] as Raw | undefined)?.config as Raw | undefined;
+  if (config) for (const key of SECRET_PROVIDER_KEYS) maskValue(config[key], secrets);
+}
+
+function maskValue(value: unknown, secrets: Secrets): void {
+  if (typeof value !== 'string' || value.trim() === '') return;
+  secrets.mask(value);
+  if (value.trim() !== value) secrets.mask(value.trim());
+}
+
+function inClusterConfig(sources: KubeconfigSources, secrets: Secrets): LoadedKubeConfig | undefined {
+  const host = sources.env.KUBERNETES_SERVICE_HOST;
+  const port = sources.env.KUBERNETES_SERVICE_PORT || '443';
+  const tokenPath = path.join(sources.serviceAccountDir, 'token');
+  if (!host || !fs.existsSync(tokenPath)) return undefined;
+  const token = mustBeReadable(tokenPath, 'the service account token').trim();
+  maskValue(token, secrets);
+  const hostPart = host.includes(':') ? `[${host}]` : host;
+  const server = `https://${hostPart}:${port}`;
+  const caPath = path.join(sources.serviceAccountDir, 'ca.crt');
+  const namespacePath = path.join(sources.serviceAccountDir, 'namespace');
+  const namespace = fs.existsSync(namespacePath) ? fs.readFileSync(namespacePath, 'utf8').trim() || undefined : undefined;
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromOptions({
+    clusters: [{ name: 'in-cluster', server, caFile: fs.existsSync(caPath) ? caPath : undefined, skipTLSVerify: false }],
+    // The token file is re-read per request by client-node's file auth, so a rotated token keeps working.
+    users: [{ name: 'service-account', authProvider: { name: 'tokenFile', config: { tokenFile: tokenPath } } } as KcUser],
+    contexts: [{ name: 'in-cluster', cluster: 'in-cluster', user: 'service-account', namespace }],
+    currentContext: 'in-cluster',
+  });
+  return { kubeConfig, contextName: 'in-cluster', server, namespace, origin: 'the in-cluster service account' };
+}
+
+function filePath(value: unknown, baseDir: string): string | undefined {
+  const file = str(value);
+  return file ? path.resolve(baseDir, file) : undefined;
+}
+
+function mustBeReadable(file: string, what: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? 'unreadable';
+    throw new KubeConfigError('kubeconfig', `cannot read the ${what}: ${file} (${code})`);
+  }
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
