@@ -50,7 +50,13 @@ export function targetAnnotation(target: TargetReport, result: EngineResult, wai
 }
 
 export function inputErrorAnnotation(error: { input: string; message: string }): Annotation {
-  return { title: `kubewait: input \`${error.input}\``, message: `Input \`${error.input}\`: ${error.message}` };
+  return { title: `kubewait: input "${error.input}"`, message: inputErrorText(error) };
+}
+
+/** The error's message, led by the input's name unless the message names it already. */
+export function inputErrorText(error: { input: string; message: string }): string {
+  const named = error.message.includes(`"${error.input}"`) || error.message.includes(`\`${error.input}\``);
+  return named ? error.message : `Input "${error.input}": ${error.message}`;
 }
 
 /** All error annotations for a result, within `MAX_ERROR_ANNOTATIONS`: when there are more targets
@@ -85,7 +91,7 @@ export function failureMessage(result: EngineResult, waitFor: WaitFor): string |
   const failed = notDone.filter((t) => t.status === 'Failed');
   const names = (ts: TargetReport[]) => ts.slice(0, 5).map(outputRef).join(', ') + (ts.length > 5 ? `, and ${ts.length - 5} more` : '');
   const took = formatSeconds(result.durationSeconds);
-  if (result.error) return `kubewait: input \`${result.error.input}\`: ${result.error.message}`;
+  if (result.error) return `kubewait: ${inputErrorText(result.error)}`;
   if (result.cancelled) return `kubewait: cancelled after ${took} with ${notDone.length} of ${total} targets not ${desiredPhrase(waitFor)}`;
   if (result.outcome === 'timeout' || failed.length === 0) {
     const list = notDone.length > 0 ? `: ${names(notDone)}` : '';

@@ -4,6 +4,7 @@
  */
 import type { EngineResult, TargetReport, WaitFor } from '../engine/types.js';
 import type { Status } from '../status/types.js';
+import { inputErrorText } from './annotations.js';
 import { cell, code, details, escapeHtml, escapeMarkdown, table, urlPath } from './markdown.js';
 import {
   byStanding,
@@ -146,7 +147,7 @@ function warningsBlock(result: EngineResult): string | undefined {
 
 function errorBlock(result: EngineResult): string | undefined {
   if (!result.error) return undefined;
-  return callout('CAUTION', [`Input ${code(result.error.input)}: ${escapeMarkdown(result.error.message)}`]);
+  return callout('CAUTION', [escapeMarkdown(inputErrorText(result.error))]);
 }
 
 function resourceCell(target: TargetReport, run: RunInfo | undefined): string {

@@ -57,7 +57,7 @@ describe('annotationsFor', () => {
   it('has one annotation naming the input for an input error, before the targets', () => {
     const r = result([failed('x')], { outcome: 'failed', error: { input: 'resources', message: 'type "foo" is ambiguous: foos.a.io, foos.b.io' } });
     const annotations = annotationsFor(r, waitForReady);
-    expect(annotations[0]).toEqual({ title: 'kubewait: input `resources`', message: 'Input `resources`: type "foo" is ambiguous: foos.a.io, foos.b.io' });
+    expect(annotations[0]).toEqual({ title: 'kubewait: input "resources"', message: 'Input "resources": type "foo" is ambiguous: foos.a.io, foos.b.io' });
     expect(annotations).toHaveLength(2);
   });
 
@@ -76,7 +76,7 @@ describe('annotationsFor', () => {
     const targets = [...Array.from({ length: 10 }, (_, i) => failed(`f${i}`)), ...Array.from({ length: 5 }, (_, i) => pending(`p${i}`))];
     const annotations = annotationsFor(result(targets, { outcome: 'timeout', error: { input: 'selector', message: 'x' } }), waitForReady);
     expect(annotations).toHaveLength(MAX_ERROR_ANNOTATIONS);
-    expect(annotations[0]!.title).toBe('kubewait: input `selector`');
+    expect(annotations[0]!.title).toBe('kubewait: input "selector"');
     expect(annotations.at(-1)!.title).toBe(`kubewait: ${15 - (MAX_ERROR_ANNOTATIONS - 2)} more targets failed or not ready`);
   });
 
@@ -105,7 +105,7 @@ describe('failureMessage', () => {
     {
       what: 'input error',
       r: result([pending('a')], { outcome: 'failed', error: { input: 'resources', message: 'forbidden' } }),
-      message: 'kubewait: input `resources`: forbidden',
+      message: 'kubewait: Input "resources": forbidden',
     },
     {
       what: 'many failures',
@@ -114,5 +114,14 @@ describe('failureMessage', () => {
     },
   ])('$what', ({ r, message }) => {
     expect(failureMessage(r, waitForReady)).toBe(message);
+  });
+});
+
+describe('input error text', () => {
+  it('does not repeat the input when the message already names it', () => {
+    const r = result([], { outcome: 'failed', error: { input: 'resources', message: 'Input "resources" has "foo/bar": no such type. Example: deployment/web' } });
+    expect(annotationsFor(r, waitForReady)).toEqual([
+      { title: 'kubewait: input "resources"', message: 'Input "resources" has "foo/bar": no such type. Example: deployment/web' },
+    ]);
   });
 });

@@ -120,6 +120,6 @@ describe('reportResult', () => {
 
   it('reports the input error by name', async () => {
     await reportResult(result([pending('a')], { outcome: 'failed', error: { input: 'resources', message: 'type "foo" is ambiguous' } }), base);
-    expect(named('error')[0]).toEqual(['error', 'Input `resources`: type "foo" is ambiguous', { title: 'kubewait: input `resources`' }]);
+    expect(named('error')[0]).toEqual(['error', 'Input "resources": type "foo" is ambiguous', { title: 'kubewait: input "resources"' }]);
   });
 });

@@ -154,7 +154,7 @@ describe('renderSummary', () => {
 
   it('shows the input error as a caution callout', () => {
     const md = renderSummary(result([pending('a')], { outcome: 'failed', error: { input: 'resources', message: 'type "foo" is ambiguous' } }), ctx);
-    expect(md).toContain('> [!CAUTION]\n> Input `resources`: type &quot;foo&quot; is ambiguous');
+    expect(md).toContain('> [!CAUTION]\n> Input &quot;resources&quot;: type &quot;foo&quot; is ambiguous');
     expect(tableRows(md)).toHaveLength(1);
   });
 
