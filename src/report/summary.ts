@@ -127,9 +127,18 @@ function facts(result: EngineResult, ctx: SummaryContext): string {
   const server = displayServer(ctx.server);
   if (server) parts.push(`**Cluster** ${code(server)}`);
   if (ctx.context) parts.push(`**Context** ${code(ctx.context)}`);
+  const slowest = slowestDone(result.targets);
+  if (slowest) parts.push(`**Slowest** ${escapeMarkdown(`${slowest.kind}/${slowest.name}`)} (${formatSeconds(slowest.seconds)})`);
   const url = runUrl(ctx.run);
   if (url) parts.push(`[Workflow run](${url})`);
   return parts.join(' · ');
+}
+
+/** The target that took longest to get done, when there are at least two to compare. */
+export function slowestDone(targets: readonly TargetReport[]): TargetReport | undefined {
+  const done = targets.filter((t) => t.done);
+  if (done.length < 2) return undefined;
+  return done.reduce((slowest, t) => (t.seconds > slowest.seconds ? t : slowest));
 }
 
 function callout(kind: 'WARNING' | 'CAUTION', lines: string[]): string {

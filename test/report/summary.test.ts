@@ -100,6 +100,12 @@ describe('renderSummary', () => {
     );
   });
 
+  it('names the slowest target when two or more are done', () => {
+    const md = renderSummary(result([ready('a', { seconds: 3 }), ready('b', { seconds: 71 }), pending('c', { seconds: 99 })]), ctx);
+    expect(md).toContain('· **Slowest** Deployment/b (1m11s) ·');
+    expect(renderSummary(result([ready('a')]), ctx)).not.toContain('Slowest');
+  });
+
   it('shows warnings as a warning callout', () => {
     expect(renderSummary(mixed, ctx)).toContain('> [!WARNING]\n> watch on statefulsets in shop is forbidden (missing RBAC verb &quot;watch&quot;): polling every 2s');
   });
