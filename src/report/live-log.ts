@@ -37,10 +37,12 @@ export function resolvedLine(target: TargetReport): string {
 }
 
 /** `deployment/web (shop): InProgress -> Current after 12.4s: Deployment is available. Replicas: 3`
- *  A target that is not done also says why (its first diagnosis line). */
-export function transitionLine(target: TargetReport, previous: Status | undefined): string {
+ *  A target that is not done also says why (its first diagnosis line). When the goal is not plain
+ *  readiness, reaching it is said too (`Current, Available=True`), as the status alone may not change. */
+export function transitionLine(target: TargetReport, previous: Status | undefined, waitFor?: WaitFor): string {
   const at = target.history.at(-1)?.atSeconds ?? target.seconds;
-  const change = previous === undefined || previous === target.status ? target.status : `${previous} -> ${target.status}`;
+  const status = previous === undefined || previous === target.status ? target.status : `${previous} -> ${target.status}`;
+  const change = target.done && waitFor && waitFor.kind !== 'ready' ? `${status}, ${desiredPhrase(waitFor)}` : status;
   const why = target.done ? [] : diagnosisLines(target.diagnosis, { containers: 1, events: 0 });
   const message = [oneLine(target.message), ...why.map(oneLine)].filter(Boolean).join('; ');
   return `${logRef(target)}: ${change} after ${formatSeconds(at)}${message ? `: ${truncate(message, MESSAGE_MAX)}` : ''}`;
@@ -74,7 +76,7 @@ export function createLiveLog(sink: LogSink, options: LiveLogOptions): EngineObs
       }
     },
     transition(target, previous) {
-      sink.info(transitionLine(target, previous));
+      sink.info(transitionLine(target, previous, options.waitFor));
     },
     warning(message) {
       sink.warning(message);

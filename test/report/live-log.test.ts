@@ -62,6 +62,20 @@ describe('transitionLine', () => {
   });
 });
 
+describe('transitionLine for other goals', () => {
+  it('says when the goal is reached, since the status may stay the same', () => {
+    const met = ready('web', { history: [{ status: 'Current', message: 'm', atSeconds: 5 }] });
+    expect(transitionLine(met, 'Current', { kind: 'condition', type: 'Available', value: 'True' })).toBe(
+      'deployment/web (shop): Current, Available=True after 5.0s: Deployment is available. Replicas: 3',
+    );
+    const gone = target({ status: 'NotFound', message: 'Resource not found', done: true, seconds: 9 });
+    expect(transitionLine(gone, 'Terminating', { kind: 'deleted' })).toBe('deployment/web (shop): Terminating -> NotFound, deleted after 9.0s: Resource not found');
+    expect(transitionLine(ready('web', { seconds: 1 }), 'InProgress', { kind: 'ready' })).toBe(
+      'deployment/web (shop): InProgress -> Current after 1.0s: Deployment is available. Replicas: 3',
+    );
+  });
+});
+
 describe('heartbeatLines', () => {
   it('names every pending target with its reason when there are few', () => {
     const lines = heartbeatLines([pending('a'), failed('b', { diagnosis: imagePullDiagnosis('b') })], 30, 5);
