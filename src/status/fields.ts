@@ -30,7 +30,8 @@ function nestedField(obj: KubeObject, fields: string[]): Lookup {
         `${jsonPath(fields.slice(0, i + 1))} accessor error: ${goValue(value)} is of the type ${goType(value)}, expected map[string]interface{}`,
       );
     }
-    if (!Object.hasOwn(value, field)) return { found: false };
+    // `undefined` cannot come from JSON; treat it as absent rather than as Go's nil.
+    if (!Object.hasOwn(value, field) || value[field] === undefined) return { found: false };
     value = value[field];
   }
   return { found: true, value };
@@ -97,7 +98,8 @@ export function groupKindKey(obj: KubeObject): string {
   return group === '' ? kindOf(obj) : `${group}/${kindOf(obj)}`;
 }
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+/** Go's time.RFC3339 layout (fractional seconds allowed, as time.Parse accepts them). */
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** Milliseconds since the epoch of an RFC 3339 timestamp; undefined when absent or unparseable. */
 export function parseTimestamp(value: unknown): number | undefined {
