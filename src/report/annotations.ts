@@ -19,13 +19,27 @@ export const MAX_ERROR_ANNOTATIONS = 9;
 /** How many targets the aggregate annotation names before it says `and N more`. */
 const AGGREGATE_NAMES = 50;
 
-/** Targets that deserve an annotation: every Failed one, and, when time ran out (deadline or
- *  cancellation), every one that was not done. Failed first. A wait stopped early by fail-fast
- *  or an input error does not blame the targets it stopped watching: the summary lists them. */
-export function annotatedTargets(result: EngineResult): TargetReport[] {
-  const outOfTime = result.outcome === 'timeout' || result.cancelled;
+export interface AnnotationOptions {
+  /** The `fail-fast` input (default true). Without fail-fast, a `failed` outcome means the deadline passed. */
+  failFast?: boolean;
+  /** At most this many annotations (default `MAX_ERROR_ANNOTATIONS`). */
+  max?: number;
+}
+
+/** Whether the wait ran until its deadline (or was cancelled), so that every target not done ran out of
+ *  time. A `failed` wait with fail-fast stopped early; one without fail-fast and without an input error
+ *  only ends at the deadline. */
+export function ranOutOfTime(result: EngineResult, failFast = true): boolean {
+  if (result.outcome === 'timeout' || result.cancelled) return true;
+  return result.outcome === 'failed' && !failFast && !result.error;
+}
+
+/** Targets that deserve an annotation: every Failed one, and, when time ran out, every one that was not
+ *  done. Failed first. A wait stopped early by fail-fast or an input error does not blame the targets it
+ *  stopped watching: the summary lists them. */
+export function annotatedTargets(result: EngineResult, failFast = true): TargetReport[] {
   const failed = result.targets.filter((t) => standing(t) === 'failed');
-  const pending = outOfTime ? result.targets.filter((t) => standing(t) === 'pending') : [];
+  const pending = ranOutOfTime(result, failFast) ? result.targets.filter((t) => standing(t) === 'pending') : [];
   return [...failed, ...pending];
 }
 
@@ -61,9 +75,10 @@ export function inputErrorText(error: { input: string; message: string }): strin
 
 /** All error annotations for a result, within `MAX_ERROR_ANNOTATIONS`: when there are more targets
  *  than fit, the last annotation names the rest instead of dropping them. */
-export function annotationsFor(result: EngineResult, waitFor: WaitFor, max = MAX_ERROR_ANNOTATIONS): Annotation[] {
+export function annotationsFor(result: EngineResult, waitFor: WaitFor, options: AnnotationOptions = {}): Annotation[] {
+  const max = options.max ?? MAX_ERROR_ANNOTATIONS;
   const head = result.error ? [inputErrorAnnotation(result.error)] : [];
-  const targets = annotatedTargets(result);
+  const targets = annotatedTargets(result, options.failFast);
   const room = Math.max(1, max - head.length);
   if (targets.length <= room) return [...head, ...targets.map((t) => targetAnnotation(t, result, waitFor))];
   const shown = targets.slice(0, room - 1);

@@ -10,7 +10,7 @@ import { finalLogLines } from './live-log.js';
 import { outputsFor } from './outputs.js';
 import { renderSummary, type RunInfo } from './summary.js';
 
-export { annotationsFor, failureMessage, MAX_ERROR_ANNOTATIONS, type Annotation } from './annotations.js';
+export { annotationsFor, failureMessage, MAX_ERROR_ANNOTATIONS, type Annotation, type AnnotationOptions } from './annotations.js';
 export { createLiveLog, finalLogLines, heartbeatLines, transitionLine, type LiveLogOptions, type LogSink } from './live-log.js';
 export { outputsFor, type Outputs, type ResourceOutput } from './outputs.js';
 export { renderSummary, DEFAULT_LIMITS, type RunInfo, type SummaryContext, type SummaryLimits } from './summary.js';
@@ -23,6 +23,9 @@ export interface ReportContext {
   /** The `summary` input. */
   summary: boolean;
   waitFor: WaitFor;
+  /** The `fail-fast` input (default true): without it, a failed wait ran to its deadline, so the
+   *  targets still pending get annotations too. */
+  failFast?: boolean;
   /** Links to the run and to manifest lines; defaults to `@actions/github`'s `context`. */
   run?: RunInfo;
 }
@@ -53,7 +56,7 @@ export async function reportResult(result: EngineResult, ctx: ReportContext): Pr
 
   core.info(finalLogLines(result, ctx.waitFor).join('\n'));
 
-  for (const { message, ...properties } of annotationsFor(result, ctx.waitFor)) core.error(message, properties);
+  for (const { message, ...properties } of annotationsFor(result, ctx.waitFor, { failFast: ctx.failFast })) core.error(message, properties);
 
   if (!ctx.summary) return;
   const markdown = renderSummary(result, { server: ctx.server, context: ctx.context, waitFor: ctx.waitFor, run: ctx.run ?? runInfoFromGitHub() });

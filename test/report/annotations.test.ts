@@ -39,6 +39,16 @@ describe('annotationsFor', () => {
     expect(annotatedTargets(r).map((t) => t.name)).toEqual(['bad']);
   });
 
+  it('without fail-fast, a failed wait ran to the deadline: pending targets are annotated too', () => {
+    const r = result([pending('slow'), failed('bad')], { outcome: 'failed', durationSeconds: 300 });
+    expect(annotationsFor(r, waitForReady, { failFast: false })).toEqual([
+      { title: 'Deployment shop/bad', message: 'Failed after 30.0s: Progress deadline exceeded' },
+      { title: 'Deployment shop/slow', message: 'Not ready after 5m00s (InProgress): Ready: 1/3' },
+    ]);
+    const withError = result([pending('slow')], { outcome: 'failed', error: { input: 'kubeconfig', message: 'forbidden' } });
+    expect(annotatedTargets(withError, false)).toEqual([]);
+  });
+
   it('on cancellation annotates what was still pending', () => {
     const r = result([pending('slow')], { outcome: 'timeout', cancelled: true });
     expect(annotationsFor(r, waitForReady)).toEqual([{ title: 'Deployment shop/slow', message: 'Not ready when the wait was cancelled (InProgress): Ready: 1/3' }]);
@@ -83,6 +93,7 @@ describe('annotationsFor', () => {
   it('names at most 50 targets in the aggregate annotation', () => {
     const targets = Array.from({ length: 100 }, (_, i) => pending(`p${i}`));
     const aggregate = annotationsFor(result(targets, { outcome: 'timeout' }), waitForReady).at(-1)!;
+    expect(annotationsFor(result(targets, { outcome: 'timeout' }), waitForReady, { max: 3 })).toHaveLength(3);
     expect(aggregate.message.split('\n').filter((l) => l.startsWith('shop/Deployment/'))).toHaveLength(50);
     expect(aggregate.message).toContain(`... and ${100 - (MAX_ERROR_ANNOTATIONS - 1) - 50} more`);
   });

@@ -118,6 +118,15 @@ describe('reportResult', () => {
     expect(named('info')).toEqual([['info', 'kubewait: ready after 3.0s: 1 of 1 target ready']]);
   });
 
+  it('passes fail-fast on: without it, targets pending at the deadline of a failed wait are annotated', async () => {
+    const r = result([failed('bad'), pending('slow')], { outcome: 'failed', durationSeconds: 300 });
+    await reportResult(r, { ...base, failFast: false });
+    expect(named('error').map((c) => (c[2] as { title: string }).title)).toEqual(['Deployment shop/bad', 'Deployment shop/slow']);
+    calls.length = 0;
+    await reportResult(r, base);
+    expect(named('error').map((c) => (c[2] as { title: string }).title)).toEqual(['Deployment shop/bad']);
+  });
+
   it('reports the input error by name', async () => {
     await reportResult(result([pending('a')], { outcome: 'failed', error: { input: 'resources', message: 'type "foo" is ambiguous' } }), base);
     expect(named('error')[0]).toEqual(['error', 'Input "resources": type "foo" is ambiguous', { title: 'kubewait: input "resources"' }]);
