@@ -4,3 +4,4 @@ export { targetStatus, type TargetStatusOptions } from './target-status.js';
 export type * from './types.js';
 export { matchesCondition, matchesJsonPath, type JsonPathMatch } from './wait-for.js';
 export { diagnosePods, describeProblem, type DiagnoseOptions } from './diagnose.js';
+export { augment, type AugmentResult } from './augment.js';
