@@ -24,7 +24,9 @@ const WAITING_REASONS = [
   'CreateContainerConfigError',
   'ImagePullBackOff',
   'ErrImagePull',
+  'ErrImageNeverPull',
   'CreateContainerError',
+  'RunContainerError',
 ] as const;
 const ALWAYS_UNRECOVERABLE = new Set(['CrashLoopBackOff', 'InvalidImageName', 'CreateContainerConfigError']);
 const IMAGE_PULL = new Set(['ErrImagePull', 'ImagePullBackOff']);

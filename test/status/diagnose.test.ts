@@ -32,6 +32,8 @@ describe('container reasons', () => {
     ['InvalidImageName', 'Failed to apply default image tag "web:": invalid reference format', true],
     ['CreateContainerConfigError', 'secret "db" not found', true],
     ['CreateContainerError', 'container name "/k8s_web" is already in use', false],
+    ['ErrImageNeverPull', 'Container image "web:v2" is not present with pull policy of Never', false],
+    ['RunContainerError', 'failed to start container', false],
   ])('%s', (reason, message, unrecoverable) => {
     expect(only(pod('web-1', { phase: 'Pending', containerStatuses: [waiting('web', reason, message)] }))).toEqual({
       pod: 'web-1',
