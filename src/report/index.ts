@@ -60,6 +60,31 @@ export async function reportResult(result: EngineResult, ctx: ReportContext): Pr
 
   if (!ctx.summary) return;
   const markdown = renderSummary(result, { server: ctx.server, context: ctx.context, waitFor: ctx.waitFor, run: ctx.run ?? runInfoFromGitHub() });
+  await writeSummary(markdown);
+}
+
+/**
+ * For a failure before any target was resolved (a bad input, an unusable kubeconfig): the outputs (no
+ * targets, `result: failed`) and, when `summary` is on, a short job summary saying which input is wrong.
+ * The caller writes the error annotation itself.
+ */
+export async function reportSetupFailure(
+  error: { input: string; message: string },
+  ctx: { summary: boolean; waitFor?: WaitFor; server?: string; context?: string; run?: RunInfo },
+): Promise<void> {
+  const result: EngineResult = { outcome: 'failed', cancelled: false, durationSeconds: 0, targets: [], warnings: [], error };
+  for (const [name, value] of Object.entries(outputsFor(result))) core.setOutput(name, value);
+  if (!ctx.summary) return;
+  const markdown = renderSummary(result, {
+    server: ctx.server ?? '',
+    context: ctx.context ?? '',
+    waitFor: ctx.waitFor ?? { kind: 'ready' },
+    run: ctx.run ?? runInfoFromGitHub(),
+  });
+  await writeSummary(markdown);
+}
+
+async function writeSummary(markdown: string): Promise<void> {
   try {
     await core.summary.addRaw(markdown).write();
   } catch (error) {

@@ -36,7 +36,7 @@ jest.unstable_mockModule('@actions/core', () => ({
   summary,
 }));
 
-const { reportResult } = await import('../../src/report/index.js');
+const { reportResult, reportSetupFailure } = await import('../../src/report/index.js');
 
 const run = { serverUrl: 'https://github.com', repository: 'acme/shop', runId: 7, sha: 'abc' };
 const base = { server: 'https://10.0.0.1:6443', context: 'ci', summary: true, waitFor: { kind: 'ready' as const }, run };
@@ -130,5 +130,29 @@ describe('reportResult', () => {
   it('reports the input error by name', async () => {
     await reportResult(result([pending('a')], { outcome: 'failed', error: { input: 'resources', message: 'type "foo" is ambiguous' } }), base);
     expect(named('error')[0]).toEqual(['error', 'Input "resources": type "foo" is ambiguous', { title: 'kubewait: input "resources"' }]);
+  });
+});
+
+describe('reportSetupFailure', () => {
+  it('sets the outputs for no targets and writes a summary naming the input, without annotating', async () => {
+    await reportSetupFailure({ input: 'timeout', message: 'Input "timeout" is "5 minutes": expected a duration like 90s or 5m.' }, { summary: true, run });
+    expect(Object.fromEntries(named('setOutput').map(([, n, v]) => [n, v]))).toEqual({
+      result: 'failed',
+      ready: 'false',
+      resources: '[]',
+      pending: '',
+      failed: '',
+      duration: '0',
+    });
+    expect(named('error')).toEqual([]);
+    const [write] = named('summary.write');
+    expect(write![1]).toContain('## ❌ kubewait: stopped: a problem with input `timeout`');
+    expect(write![1]).toContain('> [!CAUTION]\n> Input &quot;timeout&quot; is &quot;5 minutes&quot;: expected a duration like 90s or 5m.');
+  });
+
+  it('writes no summary when asked not to', async () => {
+    await reportSetupFailure({ input: 'kubeconfig', message: 'no context "prod"' }, { summary: false });
+    expect(named('summary.write')).toEqual([]);
+    expect(named('setOutput')).toHaveLength(6);
   });
 });
