@@ -1,5 +1,6 @@
 /** README.md's generated tables match action.yml, and its examples are well-formed. */
 import { describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { parse, parseAllDocuments } from 'yaml';
 import { inputsTable, MARKERS, outputsTable, updateReadme } from '../../scripts/readme-tables.js';
@@ -24,6 +25,11 @@ describe('README tables', () => {
     const manifest = { inputs: { a: { description: 'x | y\n  z', default: '' }, b: { default: true } }, outputs: { o: { description: 'out' } } };
     expect(inputsTable(manifest)).toBe('| Input | Default | Description |\n| --- | --- | --- |\n| `a` | _empty_ | x \\| y z |\n| `b` | `true` |  |');
     expect(outputsTable(manifest)).toBe('| Output | Description |\n| --- | --- |\n| `o` | out |');
+  });
+
+  it('`npm run readme -- --check` agrees (the CLI CI and humans run)', () => {
+    const out = execFileSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/readme.ts', '--check'], { encoding: 'utf8' });
+    expect(out).toContain('README.md is up to date with action.yml.');
   });
 
   it('needs its markers', () => {
