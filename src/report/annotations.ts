@@ -83,18 +83,17 @@ export function annotationsFor(result: EngineResult, waitFor: WaitFor, options: 
   if (targets.length <= room) return [...head, ...targets.map((t) => targetAnnotation(t, result, waitFor))];
   const shown = targets.slice(0, room - 1);
   const rest = targets.slice(room - 1);
-  return [...head, ...shown.map((t) => targetAnnotation(t, result, waitFor)), aggregateAnnotation(rest, result, waitFor)];
+  return [...head, ...shown.map((t) => targetAnnotation(t, result, waitFor)), aggregateAnnotation(rest, waitFor)];
 }
 
-function aggregateAnnotation(rest: TargetReport[], result: EngineResult, waitFor: WaitFor): Annotation {
+function aggregateAnnotation(rest: TargetReport[], waitFor: WaitFor): Annotation {
   const failed = rest.filter((t) => t.status === 'Failed').length;
   const what = failed === rest.length ? 'failed' : failed === 0 ? `not ${desiredPhrase(waitFor)}` : `failed or not ${desiredPhrase(waitFor)}`;
   const names = rest.slice(0, AGGREGATE_NAMES).map((t) => `${outputRef(t)}: ${t.status}${t.message ? `: ${truncate(t.message, 200)}` : ''}`);
   const more = rest.length > AGGREGATE_NAMES ? [`... and ${rest.length - AGGREGATE_NAMES} more`] : [];
-  const see = result.outcome === 'ready' ? [] : ['Every target is listed in the job summary and in the `resources` output.'];
   return {
     title: `kubewait: ${rest.length} more targets ${what}`,
-    message: [...names, ...more, ...see].join('\n'),
+    message: [...names, ...more, 'Every target is listed in the job summary and in the `resources` output.'].join('\n'),
   };
 }
 
@@ -108,9 +107,10 @@ export function failureMessage(result: EngineResult, waitFor: WaitFor): string |
   const took = formatSeconds(result.durationSeconds);
   if (result.error) return `kubewait: ${inputErrorText(result.error)}`;
   if (result.cancelled) return `kubewait: cancelled after ${took} with ${notDone.length} of ${total} targets not ${desiredPhrase(waitFor)}`;
-  if (result.outcome === 'timeout' || failed.length === 0) {
+  if (failed.length === 0) {
+    const how = result.outcome === 'timeout' ? 'timed out' : 'failed';
     const list = notDone.length > 0 ? `: ${names(notDone)}` : '';
-    return `kubewait: timed out after ${took} with ${notDone.length} of ${total} targets not ${desiredPhrase(waitFor)}${list}`;
+    return `kubewait: ${how} after ${took} with ${notDone.length} of ${total} targets not ${desiredPhrase(waitFor)}${list}`;
   }
   return `kubewait: ${failed.length} of ${total} targets failed after ${took}: ${names(failed)}`;
 }

@@ -109,6 +109,16 @@ describe('failureMessage', () => {
       message: 'kubewait: timed out after 5m00s with 1 of 2 targets not ready: shop/Deployment/a',
     },
     {
+      what: 'timeout with a failed target (fail-fast off)',
+      r: result([failed('a'), pending('b')], { outcome: 'timeout', durationSeconds: 300 }),
+      message: 'kubewait: 1 of 2 targets failed after 5m00s: shop/Deployment/a',
+    },
+    {
+      what: 'a failed wait without failed targets',
+      r: result([pending('a')], { outcome: 'failed' }),
+      message: 'kubewait: failed after 42.4s with 1 of 1 targets not ready: shop/Deployment/a',
+    },
+    {
       what: 'cancellation',
       r: result([pending('a')], { outcome: 'timeout', cancelled: true }),
       message: 'kubewait: cancelled after 42.4s with 1 of 1 targets not ready',
