@@ -178,10 +178,10 @@ function targetRow(target: TargetReport, ctx: SummaryContext, limits: SummaryLim
   ];
 }
 
+/** Rows left out of the table, by kind. */
 interface Omitted {
   ready: number;
   other: number;
-  details: number;
 }
 
 function targetsTable(ordered: TargetReport[], ctx: SummaryContext, limits: SummaryLimits): { markdown: string; omitted: Omitted } {
@@ -197,7 +197,6 @@ function targetsTable(ordered: TargetReport[], ctx: SummaryContext, limits: Summ
     omitted: {
       other: Math.max(0, other.length - limits.otherRows),
       ready: Math.max(0, ready.length - limits.readyRows),
-      details: 0,
     },
   };
 }
