@@ -28,7 +28,7 @@ export function evaluate(object: unknown, waitFor: WaitFor, options: EvaluateOpt
     }
     case 'deleted': {
       const result = computeStatus(object, { now: options.now });
-      const message = result.status === 'Terminating' ? result.message : `still exists${result.message ? ` (${result.message})` : ''}`;
+      const message = result.status === 'Terminating' ? result.message : 'still exists';
       return { ...result, message, done: false };
     }
     case 'condition': {

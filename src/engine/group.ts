@@ -74,11 +74,12 @@ interface KubeObject {
   metadata?: {
     name?: string;
     uid?: string;
+    creationTimestamp?: string;
     labels?: Labels;
     ownerReferences?: Array<{ controller?: boolean }>;
   };
   spec?: { selector?: unknown };
-  status?: { conditions?: Array<{ type?: string; status?: string; reason?: string; lastTransitionTime?: string }> };
+  status?: { conditions?: Array<{ type?: string; status?: string; reason?: string }> };
 }
 
 const WORKLOADS = new Set(['apps/Deployment', 'apps/StatefulSet', 'apps/DaemonSet', 'apps/ReplicaSet', 'batch/Job', '/Pod']);
@@ -367,11 +368,11 @@ function podsSelectedBy(selector: unknown): ((pod: PodLike) => boolean) | undefi
   return matcher ? (pod) => matcher(pod.metadata?.labels ?? {}) : undefined;
 }
 
-/** When an unschedulable pod's status may change by time alone (kstatus: Failed after 15 s). */
+/** When an unschedulable pod's status may change by time alone (kstatus: Failed 15 s after creation). */
 function unschedulableRecheckAt(object: KubeObject, now: Date): number | undefined {
   const scheduled = object.status?.conditions?.find((c) => c?.type === 'PodScheduled');
   if (scheduled?.status !== 'False' || scheduled.reason !== 'Unschedulable') return undefined;
-  const since = Date.parse(scheduled.lastTransitionTime ?? '');
-  const at = (Number.isNaN(since) ? now.getTime() : since) + UNSCHEDULABLE_WINDOW_MS + 100;
+  const created = Date.parse(object.metadata?.creationTimestamp ?? '');
+  const at = (Number.isNaN(created) ? now.getTime() : created) + UNSCHEDULABLE_WINDOW_MS + 100;
   return at > now.getTime() ? at : undefined;
 }
