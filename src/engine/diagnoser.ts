@@ -13,6 +13,7 @@ export interface DiagnoserOptions {
   cluster: Cluster;
   namespace: string;
   intervalMs: number;
+  imagePullGraceMs?: number;
   subjects(): DiagnosisSubject[];
   warn(message: string): void;
   changed(): void;
@@ -109,7 +110,7 @@ export class NamespaceDiagnoser {
     const now = new Date();
     if (this.stopped) return;
     for (const subject of subjects) {
-      const diagnosis = diagnosePods(pods.get(subject) ?? [], events.get(subject) ?? [], { now });
+      const diagnosis = diagnosePods(pods.get(subject) ?? [], events.get(subject) ?? [], { now, imagePullGraceMs: this.options.imagePullGraceMs });
       const empty = diagnosis.problems.length === 0 && diagnosis.events.length === 0;
       subject.apply(empty ? undefined : diagnosis);
     }

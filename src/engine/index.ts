@@ -216,6 +216,7 @@ class Engine {
         cluster: this.cluster,
         namespace,
         intervalMs: this.options.pollIntervalMs,
+        imagePullGraceMs: this.options.imagePullGraceMs,
         subjects: () => [...this.groups.values()].filter((g) => g.state.namespace === namespace).flatMap((g) => g.state.pendingWorkloads()),
         warn: (message) => this.warn(message),
         changed: () => this.check(),

@@ -28,6 +28,9 @@ export interface EngineOptions {
   signal?: AbortSignal;
   /** Live notifications for the log. */
   observer?: EngineObserver;
+  /** Added by the engine: how long an image pull may fail before it counts as unrecoverable
+   *  (default: the status library's, 15 s). Tests shorten it. */
+  imagePullGraceMs?: number;
 }
 
 /** One status change of a target. */
