@@ -2,28 +2,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { KubernetesObjectApi } from '@kubernetes/client-node';
 import { startCluster, type TestCluster } from './index.js';
-import { eventually, kubeConfigFor, raw, until } from './testkit.js';
+import { eventually, kubeConfigFor, raw, until, widgetCrd } from './testkit.js';
 
 let cluster: TestCluster;
-
-export function widgetCrd(opts: { printerColumns?: boolean } = {}): object {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'widgets.example.com' },
-    spec: {
-      group: 'example.com',
-      scope: 'Namespaced',
-      names: { plural: 'widgets', singular: 'widget', kind: 'Widget', shortNames: ['wdg'], categories: ['all'] },
-      versions: [{
-        name: 'v1', served: true, storage: true,
-        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-        subresources: { status: {} },
-        ...(opts.printerColumns ? { additionalPrinterColumns: [{ name: 'Ready', type: 'string', jsonPath: '.status.conditions[0].status' }] } : {}),
-      }],
-    },
-  };
-}
 
 const widget = (name: string) => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name, namespace: 'default' }, spec: { size: 1 } });
 

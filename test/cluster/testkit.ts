@@ -113,3 +113,23 @@ export function deployment(name: string, opts: { namespace?: string; replicas?: 
 export function configMap(name: string, labels: Record<string, string> = {}, namespace = 'default'): object {
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, labels }, data: { k: 'v' } };
 }
+
+/** A namespaced CRD `widgets.example.com` (kind Widget, short name wdg) with a status subresource. */
+export function widgetCrd(opts: { printerColumns?: boolean } = {}): object {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'widgets.example.com' },
+    spec: {
+      group: 'example.com',
+      scope: 'Namespaced',
+      names: { plural: 'widgets', singular: 'widget', kind: 'Widget', shortNames: ['wdg'], categories: ['all'] },
+      versions: [{
+        name: 'v1', served: true, storage: true,
+        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+        subresources: { status: {} },
+        ...(opts.printerColumns ? { additionalPrinterColumns: [{ name: 'Ready', type: 'string', jsonPath: '.status.conditions[0].status' }] } : {}),
+      }],
+    },
+  };
+}
