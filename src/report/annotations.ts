@@ -54,7 +54,7 @@ export function reasonLine(target: TargetReport, result: EngineResult, waitFor: 
 export function targetAnnotation(target: TargetReport, result: EngineResult, waitFor: WaitFor): Annotation {
   const annotation: Annotation = {
     title: titleRef(target),
-    message: [reasonLine(target, result, waitFor), ...diagnosisLines(target.diagnosis)].join('\n'),
+    message: [reasonLine(target, result, waitFor), ...diagnosisLines(target.diagnosis, { alreadySaid: target.message })].join('\n'),
   };
   if (target.file) {
     annotation.file = target.file;

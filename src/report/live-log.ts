@@ -43,7 +43,7 @@ export function transitionLine(target: TargetReport, previous: Status | undefine
   const at = target.history.at(-1)?.atSeconds ?? target.seconds;
   const status = previous === undefined || previous === target.status ? target.status : `${previous} -> ${target.status}`;
   const change = target.done && waitFor && waitFor.kind !== 'ready' ? `${status}, ${desiredPhrase(waitFor)}` : status;
-  const why = target.done ? [] : diagnosisLines(target.diagnosis, { containers: 1, events: 0 });
+  const why = target.done ? [] : diagnosisLines(target.diagnosis, { containers: 1, events: 0, alreadySaid: target.message });
   const message = [oneLine(target.message), ...why.map(oneLine)].filter(Boolean).join('; ');
   return `${logRef(target)}: ${change} after ${formatSeconds(at)}${message ? `: ${truncate(message, MESSAGE_MAX)}` : ''}`;
 }
@@ -54,7 +54,7 @@ export function heartbeatLines(pending: readonly TargetReport[], elapsedSeconds:
   const of = total > 0 ? ` of ${total}` : '';
   const header = `Still waiting after ${formatSeconds(elapsedSeconds)} for ${pending.length}${of} target${pending.length === 1 && !of ? '' : 's'}:`;
   const shown = pending.slice(0, names).map((target) => {
-    const why = diagnosisLines(target.diagnosis, { containers: 1, events: 0 })[0];
+    const why = diagnosisLines(target.diagnosis, { containers: 1, events: 0, alreadySaid: target.message })[0];
     const message = [oneLine(target.message), why && oneLine(why)].filter(Boolean).join('; ');
     return `  ${logRef(target)}: ${target.status}${message ? `: ${truncate(message, 160)}` : ''}`;
   });
@@ -65,9 +65,11 @@ export function heartbeatLines(pending: readonly TargetReport[], elapsedSeconds:
 /** An `EngineObserver` that writes the live log through `sink` (`@actions/core` in the action). */
 export function createLiveLog(sink: LogSink, options: LiveLogOptions): EngineObserver {
   let total = 0;
+  let resolved = false;
   return {
     resolved(targets) {
       total = targets.length;
+      resolved = true;
       sink.startGroup(resolvedHeading(targets.length, options.waitFor));
       try {
         for (const target of targets) sink.info(resolvedLine(target));
@@ -76,6 +78,8 @@ export function createLiveLog(sink: LogSink, options: LiveLogOptions): EngineObs
       }
     },
     transition(target, previous) {
+      // A first status announced before the targets are resolved is listed in the resolved group anyway.
+      if (!resolved && previous === undefined) return;
       sink.info(transitionLine(target, previous, options.waitFor));
     },
     warning(message) {
@@ -101,7 +105,7 @@ export function finalLogLines(
   const notDone = byStanding(result.targets.filter((t) => !t.done));
   const lines = notDone.slice(0, names).flatMap((target) => [
     `  ${logRef(target)}: ${target.status}${target.message ? `: ${truncate(oneLine(target.message), MESSAGE_MAX)}` : ''}`,
-    ...diagnosisLines(target.diagnosis).map((line) => `    ${truncate(oneLine(line), MESSAGE_MAX)}`),
+    ...diagnosisLines(target.diagnosis, { alreadySaid: target.message }).map((line) => `    ${truncate(oneLine(line), MESSAGE_MAX)}`),
   ]);
   const more = notDone.length > names ? [`  and ${notDone.length - names} more (see the job summary and the outputs)`] : [];
   return [header, ...lines, ...more];

@@ -97,22 +97,34 @@ export function byStanding<T extends Pick<TargetReport, 'done' | 'status'>>(targ
     .map(({ target }) => target);
 }
 
+export interface DiagnosisLineOptions {
+  /** At most this many container lines (default 5) and event lines (default 3). */
+  containers?: number;
+  events?: number;
+  /** Text already shown (the target's message): a container problem it already names is not repeated. */
+  alreadySaid?: string;
+}
+
 /** One line per failing container and per recent warning event, most useful first. */
-export function diagnosisLines(diagnosis: Diagnosis | undefined, limits = { containers: 5, events: 3 }): string[] {
+export function diagnosisLines(diagnosis: Diagnosis | undefined, options: DiagnosisLineOptions = {}): string[] {
   if (!diagnosis) return [];
-  const containers = diagnosis.problems.map((p) => {
-    const kind = p.init ? 'init container' : 'container';
-    const restarts = p.restartCount ? `, ${p.restartCount} restarts` : '';
-    const last = p.lastTerminationReason ? `, last exit: ${p.lastTerminationReason}` : '';
-    const message = p.message ? `: ${p.message}` : '';
-    return `${kind} ${p.container} of pod ${p.pod}: ${p.reason}${message}${restarts}${last}`;
-  });
+  const said = options.alreadySaid ?? '';
+  const containers = diagnosis.problems
+    .filter((p) => !(said.includes(p.pod) && said.includes(p.container) && said.includes(`${p.reason}: ${p.message}`)))
+    .map((p) => {
+      const kind = p.init ? 'init container' : 'container';
+      const restarts = p.restartCount ? `, ${p.restartCount} restarts` : '';
+      const last = p.lastTerminationReason ? `, last exit: ${p.lastTerminationReason}` : '';
+      const message = p.message ? `: ${p.message}` : '';
+      return `${kind} ${p.container} of pod ${p.pod}: ${p.reason}${message}${restarts}${last}`;
+    });
   const events = diagnosis.events.map((e) => {
     const times = e.count > 1 ? ` (x${e.count})` : '';
     return `event ${e.reason} on ${e.object}${times}: ${e.message}`;
   });
-  const lines = [...capped(containers, limits.containers, 'containers'), ...capped(events, limits.events, 'events')];
-  if (lines.length === 0 && diagnosis.summary) lines.push(diagnosis.summary);
+  const lines = [...capped(containers, options.containers ?? 5, 'containers'), ...capped(events, options.events ?? 3, 'events')];
+  const nothingItemised = diagnosis.problems.length === 0 && diagnosis.events.length === 0;
+  if (nothingItemised && diagnosis.summary && !said.includes(diagnosis.summary)) lines.push(diagnosis.summary);
   return lines;
 }
 

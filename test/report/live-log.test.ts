@@ -112,6 +112,7 @@ describe('createLiveLog', () => {
   it('writes the resolved targets in a group, transitions, warnings and heartbeats through the sink', () => {
     const sink = recordingSink();
     const log = createLiveLog(sink, { waitFor: { kind: 'ready' }, heartbeatNames: 1 });
+    log.transition?.(pending('a'), undefined); // announced before resolution: the group lists it
     log.resolved?.([pending('a'), pending('b')]);
     log.transition?.(ready('a', { seconds: 4 }), 'InProgress');
     log.warning?.('watch on pods forbidden; polling every 2s');
@@ -124,6 +125,20 @@ describe('createLiveLog', () => {
       'deployment/a (shop): InProgress -> Current after 4.0s: Deployment is available. Replicas: 3',
       '::warning::watch on pods forbidden; polling every 2s',
       'Still waiting after 30.0s for 2 of 2 targets:\n  deployment/b (shop): InProgress: Ready: 1/3\n  and 1 more',
+    ]);
+  });
+
+  it('shows first statuses announced after resolution (new selector matches) and changes before it', () => {
+    const sink = recordingSink();
+    const log = createLiveLog(sink, { waitFor: { kind: 'ready' } });
+    log.transition?.(pending('a', { seconds: 0.1 }), 'Unknown');
+    log.resolved?.([]);
+    log.transition?.(pending('new', { seconds: 5 }), undefined);
+    expect(sink.lines).toEqual([
+      'deployment/a (shop): Unknown -> InProgress after 0.1s: Ready: 1/3',
+      '::group::Waiting for 0 targets to be ready',
+      '::endgroup::',
+      'deployment/new (shop): InProgress after 5.0s: Ready: 1/3',
     ]);
   });
 });

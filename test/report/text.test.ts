@@ -125,6 +125,17 @@ describe('diagnosisLines', () => {
     const lines = diagnosisLines(many, { containers: 2, events: 0 });
     expect(lines).toEqual([expect.stringContaining('container c0 '), expect.stringContaining('container c1 '), '... and 5 more containers']);
   });
+  it('does not repeat a container problem the message already names (another pod with it stays)', () => {
+    const d = imagePullDiagnosis();
+    const twoPods = { ...d, problems: [d.problems[0]!, { ...d.problems[0]!, pod: 'web-7d9c-fghij' }] };
+    const message = 'pod web-7d9c-abcde: container web: ImagePullBackOff: Back-off pulling image "web:v2" (and 1 more)';
+    expect(diagnosisLines(twoPods, { alreadySaid: message })).toEqual([
+      'container web of pod web-7d9c-fghij: ImagePullBackOff: Back-off pulling image "web:v2"',
+      'event Failed on Pod/web-7d9c-abcde (x4): Failed to pull image "web:v2": not found',
+    ]);
+    expect(diagnosisLines({ problems: [], events: [], summary: 'no pods yet', unrecoverable: false }, { alreadySaid: 'no pods yet' })).toEqual([]);
+  });
+
   it('falls back to the summary when there is nothing itemised, and to nothing without a diagnosis', () => {
     expect(diagnosisLines({ problems: [], events: [], summary: 'pods not scheduled', unrecoverable: false })).toEqual(['pods not scheduled']);
     expect(diagnosisLines(undefined)).toEqual([]);
