@@ -78,8 +78,8 @@ export function createLiveLog(sink: LogSink, options: LiveLogOptions): EngineObs
       }
     },
     transition(target, previous) {
-      // A first status announced before the targets are resolved is listed in the resolved group anyway.
-      if (!resolved && previous === undefined) return;
+      // Before the targets are resolved, the resolved group (written next) shows where each one stands.
+      if (!resolved) return;
       sink.info(transitionLine(target, previous, options.waitFor));
     },
     warning(message) {

@@ -112,7 +112,7 @@ describe('createLiveLog', () => {
   it('writes the resolved targets in a group, transitions, warnings and heartbeats through the sink', () => {
     const sink = recordingSink();
     const log = createLiveLog(sink, { waitFor: { kind: 'ready' }, heartbeatNames: 1 });
-    log.transition?.(pending('a'), undefined); // announced before resolution: the group lists it
+    log.transition?.(pending('a'), undefined); // before resolution: the group lists it
     log.resolved?.([pending('a'), pending('b')]);
     log.transition?.(ready('a', { seconds: 4 }), 'InProgress');
     log.warning?.('watch on pods forbidden; polling every 2s');
@@ -128,15 +128,15 @@ describe('createLiveLog', () => {
     ]);
   });
 
-  it('shows first statuses announced after resolution (new selector matches) and changes before it', () => {
+  it('leaves changes before resolution to the resolved group, and shows targets that appear later', () => {
     const sink = recordingSink();
     const log = createLiveLog(sink, { waitFor: { kind: 'ready' } });
     log.transition?.(pending('a', { seconds: 0.1 }), 'Unknown');
-    log.resolved?.([]);
+    log.resolved?.([pending('a')]);
     log.transition?.(pending('new', { seconds: 5 }), undefined);
     expect(sink.lines).toEqual([
-      'deployment/a (shop): Unknown -> InProgress after 0.1s: Ready: 1/3',
-      '::group::Waiting for 0 targets to be ready',
+      '::group::Waiting for 1 target to be ready',
+      'deployment/a (shop)  apps/v1  InProgress: Ready: 1/3',
       '::endgroup::',
       'deployment/new (shop): InProgress after 5.0s: Ready: 1/3',
     ]);
