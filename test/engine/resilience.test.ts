@@ -1,0 +1,157 @@
+/**
+ * The engine under a misbehaving API server: dropped watches, 410 Gone, 429/500 bursts, a server that
+ * stalls or is not there yet. Each test ends in a state change the engine can only see if it recovered.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import net from 'node:net';
+import { startCluster } from '../cluster/index.js';
+import type { TestCluster } from '../cluster/index.js';
+import { connect } from '../../src/kube/index.js';
+import { waitForTargets } from '../../src/engine/index.js';
+import { configMap, deployment, deploymentStatus } from './fixtures.js';
+import { brief, following, namespace, requestsIn, runEngine } from './helpers.js';
+
+let server: TestCluster;
+
+beforeAll(async () => {
+  server = await startCluster({ controllers: false, bookmarkIntervalMs: 200 });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const watchesOf = (ns: string) => requestsIn(server, ns).filter((r) => r.verb === 'watch').length;
+
+describe('watch interruptions', () => {
+  it('re-watches after dropped watches and relists after repeated 410 Gone, missing no change', async () => {
+    const ns = namespace(server, 'flaky');
+    server.create(deployment('web', { namespace: ns, state: 'progressing' }));
+    server.create(deployment('api', { namespace: ns, state: 'progressing' }));
+    const running = runEngine(server, [{ type: 'deploy', name: 'web', namespace: ns }, { type: 'deploy', name: 'api', namespace: ns }]);
+    await following(server, 'deployments', ns);
+
+    for (let round = 0; round < 3; round++) {
+      const before = watchesOf(ns);
+      server.faults.goneOnNextWatch({ resource: 'deployments' });
+      server.faults.closeWatches({ resource: 'deployments' });
+      await server.waitFor(() => watchesOf(ns) >= before + 2, 20_000); // the 410 watch, then the one after the relist
+    }
+    // Changes made while no watch is open must still arrive: through history replay or a relist.
+    server.faults.compactHistory('deployments');
+    server.faults.closeWatches({ resource: 'deployments' });
+    server.patchStatus('apps/v1', 'Deployment', ns, 'web', deploymentStatus('ready'));
+    server.patchStatus('apps/v1', 'Deployment', ns, 'api', deploymentStatus('ready'));
+
+    const result = await running;
+    expect(result.outcome).toBe('ready');
+    expect(result.warnings).toEqual([]);
+    const lists = requestsIn(server, ns).filter((r) => r.verb === 'list').length;
+    expect(lists).toBeGreaterThanOrEqual(4); // the first list and one relist per 410
+  });
+
+  it('auto: falls back to polling when watches keep failing, with one warning', async () => {
+    const ns = namespace(server, 'watch500');
+    server.create(configMap('other', {}, ns));
+    server.faults.failNext(8, { status: 500, verb: 'watch', resource: 'secrets' });
+    const warnings: string[] = [];
+    const running = runEngine(server, [{ type: 'secret', name: 'token', namespace: ns }], { observer: { warning: (m) => warnings.push(m) } });
+    await server.waitFor(() => warnings.length > 0, 30_000);
+    server.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'token', namespace: ns }, data: {} });
+    const result = await running;
+    expect(result.outcome).toBe('ready');
+    expect(result.warnings).toEqual(['watching secrets in namespace "watch500" keeps failing (500 Internal Server Error); polling every 200ms instead']);
+  });
+});
+
+describe('throttling and errors', () => {
+  it('honours Retry-After on 429 and retries 500s', async () => {
+    const ns = namespace(server, 'throttled');
+    server.create(configMap('a', {}, ns));
+    server.faults.failNext(2, { status: 429, retryAfterSeconds: 1, verb: 'list', resource: 'configmaps' });
+    server.faults.failNext(2, { status: 500, verb: 'list', resource: 'configmaps' });
+    const result = await runEngine(server, [{ type: 'cm', name: 'a', namespace: ns }]);
+    expect(result.outcome).toBe('ready');
+    const statuses = requestsIn(server, ns).filter((r) => r.verb === 'list').map((r) => r.status);
+    expect(statuses).toEqual([429, 429, 500, 500, 200]);
+    expect(result.durationSeconds).toBeGreaterThanOrEqual(2); // two waits of Retry-After: 1
+  });
+
+  it('keeps the last known status and recovers after the server stalls for a while', async () => {
+    const ns = namespace(server, 'stall');
+    server.create(deployment('web', { namespace: ns, state: 'progressing' }));
+    const running = runEngine(server, [{ type: 'deploy', name: 'web', namespace: ns }]);
+    await following(server, 'deployments', ns);
+    server.faults.unavailable(2500);
+    server.patchStatus('apps/v1', 'Deployment', ns, 'web', deploymentStatus('ready'));
+    const result = await running;
+    expect(result.outcome).toBe('ready');
+    expect(result.targets.map(brief)).toEqual(['Deployment/stall/web Current done: Deployment is available. Replicas: 1']);
+  });
+});
+
+describe('an API server that is not there yet', () => {
+  it('retries discovery and lists until the server answers', async () => {
+    const port = await freePort();
+    const late = await startCluster({ controllers: false, port });
+    const kubeconfig = late.kubeconfig();
+    await late.close();
+
+    const cluster = await connect({ kubeconfig, context: '' }, { mask: () => {} }, { env: {}, serviceAccountDir: '/nonexistent' });
+    const messages: string[] = [];
+    const running = waitForTargets(cluster, {
+      targets: [{ type: 'cm', name: 'a' }],
+      defaultNamespace: 'default',
+      waitFor: { kind: 'ready' },
+      timeoutMs: 60_000,
+      pollIntervalMs: 200,
+      mode: 'auto',
+      failFast: true,
+      jobCompletion: true,
+      observer: { resolved: (targets) => messages.push(...targets.map((t) => t.message)) },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // The same kubeconfig (CA included: the stand-in's PKI is per process) now finds a server.
+    const back = await startCluster({ controllers: false, port });
+    try {
+      back.create(configMap('a'));
+      const result = await running;
+      expect(messages).toEqual([`cannot discover the API server's resource types: cannot reach the API server at https://127.0.0.1:${port}: ECONNREFUSED`]);
+      expect(result.outcome).toBe('ready');
+    } finally {
+      await cluster.close();
+      await back.close();
+    }
+  });
+
+  it('times out with the reason when the server never answers', async () => {
+    const port = await freePort();
+    const late = await startCluster({ controllers: false, port });
+    const kubeconfig = late.kubeconfig();
+    await late.close();
+    const cluster = await connect({ kubeconfig, context: '' }, { mask: () => {} }, { env: {}, serviceAccountDir: '/nonexistent' });
+    try {
+      const result = await waitForTargets(cluster, {
+        targets: [{ type: 'deploy', name: 'web' }],
+        defaultNamespace: 'default',
+        waitFor: { kind: 'ready' },
+        timeoutMs: 1500,
+        pollIntervalMs: 200,
+        mode: 'auto',
+        failFast: true,
+        jobCompletion: true,
+      });
+      expect(result.outcome).toBe('timeout');
+      expect(result.targets.map(brief)).toEqual([`deploy/default/web Unknown: cannot discover the API server's resource types: cannot reach the API server at https://127.0.0.1:${port}: ECONNREFUSED`]);
+    } finally {
+      await cluster.close();
+    }
+  });
+});
+
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
