@@ -1,6 +1,97 @@
+/**
+ * The action's shell: inputs -> targets -> cluster -> wait -> report. Everything it calls does the work;
+ * this file only decides the order, wires cancellation, and turns errors into one clear message.
+ */
 import * as core from '@actions/core';
+import { waitForTargets } from './engine/index.js';
+import type { EngineResult } from './engine/types.js';
+import { InputError, parseSettings, type Settings } from './inputs.js';
+import { connect, KubeConfigError } from './kube/index.js';
+import { createLiveLog, failureMessage, outputsFor, reportResult } from './report/index.js';
+import { targetsFromInputs } from './targets/index.js';
 
-/** Entry point of the action. The engine lands in a later issue; until then the step fails honestly. */
+/** A step that is done must end even if some library left a socket open. */
+const EXIT_GRACE_MS = 10_000;
+
 export async function run(): Promise<void> {
-  core.setFailed('kubewait: not implemented yet (the readiness engine has not landed)');
+  try {
+    const settings = parseSettings((name) => core.getInput(name));
+    const targets = await targetsFromInputs(settings, { cwd: process.cwd() });
+    const result = await waitOnCluster(settings, targets);
+    if (result.outcome !== 'ready' || result.cancelled) {
+      core.setFailed(failureMessage(result, settings.waitFor) ?? `kubewait: ${result.outcome}`);
+    }
+  } catch (error) {
+    failStep(error);
+  } finally {
+    setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
+  }
+}
+
+async function waitOnCluster(settings: Settings, targets: Awaited<ReturnType<typeof targetsFromInputs>>): Promise<EngineResult> {
+  const cluster = await connect(settings, { mask: (secret) => core.setSecret(secret) });
+  const cancellation = cancelOnSignals();
+  try {
+    const result = await waitForTargets(cluster, {
+      targets,
+      defaultNamespace: settings.namespace || cluster.namespace || 'default',
+      waitFor: settings.waitFor,
+      timeoutMs: settings.timeoutMs,
+      pollIntervalMs: settings.pollIntervalMs,
+      mode: settings.mode,
+      failFast: settings.failFast,
+      jobCompletion: settings.jobCompletion,
+      signal: cancellation.signal,
+      observer: createLiveLog(core, { waitFor: settings.waitFor }),
+    });
+    await reportResult(result, { server: cluster.server, context: cluster.contextName, summary: settings.summary, waitFor: settings.waitFor });
+    return result;
+  } finally {
+    cancellation.dispose();
+    await cluster.close();
+  }
+}
+
+/** A cancelled job gets SIGINT, then SIGTERM: stop waiting and still report. A second signal exits now. */
+function cancelOnSignals(): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const onSignal = (name: NodeJS.Signals): void => {
+    if (controller.signal.aborted) process.exit(1);
+    core.info(`kubewait: received ${name}, stopping the wait and reporting what is known`);
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal: controller.signal,
+    dispose() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
+
+/** Bad input: one error annotation naming the input. Anything else: one clean line, the stack only in debug. */
+function failStep(error: unknown): void {
+  if (error instanceof InputError || error instanceof KubeConfigError) {
+    const message = error instanceof InputError ? error.message : `Input "${error.input}": ${error.message}`;
+    const source = error instanceof InputError ? error.source : undefined;
+    core.error(message, {
+      title: `kubewait: invalid input "${error.input}"`,
+      ...(source && { file: source.file }),
+      ...(source?.line !== undefined && { startLine: source.line }),
+    });
+    setOutputsForNoTargets();
+    process.exitCode = 1;
+    return;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof Error && error.stack) core.debug(error.stack);
+  core.setFailed(`kubewait: ${message.split('\n')[0]}`);
+}
+
+/** Outputs exist in every outcome, also when the wait never started. */
+function setOutputsForNoTargets(): void {
+  const none: EngineResult = { outcome: 'failed', cancelled: false, durationSeconds: 0, targets: [], warnings: [] };
+  for (const [name, value] of Object.entries(outputsFor(none))) core.setOutput(name, value);
 }

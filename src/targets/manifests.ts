@@ -34,7 +34,8 @@ export function targetsFromManifestText(text: string, file: string): TargetSpec[
   for (const document of documents) {
     const error = document.errors[0];
     if (error) {
-      const line = error.linePos?.[0].line;
+      // An error at the end of the file (an unclosed bracket) points past the last line: keep it on the file.
+      const line = error.linePos && Math.min(error.linePos[0].line, text.replace(/\n$/, '').split('\n').length);
       const reason = error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
       throw new InputError('manifests', `Input "manifests" has "${file}", which is not valid YAML or JSON${line ? ` at line ${line}` : ''}: ${reason}.`, { file, ...(line && { line }) });
     }

@@ -145,6 +145,12 @@ describe('targetsFromManifestText', () => {
       3,
     ],
     [
+      'an unclosed flow mapping at the end of the file (pointed at the last line)',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a\n',
+      'Input "manifests" has "bad.yaml", which is not valid YAML or JSON at line 3: Flow map in block collection must be sufficiently indented and end with a }.',
+      3,
+    ],
+    [
       'broken JSON',
       '{\n  "apiVersion": "v1",\n  "kind": "ConfigMap"\n  "metadata": {}\n}\n',
       'Input "manifests" has "bad.yaml", which is not valid YAML or JSON at line 4: Missing , between flow map items.',
