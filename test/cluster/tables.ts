@@ -1,5 +1,6 @@
 /** Server-side printing (`Accept: ...;as=Table;g=meta.k8s.io;v=v1`), which `kubectl get` asks for:
  *  the columns a real API server prints for each kind. */
+import { JSONPath } from 'jsonpath-plus';
 import type { PrinterColumn, ResourceType } from './registry.js';
 import type { KubeObject } from './store.js';
 
@@ -147,13 +148,15 @@ function jobStatus(o: KubeObject): string {
   return 'Running';
 }
 
+/** A CRD printer column's JSONPath (`.status.conditions[?(@.type=="Ready")].status`), first match. */
 function pathValue(o: KubeObject, jsonPath: string): string {
-  let cur: unknown = o;
-  for (const part of jsonPath.replace(/^\./, '').split('.')) {
-    if (cur === null || typeof cur !== 'object') return '';
-    cur = (cur as Record<string, unknown>)[part];
+  let found: unknown;
+  try {
+    found = (JSONPath({ path: `$${jsonPath.startsWith('.') || jsonPath.startsWith('[') ? '' : '.'}${jsonPath}`, json: o, wrap: true }) as unknown[])[0];
+  } catch {
+    return '';
   }
-  return cur === undefined || cur === null ? '' : typeof cur === 'object' ? JSON.stringify(cur) : String(cur);
+  return found === undefined || found === null ? '' : typeof found === 'object' ? JSON.stringify(found) : String(found);
 }
 
 function customColumns(columns: PrinterColumn[]): Column[] {
