@@ -1,0 +1,155 @@
+/**
+ * The action end to end against the API server stand-in: `dist/index.js` run as the runner runs it,
+ * judged only by what the runner sees (exit code, workflow commands, outputs file, job summary file).
+ * Each test uses its own namespace of one shared cluster.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { startCluster, type TestCluster } from '../cluster/index.js';
+import { ensureDist } from './dist.js';
+import { configMap, deployment, job, pendingClaim } from './objects.js';
+import { runAction } from './runAction.js';
+
+let cluster: TestCluster;
+
+beforeAll(async () => {
+  await ensureDist();
+  cluster = await startCluster({
+    speed: 0.2,
+    tokens: { 'no-watch': [{ verbs: ['get', 'list'], resources: ['*'] }] },
+  });
+}, 300_000);
+
+afterAll(async () => {
+  await cluster?.close();
+});
+
+interface ResourceOutput {
+  apiVersion: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  status: string;
+  message: string;
+  seconds: number;
+  file?: string;
+  line?: number;
+}
+const resourcesOf = (outputs: Record<string, string>) => JSON.parse(outputs.resources) as ResourceOutput[];
+const statusByRef = (outputs: Record<string, string>) =>
+  Object.fromEntries(resourcesOf(outputs).map((r) => [`${r.namespace}/${r.kind}/${r.name}`, r.status]));
+
+describe('kubewait end to end', () => {
+  it('succeeds when every target becomes ready, with outputs, log and summary', async () => {
+    cluster.create(deployment('web', { namespace: 'ok', readyAfterMs: 300 }));
+    cluster.create(job('migrate', { namespace: 'ok', readyAfterMs: 300 }));
+
+    const run = await runAction({ kubeconfig: cluster.kubeconfig({ namespace: 'ok' }), resources: 'deployment/web\njob/migrate', timeout: '60s' });
+
+    expect(run.errors).toEqual([]);
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs).toMatchObject({ result: 'ready', ready: 'true', pending: '', failed: '' });
+    expect(statusByRef(run.outputs)).toEqual({ 'ok/Deployment/web': 'Current', 'ok/Job/migrate': 'Current' });
+    expect(Number(run.outputs.duration)).toBeGreaterThan(0);
+    expect(run.commands.filter((c) => c.command === 'group').map((c) => c.message)).toContain('Waiting for 2 targets to be ready');
+    expect(run.log.some((line) => /^deployment\/web \(ok\): .*Current after \d+\.\ds/.test(line))).toBe(true);
+    expect(run.summary).toContain('Deployment');
+    expect(run.summary).toMatch(/web/);
+    expect(run.summary).toMatch(/migrate/);
+  }, 150_000);
+
+  it('fails fast on a bad image and says why in the annotation', async () => {
+    cluster.create(deployment('api', { namespace: 'bad', podFailure: 'ImagePullBackOff', image: 'registry.example.com/api:v2' }));
+    cluster.create(deployment('web', { namespace: 'bad', readyAfterMs: 300 }));
+
+    const run = await runAction({ kubeconfig: cluster.kubeconfig({ namespace: 'bad' }), resources: 'deployment/api, deployment/web', timeout: '120s' });
+
+    expect(run.exitCode).toBe(1);
+    expect(run.outputs).toMatchObject({ result: 'failed', ready: 'false', failed: 'bad/Deployment/api' });
+    expect(statusByRef(run.outputs)['bad/Deployment/api']).toBe('Failed');
+    const annotation = run.errors.find((e) => e.properties.title === 'Deployment bad/api');
+    expect(annotation?.message).toMatch(/ImagePullBackOff|ErrImagePull/);
+    expect(annotation?.message).toContain('registry.example.com/api:v2');
+    expect(run.summary).toMatch(/ImagePullBackOff|ErrImagePull/);
+  }, 150_000);
+
+  it('times out with every pending target in the outputs, the annotations and the summary', async () => {
+    cluster.create(deployment('web', { namespace: 'slow', readyAfterMs: 100 }));
+    cluster.create(pendingClaim('data', { namespace: 'slow' }));
+
+    const run = await runAction({
+      kubeconfig: cluster.kubeconfig({ namespace: 'slow' }),
+      resources: 'deployment/web\npvc/data\ndeployment/ghost',
+      timeout: '4s',
+    });
+
+    expect(run.exitCode).toBe(1);
+    expect(run.outputs.result).toBe('timeout');
+    expect(run.outputs.pending.split('\n').sort()).toEqual(['slow/Deployment/ghost', 'slow/PersistentVolumeClaim/data']);
+    expect(statusByRef(run.outputs)).toEqual({
+      'slow/Deployment/web': 'Current',
+      'slow/PersistentVolumeClaim/data': 'InProgress',
+      'slow/Deployment/ghost': 'NotFound',
+    });
+    expect(run.errors.map((e) => e.properties.title).sort()).toEqual(
+      expect.arrayContaining(['Deployment slow/ghost', 'PersistentVolumeClaim slow/data']),
+    );
+    for (const name of ['web', 'data', 'ghost']) expect(run.summary).toContain(name);
+  }, 150_000);
+
+  it('falls back to polling with one warning when watch is forbidden', async () => {
+    cluster.create(deployment('web', { namespace: 'rbac', readyAfterMs: 5000 })); // not ready at the first LIST
+
+    const run = await runAction({
+      kubeconfig: cluster.kubeconfig({ namespace: 'rbac', token: 'no-watch' }),
+      resources: 'deployment/web',
+      timeout: '60s',
+      'poll-interval': '200ms',
+    });
+
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs.result).toBe('ready');
+    const watchWarnings = run.warnings.filter((w) => /watch/i.test(w.message));
+    expect(watchWarnings).toHaveLength(1);
+    expect(watchWarnings[0].message).toMatch(/deployments/);
+  }, 150_000);
+
+  it('waits for deletion, including objects that are already gone', async () => {
+    cluster.create(configMap('old-a', { namespace: 'gone' }));
+    cluster.create(configMap('old-b', { namespace: 'gone' }));
+    let deleted = false;
+
+    const run = await runAction(
+      { kubeconfig: cluster.kubeconfig({ namespace: 'gone' }), resources: 'configmap/old-a\nconfigmap/old-b\nconfigmap/never-was', 'wait-for': 'deleted', timeout: '60s' },
+      {
+        onStdout: (stdout) => {
+          if (deleted || !stdout.includes('Waiting for 3 targets to be deleted')) return;
+          deleted = true;
+          cluster.delete('v1', 'ConfigMap', 'gone', 'old-a');
+          cluster.delete('v1', 'ConfigMap', 'gone', 'old-b');
+        },
+      },
+    );
+
+    expect(deleted).toBe(true);
+    expect(run.errors).toEqual([]);
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs).toMatchObject({ result: 'ready', pending: '' });
+    expect(resourcesOf(run.outputs).map((r) => r.name).sort()).toEqual(['never-was', 'old-a', 'old-b']);
+  }, 150_000);
+
+  it('reports every target when the job is cancelled', async () => {
+    cluster.create(pendingClaim('data', { namespace: 'cancel' }));
+    cluster.create(deployment('web', { namespace: 'cancel', readyAfterMs: 100 }));
+
+    const run = await runAction(
+      { kubeconfig: cluster.kubeconfig({ namespace: 'cancel' }), resources: 'pvc/data\ndeployment/web', timeout: '5m' },
+      { signalWhen: (stdout) => (/deployment\/web \(cancel\): .*Current/.test(stdout) ? 'SIGINT' : undefined) },
+    );
+
+    expect(run.exitCode).toBe(1);
+    expect(run.outputs.ready).toBe('false');
+    expect(run.outputs.pending).toBe('cancel/PersistentVolumeClaim/data');
+    expect(statusByRef(run.outputs)).toEqual({ 'cancel/PersistentVolumeClaim/data': 'InProgress', 'cancel/Deployment/web': 'Current' });
+    expect(run.errors.at(-1)?.message).toMatch(/^kubewait: cancelled after/);
+  }, 150_000);
+});
