@@ -15,6 +15,8 @@ export interface ResourceType {
   verbs: string[];
   /** Whether a `<plural>/status` subresource exists (status writes through the main endpoint are ignored). */
   statusSubresource: boolean;
+  /** Whether a `<plural>/scale` subresource (autoscaling/v1 Scale) exists: what `kubectl scale` uses. */
+  scaleSubresource?: boolean;
   /** For custom resources: the CRD's additionalPrinterColumns (used for `kubectl get` tables). */
   printerColumns?: PrinterColumn[];
   custom?: boolean;
@@ -61,6 +63,7 @@ function builtIn([group, version, kind, plural, namespaced, shortNames, categori
     singular: kind.toLowerCase(),
     verbs: kind === 'Event' ? READ_ONLY_EVENTS : ALL_VERBS,
     statusSubresource: status,
+    scaleSubresource: ['Deployment', 'ReplicaSet', 'StatefulSet'].includes(kind),
   };
 }
 
@@ -144,6 +147,9 @@ export function apiResources(types: ResourceType[]): object[] {
     });
     if (t.statusSubresource) {
       out.push({ name: `${t.plural}/status`, singularName: '', namespaced: t.namespaced, kind: t.kind, verbs: ['get', 'patch', 'update'] });
+    }
+    if (t.scaleSubresource) {
+      out.push({ name: `${t.plural}/scale`, singularName: '', namespaced: t.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] });
     }
   }
   return out;

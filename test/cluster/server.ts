@@ -4,7 +4,8 @@ import { parse as parseYaml } from 'yaml';
 import type { Api } from './api.js';
 import { ApiError, errors } from './errors.js';
 import type { Counters, Faults, RequestRecord } from './faults.js';
-import { patchTypeOf } from './patch.js';
+import { openapiV3 } from './openapi.js';
+import { applyPatch, patchTypeOf } from './patch.js';
 import type { Authorizer } from './rbac.js';
 import { apiResources, apiVersionOf, type ResourceType } from './registry.js';
 import { parseFieldSelector, parseLabelSelector, SelectorError, type Matcher } from './selectors.js';
@@ -97,6 +98,12 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   }
   const injected = deps.faults.injectedError(verb, target.type.plural);
   if (injected) return sendError(res, injected, rec);
+  if (target.subresource === 'scale' && target.type.scaleSubresource && ['get', 'update', 'patch'].includes(verb)) {
+    return serveScale(deps, req, res, rec, verb, target).catch((err) => {
+      if (err instanceof ApiError) return sendError(res, err, rec);
+      throw err;
+    });
+  }
   if (target.subresource && target.subresource !== 'status') return sendError(res, errors.noSuchPath(), rec);
   if (target.subresource === 'status' && !target.type.statusSubresource) return sendError(res, errors.noSuchPath(), rec);
 
@@ -170,6 +177,40 @@ async function serve(deps: ServerDeps, req: IncomingMessage, res: ServerResponse
   }
 }
 
+/** The autoscaling/v1 Scale view of a workload (`kubectl scale`). */
+async function serveScale(deps: ServerDeps, req: IncomingMessage, res: ServerResponse, rec: RequestRecord, verb: string, target: Target): Promise<void> {
+  const { api } = deps;
+  const t = target.type;
+  const current = api.store.get(t, target.namespace, target.name!);
+  if (!current) throw errors.notFound(t, target.name!);
+  let obj = current;
+  if (verb !== 'get') {
+    const raw = await readBody(req);
+    const body = parseJson(raw);
+    const type = verb === 'patch' ? patchTypeOf(req.headers['content-type']) : undefined;
+    if (verb === 'patch' && !type) throw errors.unsupportedMediaType(String(req.headers['content-type']));
+    const patched = (type ? applyPatch(type, scaleOf(current), body) : body) as { spec?: { replicas?: number } };
+    const replicas = Number(patched.spec?.replicas);
+    if (!Number.isInteger(replicas) || replicas < 0) {
+      throw errors.invalid('Scale', 'autoscaling', target.name!, [{ field: 'spec.replicas', message: `Invalid value: ${patched.spec?.replicas}: must be greater than or equal to 0` }]);
+    }
+    const { resourceVersion: _rv, ...metadata } = current.metadata;
+    obj = api.update(t, { ...current, metadata, spec: { ...current.spec, replicas } } as KubeObject);
+  }
+  send(res, rec, 200, scaleOf(obj));
+}
+
+function scaleOf(obj: KubeObject): object {
+  const { name, namespace, uid, resourceVersion, creationTimestamp } = obj.metadata;
+  const selector = Object.entries(obj.spec?.selector?.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`).join(',');
+  return {
+    kind: 'Scale', apiVersion: 'autoscaling/v1',
+    metadata: { name, namespace, uid, resourceVersion, creationTimestamp },
+    spec: { replicas: obj.spec?.replicas ?? 0 },
+    status: { replicas: obj.status?.replicas ?? 0, selector },
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Discovery
 
@@ -193,7 +234,7 @@ function discoveryDocument(deps: ServerDeps, path: string): object | null | unde
     if (!group?.versions.includes(m[2])) return null;
     return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: `${m[1]}/${m[2]}`, resources: apiResources(registry.inGroupVersion(m[1], m[2])) };
   }
-  if (path.startsWith('/openapi/')) return null;
+  if (path.startsWith('/openapi/')) return openapiV3(registry, path) ?? null;
   return undefined;
 }
 

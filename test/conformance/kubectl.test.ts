@@ -3,6 +3,9 @@
  * the stand-in over HTTPS, each command checked against what the simulated controllers did.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startCluster, type KubeObject, type TestCluster } from '../cluster/index.js';
 import { deployment, kubeConfigFor, RecordedWatch, until, widgetCrd } from '../cluster/testkit.js';
 import { columns, KubectlSession } from './kubectl-runner.js';
@@ -169,6 +172,31 @@ describe('kubectl rollout status', () => {
     expect(res.code).toBe(1);
     expect(res.stderr.trim()).toBe('error: deployment "stuck" exceeded its progress deadline');
     expect(cond(cluster.get('apps/v1', 'Deployment', ns, 'stuck'), 'Progressing')).toMatchObject({ status: 'False', reason: 'ProgressDeadlineExceeded' });
+  });
+});
+
+describe('kubectl writes', () => {
+  it('create -f, apply -f, scale and delete go through validation, patches and the scale subresource', async () => {
+    const ns = namespace('writes');
+    const dir = mkdtempSync(join(tmpdir(), 'kubewait-manifest-'));
+    const file = join(dir, 'web.yaml');
+    const manifest = (replicas: number) => JSON.stringify({ ...deployment('web', { namespace: ns, replicas }), metadata: { name: 'web', namespace: ns } });
+    try {
+      writeFileSync(file, manifest(1));
+      expect(await kubectl.run(['create', '-f', file])).toMatchObject({ code: 0, stdout: 'deployment.apps/web created\n' });
+      writeFileSync(file, manifest(2));
+      const applied = await kubectl.run(['apply', '-f', file]);
+      expect(applied).toMatchObject({ code: 0, stdout: 'deployment.apps/web configured\n' });
+      expect(cluster.get('apps/v1', 'Deployment', ns, 'web')).toMatchObject({ metadata: { generation: 2 }, spec: { replicas: 2 } });
+      expect(await kubectl.run(['scale', 'deployment/web', '-n', ns, '--replicas=3'])).toMatchObject({ code: 0, stdout: 'deployment.apps/web scaled\n' });
+      expect(cluster.get('apps/v1', 'Deployment', ns, 'web')).toMatchObject({ metadata: { generation: 3 }, spec: { replicas: 3 } });
+      await until(() => cluster.get('apps/v1', 'Deployment', ns, 'web')?.status?.availableReplicas === 3, 'scaled rollout', T);
+      expect(await kubectl.run(['delete', '-f', file, '--wait=false'])).toMatchObject({ code: 0 });
+      expect(cluster.get('apps/v1', 'Deployment', ns, 'web')).toBeUndefined();
+      await until(() => cluster.list('v1', 'Pod', ns).length === 0, 'pods garbage collected', T);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
