@@ -1,29 +1,46 @@
 /**
- * The end-to-end tests run `dist/index.js`, the bundle the runner executes. It is built here, with
- * `npm run package`, when it is missing or older than anything it is built from (src/, package-lock.json),
- * so a test run never judges a stale bundle. Jest runs test files in parallel workers: a lock directory
- * makes the first one build and the others wait for it. dist/ is never committed by the tests.
+ * The end-to-end tests (and the demo) run `dist/index.js`, the bundle the runner executes. It is built
+ * here, with `npm run package`, unless the last build on this machine was made from the current src/ and
+ * package-lock.json and dist/ has not changed since, so a test run never judges a stale bundle (the first
+ * run after `npm ci` always builds once, under a minute). Jest runs test files in parallel workers: a lock
+ * directory makes the first one build and the others wait for it. dist/ is never committed by the tests.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const DIST_ENTRY = path.join(ROOT, 'dist/index.js');
 const LOCK = path.join(ROOT, 'node_modules/.cache/kubewait-dist.lock');
+/** Which sources the last build here was made from (node_modules/.cache: never committed, gone on npm ci). */
+const STAMP = path.join(ROOT, 'node_modules/.cache/kubewait-dist.json');
 const STALE_LOCK_MS = 5 * 60_000;
 
-function newestMtime(entry: string): number {
-  const stats = statSync(entry);
-  if (!stats.isDirectory()) return stats.mtimeMs;
-  return Math.max(stats.mtimeMs, ...readdirSync(entry).map((name) => newestMtime(path.join(entry, name))));
+/** A hash of everything dist/ is built from. Content, not mtimes: a fresh clone's mtimes say nothing. */
+function sourcesHash(): string {
+  const hash = createHash('sha256');
+  const add = (file: string) => hash.update(path.relative(ROOT, file)).update(readFileSync(file));
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
+  [...walk(path.join(ROOT, 'src')).sort(), path.join(ROOT, 'package-lock.json')].forEach(add);
+  return hash.digest('hex');
 }
 
+const fileHash = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+/** Stale unless the last build here was made from the current sources and dist/ is still that build. */
 export function distIsStale(): boolean {
-  if (!existsSync(DIST_ENTRY)) return true;
-  const built = statSync(DIST_ENTRY).mtimeMs;
-  return [path.join(ROOT, 'src'), path.join(ROOT, 'package-lock.json')].some((input) => newestMtime(input) > built);
+  if (!existsSync(DIST_ENTRY) || !existsSync(STAMP)) return true;
+  const stamp = JSON.parse(readFileSync(STAMP, 'utf8')) as { sources?: string; dist?: string };
+  return stamp.sources !== sourcesHash() || stamp.dist !== fileHash(DIST_ENTRY);
+}
+
+function build(): void {
+  const sources = sourcesHash();
+  execFileSync('npm', ['run', 'package', '--silent'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  writeFileSync(STAMP, JSON.stringify({ sources, dist: fileHash(DIST_ENTRY) }));
 }
 
 /** Builds dist/ unless it is up to date; safe to call from every test file. */
@@ -32,7 +49,7 @@ export async function ensureDist(): Promise<string> {
     if (!distIsStale()) return DIST_ENTRY;
     if (takeLock()) {
       try {
-        if (distIsStale()) execFileSync('npm', ['run', 'package', '--silent'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+        if (distIsStale()) build();
         return DIST_ENTRY;
       } finally {
         rmSync(LOCK, { recursive: true, force: true });
