@@ -1,0 +1,98 @@
+/**
+ * The bundles being compared: the ncc bundle the runner executes (dist/index.js, built by
+ * `npm run package` when stale) and an esbuild bundle of the same src/index.ts, built to a temp dir
+ * (never committed). Plus two reference points for start-up: an esbuild bundle of only the client-node
+ * exports src/kube uses (the floor client-node sets), and an empty script (Node itself).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { distIsStale, ensureDist } from '../test/e2e/dist.js';
+import { now } from './fixture.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export interface Bundle {
+  id: string;
+  label: string;
+  entry: string;
+  bytes: number;
+  /** Wall time of the build in this run (undefined when an up-to-date bundle was reused). */
+  buildMs?: number;
+}
+
+export interface Bundles {
+  ncc: Bundle;
+  esbuild: Bundle;
+  clientNodeFloor: Bundle;
+  empty: Bundle;
+  dispose(): void;
+}
+
+/** ESM output needs `require` for the CommonJS packages it inlines. */
+const REQUIRE_SHIM = "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);";
+
+/** What src/kube imports from client-node: the least of it any bundle of kubewait must evaluate. */
+const CLIENT_NODE_FLOOR = `
+import { HttpMethod, IsomorphicFetchHttpLibrary, KubeConfig, RequestContext, Watch } from '@kubernetes/client-node';
+globalThis.__kubewaitBenchKeep = [HttpMethod, IsomorphicFetchHttpLibrary, KubeConfig, RequestContext, Watch];
+`;
+
+export async function prepareBundles(options: { rebuildNcc: boolean }): Promise<Bundles> {
+  const scratch = mkdtempSync(path.join(tmpdir(), 'kubewait-bundles-'));
+
+  let nccBuildMs: number | undefined;
+  if (options.rebuildNcc) {
+    const started = now();
+    execFileSync('npm', ['run', 'package', '--silent'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    nccBuildMs = now() - started;
+  } else if (distIsStale()) {
+    const started = now();
+    await ensureDist();
+    nccBuildMs = now() - started;
+  }
+  const distEntry = path.join(ROOT, 'dist/index.js');
+
+  const esbuildEntry = path.join(scratch, 'esbuild/index.mjs');
+  const started = now();
+  await build({
+    entryPoints: [path.join(ROOT, 'src/index.ts')],
+    outfile: esbuildEntry,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node24',
+    minify: true,
+    banner: { js: REQUIRE_SHIM },
+    logLevel: 'error',
+  });
+  const esbuildMs = now() - started;
+
+  const floorEntry = path.join(scratch, 'floor/index.mjs');
+  await build({
+    stdin: { contents: CLIENT_NODE_FLOOR, resolveDir: ROOT, loader: 'js' },
+    outfile: floorEntry,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node24',
+    minify: true,
+    banner: { js: REQUIRE_SHIM },
+    logLevel: 'error',
+  });
+
+  const emptyEntry = path.join(scratch, 'empty.mjs');
+  writeFileSync(emptyEntry, '');
+
+  const size = (file: string) => statSync(file).size;
+  return {
+    ncc: { id: 'ncc', label: 'ncc (dist/index.js)', entry: distEntry, bytes: size(distEntry), buildMs: nccBuildMs },
+    esbuild: { id: 'esbuild', label: 'esbuild (same src)', entry: esbuildEntry, bytes: size(esbuildEntry), buildMs: esbuildMs },
+    clientNodeFloor: { id: 'floor', label: 'client-node alone (esbuild, the exports src/kube uses)', entry: floorEntry, bytes: size(floorEntry) },
+    empty: { id: 'node', label: 'node, empty script', entry: emptyEntry, bytes: 0 },
+    dispose: () => rmSync(scratch, { recursive: true, force: true }),
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * `npm run bench`: kubewait against the API server stand-in, side by side with the real kubectl, and
+ * regenerates bench/RESULTS.md. `npm run bench -- --quick`: a smoke run (small sizes, one repetition) that
+ * writes its report to the temp dir instead. `--scenarios=1000x1,5000x50` runs only those cells (its report
+ * also goes to the temp dir). Never part of `npm test`: these are timings.
+ */
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import { kubectlPath } from '../test/cluster/kubectl.js';
+import { prepareBundles } from './bundles.js';
+import { explanation } from './explain.js';
+import { Fixture, now } from './fixture.js';
+import { describeMachine } from './machine.js';
+import { measure, type RunRecord } from './measure.js';
+import { plan, schedule, selectScenarios, WAITER_IDS, type WaiterId } from './plan.js';
+import { renderResults, type BenchResults } from './report.js';
+import { measureEvaluation, type EvalRecord } from './startup.js';
+import { formatBytes, formatMiB, formatMs } from './stats.js';
+import { kubectlRollout, kubectlWait, kubewait, type Waiter } from './waiters.js';
+
+const POLL_INTERVAL_MS = 2000;
+
+function args(argv: string[]) {
+  const value = (flag: string) => argv.find((a) => a.startsWith(`--${flag}=`))?.slice(flag.length + 3);
+  return {
+    quick: argv.includes('--quick'),
+    scenarios: (value('scenarios') ?? '').split(',').filter(Boolean),
+    rebuild: argv.includes('--rebuild'),
+  };
+}
+
+async function main(): Promise<void> {
+  const options = args(process.argv.slice(2));
+  const startedAt = new Date();
+  const started = now();
+  const machine = describeMachine();
+  log(`kubewait bench${options.quick ? ' (quick)' : ''}: ${machine.cpus} CPUs, ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}, load ${machine.loadAtStart.toFixed(2)}`);
+
+  const kubectl = await kubectlPath();
+  const kubectlVersion = (JSON.parse(execFileSync(kubectl, ['version', '--client', '-o', 'json'], { encoding: 'utf8' })) as { clientVersion: { gitVersion: string } }).clientVersion.gitVersion;
+  log('bundles: ncc (dist/, built if stale) and esbuild...');
+  const bundles = await prepareBundles({ rebuildNcc: options.rebuild });
+  log(`  ncc ${formatBytes(bundles.ncc.bytes)}, esbuild ${formatBytes(bundles.esbuild.bytes)} (${formatMs(bundles.esbuild.buildMs ?? NaN)})`);
+
+  const waiters: Record<WaiterId, Waiter> = {
+    'kubewait-watch': kubewait({ id: 'kubewait-watch', label: 'kubewait watch', entry: bundles.ncc.entry, mode: 'watch' }),
+    'kubewait-poll': kubewait({ id: 'kubewait-poll', label: 'kubewait poll', entry: bundles.ncc.entry, mode: 'poll' }),
+    'kubewait-esbuild': kubewait({ id: 'kubewait-esbuild', label: 'kubewait watch (esbuild bundle)', entry: bundles.esbuild.entry, mode: 'watch' }),
+    'kubectl-wait': kubectlWait(kubectl),
+    'kubectl-rollout': kubectlRollout(kubectl),
+  };
+
+  try {
+    const evals: EvalRecord[] = [];
+    const evalReps = options.quick ? 2 : 7;
+    log(`start-up without a cluster (${evalReps} runs each)...`);
+    for (let rep = 0; rep < evalReps; rep++) {
+      for (const bundle of [bundles.empty, bundles.clientNodeFloor, bundles.esbuild, bundles.ncc]) evals.push(await measureEvaluation(bundle));
+    }
+
+    const plans = selectScenarios(plan(options.quick), options.scenarios);
+    const runs: RunRecord[] = [];
+    let objectBytes = 0;
+    const total = plans.reduce((sum, p) => sum + schedule(p).length, 0);
+    for (const p of plans) {
+      const fixture = await Fixture.start(p);
+      objectBytes = fixture.objectBytes();
+      try {
+        for (const { waiter, rep, of } of schedule(p)) {
+          const phaseMs = waiter === 'kubewait-poll' ? ((rep + 0.5) / of) * POLL_INTERVAL_MS : 0;
+          const record = await measure(fixture, waiters[waiter], { phaseMs });
+          runs.push(record);
+          log(`[${runs.length}/${total}] ${p.deployments}x${p.namespaces} ${waiter} #${rep + 1}: ${describe(record)}`);
+        }
+      } finally {
+        await fixture.close();
+      }
+    }
+
+    machine.loadAtEnd = os.loadavg()[0];
+    const results: BenchResults = {
+      quick: options.quick,
+      machine,
+      startedAt,
+      durationMs: now() - started,
+      kubectlVersion,
+      objectBytes,
+      bundles: [bundles.empty, bundles.clientNodeFloor, bundles.esbuild, bundles.ncc],
+      evals,
+      plans,
+      runs,
+      commands: Object.fromEntries(WAITER_IDS.map((id) => [id, waiters[id].command({ deployments: 2, namespaces: 2 })])) as Record<WaiterId, string>,
+      labels: Object.fromEntries(WAITER_IDS.map((id) => [id, waiters[id].label])) as Record<WaiterId, string>,
+    };
+    const partial = options.quick || options.scenarios.length > 0;
+    const file = partial ? path.join(os.tmpdir(), 'kubewait-bench-RESULTS.md') : fileURLToPath(new URL('./RESULTS.md', import.meta.url));
+    writeFileSync(file, renderResults(results, explanation(results)));
+    log(`wrote ${file} after ${formatMs(now() - started)}`);
+    if (runs.some((r) => !r.ok)) process.exitCode = 1;
+  } finally {
+    bundles.dispose();
+  }
+}
+
+function describe(r: RunRecord): string {
+  if (!r.ok) return `FAILED: ${r.problem}`;
+  return `${formatMs(r.latencyMs)}, ${r.requestsTotal} requests, ${formatBytes(r.bytesSent)}, ${formatMiB(r.peakRssKiB)}${r.processes > 1 ? ` (${r.processes} processes)` : ''}`;
+}
+
+function log(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+await main();
