@@ -145,11 +145,12 @@ export class Follower {
     const status = error instanceof ApiError ? error.status : 0;
     const retryAfter = error instanceof ApiError ? error.retryAfterMs : undefined;
     if (status === 403) {
-      group.unavailable(`${this.permission('list')}: forbidden`, true);
+      const grant = `grant the list and watch verbs on ${qualifiedResource(group.type)} to this kubeconfig's identity`;
+      group.unavailable(`${this.permission('list')}: forbidden — ${grant}`, true);
     } else if (status === 401) {
       group.unavailable(describeFailure(error, cluster.server), true);
     } else if (status === 404) {
-      group.unavailable(`resource type ${qualifiedResource(group.type)} is no longer served by the cluster`, false);
+      group.typeGone(`resource type ${qualifiedResource(group.type)} is no longer served by the cluster`);
     } else if (!group.synced) {
       group.unavailable(`cannot list ${group.description}: ${describeFailure(error, cluster.server)}`, false);
     } else if (!this.warnedUnreachable && status === 0) {

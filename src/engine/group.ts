@@ -8,11 +8,12 @@
  */
 import type { Diagnosis } from '../status/types.js';
 import type { ResourceType } from '../kube/index.js';
-import { qualifiedResource } from '../kube/index.js';
+import { groupVersion, qualifiedResource } from '../kube/index.js';
 import { evaluate } from './evaluate.js';
 import type { Evaluation } from './evaluate.js';
 import { parseSelector, selectorFromObject } from './labels.js';
 import type { LabelMatcher, Labels } from './labels.js';
+import type { SelectorSet } from './selector-set.js';
 import type { TargetState, Tracker, Update } from './tracker.js';
 import type { WaitFor } from './types.js';
 
@@ -55,7 +56,7 @@ interface SelectorTarget {
   matcher: LabelMatcher;
   ownerless: boolean;
   members: Map<string, Slot>;
-  placeholder: TargetState;
+  set: SelectorSet;
 }
 
 export interface PodLike {
@@ -130,13 +131,13 @@ export class GroupState {
     return true;
   }
 
-  /** Adds a selector target; returns its current target states (members, or the placeholder). */
-  addSelector(text: string, ownerless: boolean, placeholder: TargetState): () => TargetState[] {
-    const target: SelectorTarget = { text, matcher: parseSelector(text), ownerless, members: new Map(), placeholder };
+  /** Adds a selector target, part of `set`; returns its members' states, by name. */
+  addSelector(ownerless: boolean, set: SelectorSet): () => TargetState[] {
+    const target: SelectorTarget = { text: set.text, matcher: parseSelector(set.text), ownerless, members: new Map(), set };
     this.selectors.push(target);
-    placeholder.update(this.waitingForList());
+    set.addPart(ownerless ? `${this.type.resource} without an owner` : this.type.resource, this.type.namespaced, this.waitingForList());
     this.revision++;
-    return () => selectorStates(target);
+    return () => memberStates(target);
   }
 
   /** Server-side filter for LIST/WATCH: only when a single target makes it exact. */
@@ -144,14 +145,6 @@ export class GroupState {
     if (this.named.size === 1 && this.selectors.length === 0) return { fieldSelector: `metadata.name=${[...this.named.keys()][0]}` };
     if (this.named.size === 0 && this.selectors.length === 1 && this.selectors[0].text) return { labelSelector: this.selectors[0].text };
     return {};
-  }
-
-  /** Every target state of this group in report order (members by name; the placeholder when none). */
-  states(): TargetState[] {
-    const out: TargetState[] = [];
-    for (const slot of this.named.values()) out.push(slot.state);
-    for (const s of this.selectors) out.push(...selectorStates(s));
-    return out;
   }
 
   // ---- feeding objects -------------------------------------------------------------------------------
@@ -167,7 +160,7 @@ export class GroupState {
     for (const name of [...this.objects.keys()]) if (!seen.has(name)) this.remove(name);
     this.synced = true;
     for (const [name, slot] of this.named) if (!this.objects.has(name)) this.markAbsent(slot);
-    for (const s of this.selectors) if (s.members.size === 0) s.placeholder.update(this.noMatches(s));
+    for (const s of this.selectors) s.set.listed();
   }
 
   /** A LIST failed part way: what it saw so far says nothing about deletions. */
@@ -205,9 +198,9 @@ export class GroupState {
       if (!hits[i]) return;
       let slot = s.members.get(name);
       if (!slot) {
-        if (s.members.size === 0) this.ctx.tracker.retire(s.placeholder);
         slot = { state: this.ctx.tracker.add(this.memberIdentity(s, name), tracked.evaluation, true), gone: false };
         s.members.set(name, slot);
+        s.set.joined();
       }
       this.applyTo(slot, tracked);
     });
@@ -226,9 +219,16 @@ export class GroupState {
     const update: Update = { status: 'Unknown', message, done: false, blocked };
     for (const slot of this.named.values()) if (!slot.gone) slot.state.update(update);
     for (const s of this.selectors) {
-      if (s.members.size === 0) s.placeholder.update(update);
-      else for (const slot of s.members.values()) if (!slot.gone) slot.state.update(update);
+      s.set.unavailable(update);
+      for (const slot of s.members.values()) if (!slot.gone) slot.state.update(update);
     }
+  }
+
+  /** The API server no longer serves this type (its CRD was deleted): for `deleted`, that is success. */
+  typeGone(message: string): void {
+    if (this.ctx.waitFor.kind !== 'deleted') return this.unavailable(message, false);
+    this.beginList();
+    this.endList();
   }
 
   /** Pending workloads with a tracked object, for pod diagnosis. */
@@ -320,25 +320,11 @@ export class GroupState {
     }
     this.ctx.tracker.retire(slot.state);
     s.members.delete(name);
-    if (s.members.size === 0) {
-      this.ctx.tracker.register(s.placeholder);
-      s.placeholder.update(this.noMatches(s));
-    }
+    s.set.left();
   }
 
   private memberIdentity(s: SelectorTarget, name: string) {
-    const { report } = s.placeholder;
-    const source = report.file !== undefined && report.line !== undefined ? { file: report.file, line: report.line } : undefined;
-    return { apiVersion: report.apiVersion, kind: report.kind, namespace: report.namespace, name, selector: s.text, source };
-  }
-
-  private noMatches(s: SelectorTarget): Update {
-    const what = s.ownerless ? `${this.type.resource} without an owner` : this.type.resource;
-    const matching = s.text ? ` match ${s.text}` : '';
-    const where = this.type.namespaced ? ` in namespace ${this.namespace}` : '';
-    const verb = s.text ? '' : ' exist';
-    if (this.ctx.waitFor.kind === 'deleted') return { status: 'NotFound', message: `no ${what}${matching}${verb}${where}`, done: true };
-    return { status: 'NotFound', message: `no ${what}${matching}${verb}${where} yet`, done: false };
+    return { apiVersion: groupVersion(this.type.group, this.type.version), kind: this.type.kind, namespace: this.namespace, name, selector: s.text };
   }
 
   private waitingForList(): Update {
@@ -350,8 +336,7 @@ export function groupKey(type: Pick<ResourceType, 'group' | 'resource'>, namespa
   return `${type.group}/${type.resource}/${namespace}`;
 }
 
-function selectorStates(s: SelectorTarget): TargetState[] {
-  if (s.members.size === 0) return [s.placeholder];
+function memberStates(s: SelectorTarget): TargetState[] {
   return [...s.members.keys()].sort().map((name) => s.members.get(name)!.state);
 }
 

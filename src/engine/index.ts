@@ -11,6 +11,7 @@ import { backoffMs } from './backoff.js';
 import { NamespaceDiagnoser } from './diagnoser.js';
 import { Follower } from './follower.js';
 import { GroupState, groupKey } from './group.js';
+import { SelectorSet } from './selector-set.js';
 import type { GroupContext } from './group.js';
 import { Tracker } from './tracker.js';
 import type { Identity, TargetState } from './tracker.js';
@@ -46,6 +47,7 @@ class Engine {
   private readonly entries: Entry[] = [];
   private unresolved: Unresolved[] = [];
   private readonly groups = new Map<string, Group>();
+  private readonly sets = new Map<string, { set: SelectorSet; lead: Entry }>();
   private readonly diagnosers = new Map<string, NamespaceDiagnoser>();
   private readonly warnings: string[] = [];
   private error?: { input: string; message: string };
@@ -97,6 +99,7 @@ class Engine {
     if (!this.finished) {
       this.resolvePending();
       this.observer.resolved?.(this.reports());
+      this.tracker.announcing = true;
       this.running = true;
       for (const group of this.groups.values()) group.follower.start();
       void this.rediscoverWhileUnresolved();
@@ -137,6 +140,10 @@ class Engine {
       } else if (resolution.ambiguous) {
         item.state.update({ status: 'Unknown', message: resolution.message, done: false, blocked: true });
         this.error ??= { input: spec.source ? 'manifests' : 'resources', message: resolution.message };
+      } else if (this.options.waitFor.kind === 'deleted') {
+        // No such type, no such object: what a deleted CRD leaves behind.
+        item.state.update({ status: 'NotFound', message: `${resolution.message}, so no such object exists`, done: true });
+        this.warn(`${resolution.message}; counting its targets as deleted`);
       } else {
         const message = `${resolution.message} (yet); waiting for it to appear, e.g. a CRD being installed`;
         item.state.update({ status: 'Unknown', message, done: false });
@@ -159,9 +166,29 @@ class Engine {
         entry.states = () => [];
       }
     } else {
-      entry.states = group.state.addSelector(spec.selector ?? '', spec.ownerless === true, state);
+      // The spec's own state stood for it while its type was unknown; from now on its set reports.
+      this.tracker.retire(state);
+      const { set, lead } = this.selectorSet(entry, type, namespace);
+      const members = group.state.addSelector(spec.ownerless === true, set);
+      entry.states = lead === entry ? () => [...(set.empty ? [set.placeholder] : []), ...members()] : members;
     }
     if (this.running) group.follower.targetsChanged();
+  }
+
+  /** The set of selector targets sharing this spec's selector and namespace; created by its first part. */
+  private selectorSet(entry: Entry, type: ResourceType, namespace: string): { set: SelectorSet; lead: Entry } {
+    const text = entry.spec.selector ?? '';
+    const key = JSON.stringify([entry.spec.namespace || this.options.defaultNamespace, text]);
+    let found = this.sets.get(key);
+    if (!found) {
+      const placeholder = this.tracker.add(
+        { apiVersion: groupVersion(type.group, type.version), kind: type.kind, namespace, name: '', selector: text },
+        { status: 'Unknown', message: '', done: false },
+      );
+      found = { set: new SelectorSet(placeholder, this.tracker, text, namespace, this.options.waitFor), lead: entry };
+      this.sets.set(key, found);
+    }
+    return found;
   }
 
   private async rediscoverWhileUnresolved(): Promise<void> {

@@ -108,6 +108,8 @@ export class Tracker {
   private failedCount = 0;
   private blockedCount = 0;
   private readonly started: number;
+  /** Transitions are announced only after the observer got the resolved targets. */
+  announcing = false;
 
   constructor(
     private readonly observer: EngineObserver | undefined,
@@ -128,7 +130,7 @@ export class Tracker {
   add(identity: Identity, initial: Update, announce = false): TargetState {
     const state = new TargetState(this, identity, initial);
     this.register(state);
-    if (announce) this.observer?.transition?.(state.report, undefined);
+    if (announce && this.announcing) this.observer?.transition?.(state.report, undefined);
     return state;
   }
 
@@ -157,7 +159,7 @@ export class Tracker {
   }
 
   transition(state: TargetState, previous: Status): void {
-    if (state.registered) this.observer?.transition?.(state.report, previous);
+    if (state.registered && this.announcing) this.observer?.transition?.(state.report, previous);
   }
 
   get pending(): number {

@@ -8,6 +8,7 @@ import type { TestCluster } from '../cluster/index.js';
 import { until } from '../cluster/testkit.js';
 import { configMap, deployment, deploymentStatus, pod } from './fixtures.js';
 import { brief, following, namespace, requestsIn, runEngine } from './helpers.js';
+import { workloadTargets } from '../../src/targets/workloads.js';
 
 let server: TestCluster;
 
@@ -157,6 +158,27 @@ describe('readiness', () => {
   });
 });
 
+describe('a selector on its own (every workload type)', () => {
+  it('is ready when the matching objects are, whatever types have no match', async () => {
+    const ns = namespace(server, 'lone');
+    server.create(deployment('web', { namespace: ns, labels: { app: 'shop' }, state: 'ready' }));
+    server.create({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: ns, labels: { app: 'shop' } }, spec: { type: 'ClusterIP', ports: [{ port: 80 }] } });
+    server.create(deployment('other', { namespace: ns, labels: { app: 'else' }, state: 'progressing' }));
+    const result = await runEngine(server, workloadTargets('app=shop').map((t) => ({ ...t, namespace: ns })));
+    expect(result.outcome).toBe('ready');
+    expect(result.targets.map((t) => `${t.kind}/${t.name} ${t.status}`)).toEqual(['Deployment/web Current', 'Service/web Current']);
+  });
+
+  it('reports one entry while nothing matches', async () => {
+    const ns = namespace(server, 'lone-empty');
+    const result = await runEngine(server, workloadTargets('app=shop').map((t) => ({ ...t, namespace: ns })), { timeoutMs: 1500 });
+    expect(result.outcome).toBe('timeout');
+    expect(result.targets.map(brief)).toEqual([
+      'Deployment/lone-empty/(app=shop) NotFound: no deployments, statefulsets, daemonsets, jobs, pods without an owner, persistentvolumeclaims or services match app=shop in namespace lone-empty yet',
+    ]);
+  });
+});
+
 describe('wait-for', () => {
   it('deleted: done when deleted, and when deleted and created again (new UID)', async () => {
     const ns = namespace(server, 'deleting');
@@ -173,6 +195,14 @@ describe('wait-for', () => {
       'ConfigMap/deleting/a NotFound done: deleted',
       'ConfigMap/deleting/b NotFound done: deleted',
       'ConfigMap/deleting/never NotFound done: does not exist',
+    ]);
+  });
+
+  it('deleted: a type the cluster does not serve (a deleted CRD) has no objects left', async () => {
+    const result = await runEngine(server, [{ type: 'widgets.gone.example.com', name: 'w' }], { waitFor: { kind: 'deleted' } });
+    expect(result.outcome).toBe('ready');
+    expect(result.targets.map(brief)).toEqual([
+      'widgets.gone.example.com/default/w NotFound done: resource type "widgets.gone.example.com" (in API group "gone.example.com") is not served by the cluster, so no such object exists',
     ]);
   });
 
@@ -283,8 +313,9 @@ describe('permissions', () => {
     server.create(configMap('a', {}, ns));
     const result = await runEngine(server, [{ type: 'cm', name: 'a', namespace: ns }, { type: 'deploy', name: 'web', namespace: ns }], { token: 'no-deployments', timeoutMs: 600_000 });
     expect(result.outcome).toBe('failed');
-    expect(result.error).toEqual({ input: 'kubeconfig', message: 'cannot list deployments.apps in namespace "nolist": forbidden' });
-    expect(result.targets.map(brief)).toEqual(['ConfigMap/nolist/a Current done: Resource is always ready', 'Deployment/nolist/web Unknown: cannot list deployments.apps in namespace "nolist": forbidden']);
+    const message = 'cannot list deployments.apps in namespace "nolist": forbidden — grant the list and watch verbs on deployments.apps to this kubeconfig\'s identity';
+    expect(result.error).toEqual({ input: 'kubeconfig', message });
+    expect(result.targets.map(brief)).toEqual(['ConfigMap/nolist/a Current done: Resource is always ready', `Deployment/nolist/web Unknown: ${message}`]);
   });
 });
 

@@ -2,6 +2,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { GroupState, UNSCHEDULABLE_WINDOW_MS } from '../../src/engine/group.js';
 import type { GroupContext } from '../../src/engine/group.js';
+import { SelectorSet } from '../../src/engine/selector-set.js';
 import { Tracker } from '../../src/engine/tracker.js';
 import type { TargetState } from '../../src/engine/tracker.js';
 import type { EngineObserver, TargetReport, WaitFor } from '../../src/engine/types.js';
@@ -17,6 +18,7 @@ function setup(type: ResourceType, opts: { waitFor?: WaitFor; failFast?: boolean
   const transitions: Array<[string, string | undefined, string]> = [];
   const observer: EngineObserver = { transition: (t, previous) => transitions.push([t.name || `(${t.selector})`, previous, t.status]) };
   const tracker = new Tracker(observer);
+  tracker.announcing = true;
   const scheduled: Array<{ at: number; run: () => void }> = [];
   const pendingNamespaces: string[] = [];
   const ctx: GroupContext = {
@@ -35,9 +37,10 @@ function setup(type: ResourceType, opts: { waitFor?: WaitFor; failFast?: boolean
     return state;
   };
   const selector = (text: string, ownerless = false): (() => TargetReport[]) => {
-    const state = tracker.add({ apiVersion: 'v1', kind: type.kind, namespace: 'default', name: '', selector: text }, { status: 'Unknown', message: '', done: false });
-    const states = group.addSelector(text, ownerless, state);
-    return () => states().map((s) => s.report);
+    const placeholder = tracker.add({ apiVersion: 'v1', kind: type.kind, namespace: 'default', name: '', selector: text }, { status: 'Unknown', message: '', done: false });
+    const set = new SelectorSet(placeholder, tracker, text, 'default', ctx.waitFor);
+    const members = group.addSelector(ownerless, set);
+    return () => [...(set.empty ? [set.placeholder] : []), ...members()].map((s) => s.report);
   };
   const list = (...objects: unknown[]) => {
     group.beginList();
