@@ -7,14 +7,14 @@
  * reported as it should, 1 when something is broken.
  */
 import { startCluster } from '../test/cluster/index.js';
-import { ensureDist } from '../test/e2e/dist.js';
+import { distIsStale, ensureDist } from '../test/e2e/dist.js';
 import { deployment, job } from '../test/e2e/objects.js';
 import { runAction } from '../test/e2e/runAction.js';
 
 const heading = (text: string) => `\n\x1b[1m=== ${text} ===\x1b[0m\n`;
 
 async function demo(): Promise<number> {
-  process.stdout.write('Building dist/ if needed (npm run package)...\n');
+  if (distIsStale()) process.stdout.write('Building dist/ from src/ first (npm run package, under a minute)...\n');
   await ensureDist();
   const cluster = await startCluster();
   try {

@@ -18,7 +18,9 @@ export async function run(): Promise<void> {
     const settings = parseSettings((name) => core.getInput(name));
     const targets = await targetsFromInputs(settings, { cwd: process.cwd() });
     const result = await waitOnCluster(settings, targets);
-    if (result.outcome !== 'ready' || result.cancelled) {
+    if (result.error) {
+      process.exitCode = 1; // the report already annotated the input at fault; one annotation is enough
+    } else if (result.outcome !== 'ready' || result.cancelled) {
       core.setFailed(failureMessage(result, settings.waitFor) ?? `kubewait: ${result.outcome}`);
     }
   } catch (error) {

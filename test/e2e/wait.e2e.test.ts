@@ -57,6 +57,22 @@ describe('kubewait end to end', () => {
     expect(run.summary).toMatch(/migrate/);
   }, 150_000);
 
+  it('with a selector alone, waits for the matching workloads and nothing else', async () => {
+    const frontend = { tier: 'frontend' };
+    cluster.create(deployment('web', { namespace: 'sel', labels: frontend, readyAfterMs: 300 }));
+    cluster.create(job('assets', { namespace: 'sel', labels: frontend, readyAfterMs: 300 }));
+    cluster.create(deployment('broken', { namespace: 'sel', podFailure: 'ImagePullBackOff' })); // not selected
+
+    const run = await runAction({ kubeconfig: cluster.kubeconfig({ namespace: 'sel' }), selector: 'tier=frontend', timeout: '60s', summary: 'false' });
+
+    expect(run.errors).toEqual([]);
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs.result).toBe('ready');
+    // The pods of the Deployment and the Job have the label too, but their owners stand for them.
+    expect(statusByRef(run.outputs)).toEqual({ 'sel/Deployment/web': 'Current', 'sel/Job/assets': 'Current' });
+    expect(run.summary).toBe(''); // summary: false
+  }, 150_000);
+
   it('fails fast on a bad image and says why in the annotation', async () => {
     cluster.create(deployment('api', { namespace: 'bad', podFailure: 'ImagePullBackOff', image: 'registry.example.com/api:v2' }));
     cluster.create(deployment('web', { namespace: 'bad', readyAfterMs: 300 }));
@@ -135,6 +151,28 @@ describe('kubewait end to end', () => {
     expect(run.exitCode).toBe(0);
     expect(run.outputs).toMatchObject({ result: 'ready', pending: '' });
     expect(resourcesOf(run.outputs).map((r) => r.name).sort()).toEqual(['never-was', 'old-a', 'old-b']);
+  }, 150_000);
+
+  it('fails with one annotation on an input problem found on the cluster (an ambiguous type), reporting every target', async () => {
+    for (const group of ['a.example.org', 'b.example.org']) {
+      cluster.create({
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: `caches.${group}` },
+        spec: { group, scope: 'Namespaced', names: { plural: 'caches', singular: 'cache', kind: 'Cache' }, versions: [{ name: 'v1', served: true, storage: true }] },
+      });
+    }
+    await cluster.waitFor(() => cluster.list('apiextensions.k8s.io/v1', 'CustomResourceDefinition').filter((crd) => crd.metadata.name.startsWith('caches.') && crd.status?.conditions?.length).length === 2);
+    cluster.create(configMap('settings', { namespace: 'ambiguous' }));
+
+    const run = await runAction({ kubeconfig: cluster.kubeconfig({ namespace: 'ambiguous' }), resources: 'cache/x\nconfigmap/settings', timeout: '5m' });
+
+    expect(run.exitCode).toBe(1);
+    expect(run.errors).toHaveLength(1);
+    expect(run.errors[0].message).toContain('resource type "cache" is ambiguous: it matches caches.a.example.org, caches.b.example.org');
+    expect(run.errors[0].properties.title).toContain('resources');
+    expect(run.outputs.result).toBe('failed');
+    expect(resourcesOf(run.outputs).map((r) => r.name).sort()).toEqual(['settings', 'x']);
   }, 150_000);
 
   it('reports every target when the job is cancelled', async () => {
