@@ -181,7 +181,8 @@ describe('kubewait end to end', () => {
 
     const run = await runAction(
       { kubeconfig: cluster.kubeconfig({ namespace: 'cancel' }), resources: 'pvc/data\ndeployment/web', timeout: '5m' },
-      { signalWhen: (stdout) => (/deployment\/web \(cancel\): .*Current/.test(stdout) ? 'SIGINT' : undefined) },
+      // Cancel once the log shows web Current (in the resolved group or as a transition): pvc/data never is.
+      { signalWhen: (stdout) => (/^deployment\/web \(cancel\).*Current/m.test(stdout) ? 'SIGINT' : undefined) },
     );
 
     expect(run.exitCode).toBe(1);
