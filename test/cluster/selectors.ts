@@ -1,7 +1,7 @@
 /** Label and field selectors with the API server's syntax and semantics. */
 
 export type Matcher = (obj: KubeLike) => boolean;
-interface KubeLike { metadata?: { labels?: Record<string, string> }; [k: string]: unknown }
+interface KubeLike { metadata?: { labels?: Record<string, string>; [k: string]: unknown }; [k: string]: unknown }
 
 export class SelectorError extends Error {}
 
