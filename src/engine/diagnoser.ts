@@ -95,6 +95,7 @@ export class NamespaceDiagnoser {
       }
     }, { signal }, () => pods.clear());
 
+    // Events only add detail: without them (forbidden, unsupported selector) the pods still tell why.
     const events = new Map<DiagnosisSubject, KubeEvent[]>();
     await listPages(cluster.client, `${base}/events`, (items) => {
       for (const event of items as KubeEvent[]) {
@@ -105,7 +106,10 @@ export class NamespaceDiagnoser {
         list.push(event);
         events.set(subject, list);
       }
-    }, { signal, fieldSelector: 'type=Warning' }, () => events.clear());
+    }, { signal, fieldSelector: 'type=Warning' }, () => events.clear()).catch((error: unknown) => {
+      if (signal.aborted) throw error;
+      events.clear();
+    });
 
     const now = new Date();
     if (this.stopped) return;

@@ -12,6 +12,8 @@ import type { Mode } from './types.js';
 
 /** Watch failures in a row (with HTTP answers, so the server is reachable) before `auto` polls instead. */
 const WATCH_FAILURES_BEFORE_POLLING = 5;
+/** Failed connection attempts in a row before the user is told the server is out of reach. */
+const LOST_CONTACT_AFTER = 3;
 
 export interface FollowerOptions {
   cluster: Cluster;
@@ -38,7 +40,6 @@ export class Follower {
   private readonly apiVersion: string;
   private filter: { labelSelector?: string; fieldSelector?: string } = {};
   private filterRevision = -1;
-  private warnedUnreachable = false;
 
   constructor(private readonly options: FollowerOptions) {
     this.polling = options.mode === 'poll';
@@ -66,12 +67,13 @@ export class Follower {
     let resourceVersion: string | undefined;
     let listFailures = 0;
     let watchFailures = 0;
+    let unreachable = 0;
     while (!this.stopped) {
       if (resourceVersion === undefined || group.revision !== this.filterRevision) {
         try {
           resourceVersion = await this.list();
           listFailures = 0;
-          this.warnedUnreachable = false;
+          unreachable = 0;
         } catch (error) {
           if (this.stopped) return;
           resourceVersion = undefined;
@@ -97,6 +99,7 @@ export class Follower {
           break;
         case 'closed':
           resourceVersion = result.resourceVersion;
+          unreachable = 0;
           // A watch that ends at once with nothing in it is a struggling server: do not spin.
           if (result.events === 0 && Date.now() - startedAt < 1000) await this.sleep(backoffMs(watchFailures++));
           else watchFailures = 0;
@@ -107,9 +110,14 @@ export class Follower {
             resourceVersion = undefined;
             break;
           }
-          if (result.error.status !== 0) watchFailures++;
+          if (result.error.status === 0) {
+            this.lostContact(result.error, ++unreachable);
+            await this.sleep(backoffMs(unreachable - 1));
+            break;
+          }
+          watchFailures++;
           if (this.watchFailed(result.error, watchFailures)) break;
-          await this.sleep(result.error.retryAfterMs ?? backoffMs(Math.max(watchFailures, 1) - 1));
+          await this.sleep(result.error.retryAfterMs ?? backoffMs(watchFailures - 1));
           break;
       }
     }
@@ -153,13 +161,18 @@ export class Follower {
       group.typeGone(`resource type ${qualifiedResource(group.type)} is no longer served by the cluster`);
     } else if (!group.synced) {
       group.unavailable(`cannot list ${group.description}: ${describeFailure(error, cluster.server)}`, false);
-    } else if (!this.warnedUnreachable && status === 0) {
-      this.warnedUnreachable = true;
-      this.options.warn(`lost contact while listing ${group.description} (${describeFailure(error, cluster.server)}); retrying until the deadline`);
+    } else if (status === 0) {
+      this.lostContact(error, attempt + 1);
     }
     this.options.changed();
     const blocked = status === 403 || status === 401;
     return retryAfter ?? backoffMs(attempt, blocked ? 2000 : 500, blocked ? 30_000 : 10_000);
+  }
+
+  /** The server stopped answering after the first list: say so once, as the statuses may go stale. */
+  private lostContact(error: unknown, failures: number): void {
+    if (failures !== LOST_CONTACT_AFTER) return;
+    this.options.warn(`${describeFailure(error, this.options.cluster.server)}; retrying until the deadline (statuses may be stale meanwhile)`);
   }
 
   /** Handles a failed watch; true when the follower changed course (fallback or stop). */

@@ -60,12 +60,15 @@ class Engine {
   private wake?: () => void;
   private finishWait!: () => void;
   private readonly groupContext: GroupContext;
+  /** A tiny interval would turn polling into a busy loop against the server. */
+  private readonly pollIntervalMs: number;
 
   constructor(
     private readonly cluster: Cluster,
     private readonly options: EngineOptions,
   ) {
     this.observer = safeObserver(options.observer);
+    this.pollIntervalMs = Math.max(options.pollIntervalMs, 50);
     this.tracker = new Tracker(this.observer);
     this.groupContext = {
       tracker: this.tracker,
@@ -226,7 +229,7 @@ class Engine {
       cluster: this.cluster,
       group: state,
       mode: this.options.mode,
-      pollIntervalMs: this.options.pollIntervalMs,
+      pollIntervalMs: this.pollIntervalMs,
       warn: (message) => this.warn(message),
       changed: () => this.check(),
     });
@@ -242,7 +245,7 @@ class Engine {
       diagnoser = new NamespaceDiagnoser({
         cluster: this.cluster,
         namespace,
-        intervalMs: this.options.pollIntervalMs,
+        intervalMs: this.pollIntervalMs,
         imagePullGraceMs: this.options.imagePullGraceMs,
         subjects: () => [...this.groups.values()].filter((g) => g.state.namespace === namespace).flatMap((g) => g.state.pendingWorkloads()),
         warn: (message) => this.warn(message),

@@ -123,6 +123,34 @@ describe('an API server that is not there yet', () => {
     }
   });
 
+  it('warns once when the server goes away mid-wait, and times out with the last known statuses', async () => {
+    const gone = await startCluster({ controllers: false });
+    gone.create(deployment('web', { state: 'progressing' }));
+    const cluster = await connect({ kubeconfig: gone.kubeconfig(), context: '' }, { mask: () => {} }, { env: {}, serviceAccountDir: '/nonexistent' });
+    try {
+      const warnings: string[] = [];
+      const running = waitForTargets(cluster, {
+        targets: [{ type: 'deploy', name: 'web' }],
+        defaultNamespace: 'default',
+        waitFor: { kind: 'ready' },
+        timeoutMs: 6000,
+        pollIntervalMs: 200,
+        mode: 'auto',
+        failFast: true,
+        jobCompletion: true,
+        observer: { warning: (m) => warnings.push(m) },
+      });
+      await following(gone, 'deployments', 'default');
+      await gone.close();
+      const result = await running;
+      expect(result.outcome).toBe('timeout');
+      expect(result.warnings).toEqual([`cannot reach the API server at ${gone.url}: ECONNREFUSED; retrying until the deadline (statuses may be stale meanwhile)`]);
+      expect(result.targets.map(brief)).toEqual(['Deployment/default/web InProgress: Available: 0/1']);
+    } finally {
+      await cluster.close();
+    }
+  });
+
   it('times out with the reason when the server never answers', async () => {
     const port = await freePort();
     const late = await startCluster({ controllers: false, port });
