@@ -45,6 +45,7 @@ export class Api {
   }
 
   delete(t: ResourceType, namespace: string | undefined, name: string): KubeObject {
+    if (t.kind === 'Namespace' && !t.group) return this.store.terminate(t, name);
     return this.store.delete(t, namespace, name);
   }
 }

@@ -82,6 +82,23 @@ describe('deployments', () => {
   });
 });
 
+describe('namespaces', () => {
+  it('terminate: contents are deleted, finalizers hold the namespace, then it goes', async () => {
+    cluster.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'doomed' } });
+    cluster.create(deployment('web', { namespace: 'doomed' }));
+    cluster.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'held', namespace: 'doomed', finalizers: ['example.com/hold'] } });
+    await until(() => cluster.list('v1', 'Pod', 'doomed').length === 1, 'pod', T);
+    cluster.delete('v1', 'Namespace', undefined, 'doomed');
+    expect(cluster.get('v1', 'Namespace', undefined, 'doomed')).toMatchObject({ metadata: { deletionTimestamp: expect.any(String) }, status: { phase: 'Terminating' } });
+    await until(() => cluster.list('apps/v1', 'Deployment', 'doomed').length === 0 && cluster.list('v1', 'Pod', 'doomed').length === 0, 'contents deleted', T);
+    expect(cluster.get('v1', 'ConfigMap', 'doomed', 'held')?.metadata.deletionTimestamp).toBeDefined();
+    expect(cluster.get('v1', 'Namespace', undefined, 'doomed')).toBeDefined();
+    const held = cluster.get('v1', 'ConfigMap', 'doomed', 'held')!;
+    cluster.apply({ ...held, metadata: { ...held.metadata, finalizers: [] } });
+    await until(() => cluster.get('v1', 'Namespace', undefined, 'doomed') === undefined, 'namespace gone', T);
+  });
+});
+
 describe('pod failures', () => {
   it.each([
     ['ImagePullBackOff', {}, (p: KubeObject) => p.status.containerStatuses?.[0].state.waiting?.reason === 'ImagePullBackOff',

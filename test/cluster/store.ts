@@ -282,6 +282,31 @@ export class Store {
     return this.remove(t, { ...current, metadata: { ...current.metadata, resourceVersion: String(rv) } }, current, rv);
   }
 
+  /** Namespace deletion: Terminating (deletionTimestamp, status.phase) until the namespace controller
+   *  has emptied it and calls `finalize`. */
+  terminate(t: ResourceType, name: string): KubeObject {
+    const current = this.get(t, undefined, name);
+    if (!current) throw errors.notFound(t, name);
+    if (current.metadata.deletionTimestamp) return current;
+    const rv = ++this.rv;
+    const next = {
+      ...current,
+      metadata: { ...current.metadata, deletionTimestamp: timestamp(), resourceVersion: String(rv) },
+      status: { ...current.status, phase: 'Terminating' },
+    };
+    this.put(t, next, current);
+    this.emit({ type: 'MODIFIED', rv, resource: t, object: next, previous: current });
+    return next;
+  }
+
+  /** Removes a terminating object whatever its finalizers say (the namespace controller's last step). */
+  finalize(t: ResourceType, namespace: string | undefined, name: string): void {
+    const current = this.get(t, namespace, name);
+    if (!current?.metadata.deletionTimestamp) return;
+    const rv = ++this.rv;
+    this.remove(t, { ...current, metadata: { ...current.metadata, resourceVersion: String(rv) } }, current, rv);
+  }
+
   private remove(t: ResourceType, final: KubeObject, previous: KubeObject, rv: number): KubeObject {
     const key = typeKey(t.group, t.plural);
     const ns = final.metadata.namespace ?? '';

@@ -5,7 +5,7 @@ import type { StoreEvent } from '../store.js';
 import { DaemonSetController } from './daemonsets.js';
 import { DeploymentController, ReplicaSetController } from './deployments.js';
 import { JobController } from './jobs.js';
-import { CustomResourceController, GarbageCollector, LoadBalancerController, PvcBinder } from './misc.js';
+import { CustomResourceController, GarbageCollector, LoadBalancerController, NamespaceController, PvcBinder } from './misc.js';
 import { Kubelet } from './pods.js';
 import { Runtime } from './runtime.js';
 import { StatefulSetController } from './statefulsets.js';
@@ -31,6 +31,7 @@ export function runControllers(api: Api, opts: ControllerOptions): () => void {
   const loadBalancers = new LoadBalancerController(rt);
   const customResources = new CustomResourceController(rt);
   const gc = new GarbageCollector(rt);
+  const namespaces = new NamespaceController(rt);
 
   rt.register('Deployment', (o) => deployments.reconcile(o));
   rt.register('ReplicaSet', (o) => replicaSets.reconcile(o));
@@ -69,6 +70,9 @@ export function runControllers(api: Api, opts: ControllerOptions): () => void {
         return;
       case 'Service':
         if (e.type === 'ADDED') loadBalancers.onAdded(obj);
+        return;
+      case 'Namespace':
+        if (!e.resource.group) namespaces.onChange(obj);
         return;
       default:
         if (e.resource.custom) customResources.onChange(obj);

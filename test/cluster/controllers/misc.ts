@@ -99,25 +99,46 @@ export class CustomResourceController {
   }
 }
 
+/** Removes a Terminating namespace once nothing is left in it. */
+function finalizeNamespace(rt: Runtime, name: string): void {
+  const t = rt.type('v1', 'Namespace');
+  const ns = rt.store.get(t, undefined, name);
+  if (ns?.metadata.deletionTimestamp && rt.store.namespaceIsEmpty(name)) rt.store.finalize(t, undefined, name);
+}
+
 export class GarbageCollector {
   constructor(private readonly rt: Runtime) {}
 
-  /** Background propagation: dependents go after their owner. */
+  /** Background propagation: dependents go after their owner; a Terminating namespace goes when empty. */
   onDeleted(obj: KubeObject): void {
     const uid = obj.metadata.uid;
+    const ns = obj.metadata.namespace;
     this.rt.after(0, () => {
       for (const dependent of this.rt.store.ownedBy(uid)) {
         const stillOwned = (dependent.metadata.ownerReferences ?? []).some((r) => r.uid !== uid && this.rt.store.byUID(r.uid));
         if (!stillOwned) this.rt.deleteObject(dependent);
       }
-      if (obj.kind === 'Namespace') this.emptyNamespace(obj.metadata.name);
+      if (ns) finalizeNamespace(this.rt, ns);
     });
   }
+}
 
-  private emptyNamespace(namespace: string): void {
-    for (const t of this.rt.api.registry.all()) {
-      if (!t.namespaced) continue;
-      for (const o of this.rt.store.list(t, namespace)) this.rt.store.delete(t, namespace, o.metadata.name);
-    }
+/** Namespace controller: a Terminating namespace has its contents deleted and goes once it is empty
+ *  (objects with finalizers keep it Terminating until they are released). */
+export class NamespaceController {
+  constructor(private readonly rt: Runtime) {}
+
+  onChange(ns: KubeObject): void {
+    if (!ns.metadata.deletionTimestamp) return;
+    const name = ns.metadata.name;
+    this.rt.after(0, () => {
+      for (const t of this.rt.api.registry.all()) {
+        if (!t.namespaced) continue;
+        for (const o of this.rt.store.list(t, name)) {
+          if (!o.metadata.deletionTimestamp) this.rt.store.delete(t, name, o.metadata.name);
+        }
+      }
+      finalizeNamespace(this.rt, name);
+    });
   }
 }
