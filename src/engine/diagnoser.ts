@@ -13,6 +13,8 @@ export interface DiagnoserOptions {
   cluster: Cluster;
   namespace: string;
   intervalMs: number;
+  /** A workload is diagnosed once it has been pending this long (most rollouts finish before). */
+  minPendingMs: number;
   imagePullGraceMs?: number;
   subjects(): DiagnosisSubject[];
   warn(message: string): void;
@@ -51,19 +53,22 @@ export class NamespaceDiagnoser {
 
   private async tick(): Promise<void> {
     this.timer = undefined;
-    const subjects = this.options.subjects();
-    if (subjects.length === 0 || this.stopped) return;
-    this.running = true;
+    const pending = this.options.subjects();
+    if (pending.length === 0 || this.stopped) return; // idle until a workload is pending again
     const started = Date.now();
+    const subjects = pending.filter((s) => started - s.pendingSince >= this.options.minPendingMs);
+    this.running = true;
     try {
-      await this.diagnose(subjects);
-      this.options.changed();
+      if (subjects.length > 0) {
+        await this.diagnose(subjects);
+        this.options.changed();
+      }
     } catch (error) {
       if (this.stopped) return;
       if (error instanceof ApiError && error.status === 403 && !this.warned) {
         this.warned = true;
         this.options.warn(
-          `cannot list pods or events in namespace "${this.options.namespace}": pod diagnosis (why a workload is not ready) is unavailable there — grant the list verb on pods and events`,
+          `cannot list pods in namespace "${this.options.namespace}": pod diagnosis (why a workload is not ready) is unavailable there — grant the list verb on pods and events`,
         );
       }
     } finally {

@@ -81,6 +81,7 @@ export class Follower {
           continue;
         }
         this.options.changed();
+        if (group.revision !== this.filterRevision) continue; // targets added during the list
       }
       if (this.polling) {
         await this.sleep(this.options.pollIntervalMs);

@@ -49,6 +49,8 @@ interface Slot {
   /** `deleted` goal reached; sticky. */
   gone: boolean;
   diagnosis?: Diagnosis;
+  /** Since when (epoch ms) the object has been pending, for pod diagnosis. */
+  pendingSince?: number;
 }
 
 interface SelectorTarget {
@@ -67,6 +69,8 @@ export interface PodLike {
 export interface DiagnosisSubject {
   kind: string;
   name: string;
+  /** Epoch ms since the workload has been pending. */
+  pendingSince: number;
   ownsPod(pod: PodLike): boolean;
   apply(diagnosis: Diagnosis | undefined): void;
 }
@@ -241,6 +245,7 @@ export class GroupState {
       subjects.push({
         kind: this.type.kind,
         name,
+        pendingSince: slot.pendingSince ?? Date.now(),
         ownsPod: tracked.pods,
         apply: (diagnosis) => {
           slot.diagnosis = diagnosis;
@@ -287,11 +292,13 @@ export class GroupState {
     }
     const evaluation = tracked.evaluation;
     if (evaluation.done) {
+      slot.pendingSince = undefined;
       slot.diagnosis = undefined;
       slot.state.setDiagnosis(undefined);
       slot.state.update(evaluation);
       return;
     }
+    slot.pendingSince ??= this.ctx.now().getTime();
     slot.state.setDiagnosis(slot.diagnosis);
     if (this.ctx.failFast && slot.diagnosis?.unrecoverable && evaluation.status !== 'Failed') {
       slot.state.update({ ...evaluation, status: 'Failed', message: slot.diagnosis.summary });

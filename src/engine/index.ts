@@ -246,6 +246,7 @@ class Engine {
         cluster: this.cluster,
         namespace,
         intervalMs: this.pollIntervalMs,
+        minPendingMs: 2 * this.pollIntervalMs,
         imagePullGraceMs: this.options.imagePullGraceMs,
         subjects: () => [...this.groups.values()].filter((g) => g.state.namespace === namespace).flatMap((g) => g.state.pendingWorkloads()),
         warn: (message) => this.warn(message),

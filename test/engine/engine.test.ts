@@ -22,6 +22,7 @@ beforeAll(async () => {
         { verbs: ['watch'], resources: ['configmaps'], apiGroups: [''] },
       ],
       'no-deployments': [{ verbs: ['*'], resources: ['configmaps', 'pods', 'events'], apiGroups: [''] }],
+      'no-pods': [{ verbs: ['*'], resources: ['deployments'], apiGroups: ['apps'] }],
     },
   });
 });
@@ -298,6 +299,20 @@ describe('permissions', () => {
     expect(result.outcome).toBe('failed');
     expect(result.error).toEqual({ input: 'kubeconfig', message: expect.stringContaining('cannot watch deployments.apps in namespace "nowatch2": forbidden') });
     expect(result.targets[0]).toMatchObject({ status: 'Unknown', message: result.error!.message });
+  });
+
+  it('without access to pods, waits all the same and warns once that diagnosis is unavailable', async () => {
+    const ns = namespace(server, 'nopods');
+    server.create(deployment('web', { namespace: ns, state: 'progressing' }));
+    const warnings: string[] = [];
+    const running = runEngine(server, [{ type: 'deploy', name: 'web', namespace: ns }], { token: 'no-pods', observer: { warning: (m) => warnings.push(m) } });
+    await until(() => warnings.length > 0, 'the diagnosis warning');
+    ready(ns, 'web');
+    const result = await running;
+    expect(result.outcome).toBe('ready');
+    expect(result.warnings).toEqual([
+      'cannot list pods in namespace "nopods": pod diagnosis (why a workload is not ready) is unavailable there — grant the list verb on pods and events',
+    ]);
   });
 
   it('poll: never watches', async () => {
