@@ -122,8 +122,9 @@ export async function startCluster(options: ClusterOptions = {}): Promise<TestCl
       return structuredClone(api.update(t, { ...o, metadata: { ...metadata, namespace: current.metadata.namespace } } as KubeObject));
     },
     get: (apiVersion, kind, namespace, name) => {
-      const obj = store.get(typeOf(apiVersion, kind), namespace, name);
-      return obj && structuredClone(obj);
+      const t = registry.findKind(apiVersion, kind); // a kind that is not served (yet, or any more) has no objects
+      const obj = t && store.get(t, namespace, name);
+      return obj ? structuredClone(obj) : undefined;
     },
     list: (apiVersion, kind, namespace) => structuredClone(store.list(typeOf(apiVersion, kind), namespace)),
     patchStatus: (apiVersion, kind, namespace, name, status) =>

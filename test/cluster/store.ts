@@ -199,7 +199,7 @@ export class Store {
   create(t: ResourceType, input: KubeObject, opts: WriteOptions = {}): KubeObject {
     const meta = input.metadata ?? ({} as ObjectMeta);
     const name = meta.name || (meta.generateName ? meta.generateName + randomSuffix() : '');
-    validateName(t, name, meta.generateName);
+    validateName(t, name);
     const namespace = t.namespaced ? meta.namespace || 'default' : undefined;
     if (this.get(t, namespace, name)) throw errors.alreadyExists(t, name);
     const rv = ++this.rv;
@@ -395,7 +395,7 @@ function stripServerFields(meta: Partial<ObjectMeta> | undefined): Partial<Objec
   return structuredClone(rest);
 }
 
-function validateName(t: ResourceType, name: string, generateName?: string): void {
+function validateName(t: ResourceType, name: string): void {
   if (!name) {
     throw errors.invalid(t.kind, t.group, '', [{ field: 'metadata.name', message: 'Required value: name or generateName is required', reason: 'FieldValueRequired' }]);
   }
@@ -405,5 +405,4 @@ function validateName(t: ResourceType, name: string, generateName?: string): voi
       message: `Invalid value: "${name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
     }]);
   }
-  void generateName;
 }
