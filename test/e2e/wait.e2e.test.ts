@@ -113,15 +113,21 @@ describe('kubewait end to end', () => {
   }, 150_000);
 
   it('falls back to polling with one warning when watch is forbidden', async () => {
-    cluster.create(deployment('web', { namespace: 'rbac', readyAfterMs: 5000 })); // not ready at the first LIST
+    let created = false;
 
-    const run = await runAction({
-      kubeconfig: cluster.kubeconfig({ namespace: 'rbac', token: 'no-watch' }),
-      resources: 'deployment/web',
-      timeout: '60s',
-      'poll-interval': '200ms',
-    });
+    const run = await runAction(
+      { kubeconfig: cluster.kubeconfig({ namespace: 'rbac', token: 'no-watch' }), resources: 'deployment/web', timeout: '60s', 'poll-interval': '200ms' },
+      {
+        // Created only once the action waits: its first LIST finds nothing, so it must follow the type.
+        onStdout: (stdout) => {
+          if (created || !stdout.includes('Waiting for 1 target')) return;
+          created = true;
+          cluster.create(deployment('web', { namespace: 'rbac', readyAfterMs: 300 }));
+        },
+      },
+    );
 
+    expect(created).toBe(true);
     expect(run.exitCode).toBe(0);
     expect(run.outputs.result).toBe('ready');
     const watchWarnings = run.warnings.filter((w) => /watch/i.test(w.message));
