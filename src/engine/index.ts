@@ -126,9 +126,7 @@ class Engine {
     try {
       await this.cluster.discovery.load(this.stop.signal);
     } catch (error) {
-      if (this.finished) return;
-      const message = `cannot discover the API server's resource types: ${describeFailure(error, this.cluster.server)}`;
-      for (const { state } of this.unresolved) state.update({ status: 'Unknown', message, done: false });
+      this.discoveryFailed(error);
     }
   }
 
@@ -206,7 +204,7 @@ class Engine {
         failures = 0;
       } catch (error) {
         failures++;
-        if (!discovery.loaded) await this.discoverFailed(error);
+        if (!discovery.loaded) this.discoveryFailed(error);
         continue;
       }
       this.resolvePending();
@@ -214,7 +212,8 @@ class Engine {
     }
   }
 
-  private async discoverFailed(error: unknown): Promise<void> {
+  /** Until discovery works, the targets say why their types are unknown. */
+  private discoveryFailed(error: unknown): void {
     if (this.finished) return;
     const message = `cannot discover the API server's resource types: ${describeFailure(error, this.cluster.server)}`;
     for (const { state } of this.unresolved) state.update({ status: 'Unknown', message, done: false });

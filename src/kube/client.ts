@@ -28,15 +28,38 @@ export class KubeClient {
   private readonly http = new IsomorphicFetchHttpLibrary();
   private dispatcher: unknown;
   private readonly masked = new Set<string>();
+  /** Few GETs at once: fifty namespaces listed together would hold fifty parsed pages in memory. */
+  private readonly slots = new Semaphore(MAX_CONCURRENT_GETS);
+
+  /**
+   * What Watch needs of a KubeConfig, authenticating through this client so every watch shares one
+   * connection pool: client-node would build a new TLS context per watch (about 1 MB each).
+   */
+  private readonly watchConfig: KubeConfig;
 
   constructor(
     private readonly kubeConfig: KubeConfig,
     readonly server: string,
     private readonly secrets: Secrets,
-  ) {}
+  ) {
+    const adapter: Pick<KubeConfig, 'getCurrentCluster' | 'applySecurityAuthentication'> = {
+      getCurrentCluster: () => kubeConfig.getCurrentCluster(),
+      applySecurityAuthentication: (ctx) => this.authenticate(ctx),
+    };
+    this.watchConfig = adapter as KubeConfig;
+  }
 
   /** GET a path and parse the JSON body. Throws ApiError (status 0 for no response). */
   async get(path: string, query: Query = {}, options: RequestOptions = {}): Promise<unknown> {
+    await this.slots.acquire(options.signal);
+    try {
+      return await this.send(path, query, options);
+    } finally {
+      this.slots.release();
+    }
+  }
+
+  private async send(path: string, query: Query, options: RequestOptions): Promise<unknown> {
     const ctx = new RequestContext(this.url(path, query), HttpMethod.GET);
     ctx.setHeaderParam('Accept', options.accept ?? 'application/json');
     await this.authenticate(ctx);
@@ -75,7 +98,7 @@ export class KubeClient {
       stopped = true;
       onEnd(this.watchEnd(error));
     };
-    new Watch(this.kubeConfig)
+    new Watch(this.watchConfig)
       .watch(path, query, (type, object) => {
         if (!stopped) onEvent(type, object);
       }, end)
@@ -136,6 +159,43 @@ export class KubeClient {
     const dispatcher = this.dispatcher as { close?: () => Promise<void> } | undefined;
     this.dispatcher = undefined;
     await dispatcher?.close?.().catch(() => undefined);
+  }
+}
+
+const MAX_CONCURRENT_GETS = 6;
+
+class Semaphore {
+  private free: number;
+  private readonly waiting: Array<() => void> = [];
+  constructor(size: number) {
+    this.free = size;
+  }
+
+  acquire(signal?: AbortSignal): Promise<void> {
+    if (this.free > 0) {
+      this.free--;
+      return Promise.resolve();
+    }
+    return new Promise((resolve, reject) => {
+      const grant = () => {
+        signal?.removeEventListener('abort', cancel);
+        resolve();
+      };
+      const cancel = () => {
+        const index = this.waiting.indexOf(grant);
+        if (index >= 0) this.waiting.splice(index, 1);
+        reject(new ApiError(0, 'request cancelled', 'Cancelled'));
+      };
+      if (signal?.aborted) return cancel();
+      signal?.addEventListener('abort', cancel, { once: true });
+      this.waiting.push(grant);
+    });
+  }
+
+  release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.free++;
   }
 }
 
