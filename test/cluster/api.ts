@@ -28,7 +28,15 @@ export class Api {
   }
 
   update(t: ResourceType, input: KubeObject, subresource?: 'status'): KubeObject {
-    return this.store.update(t, input, { subresource });
+    return this.store.update(t, this.defaulted(t, input, subresource), { subresource });
+  }
+
+  private defaulted(t: ResourceType, input: KubeObject, subresource?: 'status'): KubeObject {
+    if (subresource) return input;
+    const obj = structuredClone({ ...input, kind: t.kind }) as KubeObject;
+    obj.metadata ??= {} as KubeObject['metadata'];
+    applyDefaults(obj, this.alloc, this.store.get(t, obj.metadata.namespace, obj.metadata.name));
+    return obj;
   }
 
   patch(t: ResourceType, namespace: string | undefined, name: string, type: PatchType, patch: unknown, subresource?: 'status'): KubeObject {
@@ -41,7 +49,7 @@ export class Api {
     // A patch never carries a stale resourceVersion unless the client put one in it on purpose.
     const sentRv = (patch as KubeObject)?.metadata?.resourceVersion;
     patched.metadata = { ...patched.metadata, name, ...(namespace !== undefined && t.namespaced ? { namespace } : {}), resourceVersion: sentRv ?? current.metadata.resourceVersion };
-    return this.store.update(t, patched, { subresource });
+    return this.store.update(t, this.defaulted(t, patched, subresource), { subresource });
   }
 
   delete(t: ResourceType, namespace: string | undefined, name: string): KubeObject {

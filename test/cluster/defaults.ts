@@ -1,7 +1,7 @@
 /** API-server defaulting on create, for the fields readiness logic and kubectl read. */
 import type { KubeObject } from './store.js';
 
-type Defaulter = (obj: KubeObject, alloc: Allocator) => { initialStatus?: object };
+type Defaulter = (obj: KubeObject, alloc: Allocator, current?: KubeObject) => { initialStatus?: object };
 
 export interface Allocator {
   clusterIP(): string;
@@ -56,6 +56,7 @@ const DEFAULTERS: Record<string, Defaulter> = {
     obj.spec.replicas ??= 1;
     obj.spec.podManagementPolicy ??= 'OrderedReady';
     obj.spec.updateStrategy ??= { type: 'RollingUpdate', rollingUpdate: { partition: 0 } };
+    if (obj.spec.updateStrategy.type === 'RollingUpdate' && obj.spec.updateStrategy.rollingUpdate) obj.spec.updateStrategy.rollingUpdate.partition ??= 0;
     obj.spec.revisionHistoryLimit ??= 10;
     podSpecDefaults(obj.spec.template?.spec);
     return {};
@@ -78,9 +79,13 @@ const DEFAULTERS: Record<string, Defaulter> = {
     if (obj.spec.template?.spec && obj.spec.template.spec.restartPolicy === 'Always') obj.spec.template.spec.restartPolicy = 'Never';
     return {};
   },
-  Service: (obj, alloc) => {
+  Service: (obj, alloc, current) => {
     obj.spec ??= {};
     obj.spec.type ??= 'ClusterIP';
+    if (current?.spec?.clusterIP && obj.spec.clusterIP === undefined) {
+      obj.spec.clusterIP = current.spec.clusterIP; // allocated once, kept across updates
+      obj.spec.clusterIPs ??= current.spec.clusterIPs;
+    }
     if (obj.spec.clusterIP !== 'None' && obj.spec.type !== 'ExternalName') {
       obj.spec.clusterIP ??= alloc.clusterIP();
       obj.spec.clusterIPs ??= [obj.spec.clusterIP];
@@ -104,7 +109,8 @@ const DEFAULTERS: Record<string, Defaulter> = {
   },
 };
 
-/** Mutates `obj` with defaults; returns the status the object starts with. */
-export function applyDefaults(obj: KubeObject, alloc: Allocator): { initialStatus?: object } {
-  return DEFAULTERS[obj.kind]?.(obj, alloc) ?? {};
+/** Mutates `obj` with defaults (on create and on every update, as a real API server decodes every write);
+ *  returns the status a new object starts with. */
+export function applyDefaults(obj: KubeObject, alloc: Allocator, current?: KubeObject): { initialStatus?: object } {
+  return DEFAULTERS[obj.kind]?.(obj, alloc, current) ?? {};
 }

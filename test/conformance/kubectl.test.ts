@@ -164,6 +164,38 @@ describe('kubectl rollout status', () => {
     expect(cluster.get('apps/v1', 'Deployment', ns, 'web')!.status).toMatchObject({ updatedReplicas: 2, availableReplicas: 2, observedGeneration: 1 });
   });
 
+  it.each([
+    ['statefulset', 'StatefulSet', 'partitioned roll out complete: 1 new pods have been updated...', 'statefulset rolling update complete 3 pods at revision'],
+    ['daemonset', 'DaemonSet', '', 'daemon set "app" successfully rolled out'],
+  ])('follows a %s update to its final message', async (resource, kind, partitionedMessage, fullMessage) => {
+    const ns = namespace(`rollout-${resource}`);
+    const workload = (image: string, updateStrategy?: object) => ({
+      apiVersion: 'apps/v1', kind, metadata: { name: 'app', namespace: ns, annotations: { 'kubewait.test/ready-after-ms': '100' } },
+      spec: {
+        ...(kind === 'StatefulSet' ? { replicas: 3, serviceName: 'app', ...(updateStrategy ? { updateStrategy } : {}) } : {}),
+        selector: { matchLabels: { app: 'app' } },
+        template: { metadata: { labels: { app: 'app' } }, spec: { containers: [{ name: 'app', image }] } },
+      },
+    });
+    cluster.create(workload('app:1'));
+    const first = await kubectl.run(['rollout', 'status', `${resource}/app`, '-n', ns, '--timeout=30s']);
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    if (partitionedMessage) {
+      cluster.apply(workload('app:2', { type: 'RollingUpdate', rollingUpdate: { partition: 2 } }));
+      const partitioned = await kubectl.run(['rollout', 'status', `${resource}/app`, '-n', ns, '--timeout=30s']);
+      expect(partitioned.code).toBe(0);
+      expect(partitioned.stdout.trim().split('\n').pop()).toBe(partitionedMessage);
+      expect(cluster.get('apps/v1', kind, ns, 'app')!.status).toMatchObject({ updatedReplicas: 1, readyReplicas: 3 });
+    }
+    // Without rollingUpdate (no partition), kubectl reports revisions instead of a partitioned roll out.
+    cluster.apply(workload('app:3', kind === 'StatefulSet' ? { type: 'RollingUpdate' } : undefined));
+    const full = await kubectl.run(['rollout', 'status', `${resource}/app`, '-n', ns, '--timeout=30s']);
+    expect(full).toMatchObject({ code: 0, stderr: '' });
+    expect(full.stdout.trim().split('\n').pop()).toContain(fullMessage);
+    const pods = cluster.list('v1', 'Pod', ns);
+    expect(pods.map((p) => p.spec.containers[0].image)).toEqual(pods.map(() => 'app:3'));
+  });
+
   it('fails with the progress deadline message when the rollout is stuck', async () => {
     const ns = namespace('rollout-stuck');
     const d = deployment('stuck', { namespace: ns, podAnnotations: { 'kubewait.test/pod-failure': 'CrashLoopBackOff' } }) as { spec: Record<string, unknown> };
