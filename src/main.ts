@@ -8,7 +8,7 @@ import type { EngineResult } from './engine/types.js';
 import { InputError, parseSettings, type Settings } from './inputs.js';
 import { connect, KubeConfigError } from './kube/index.js';
 import { createLiveLog, failureMessage, outputsFor, reportResult } from './report/index.js';
-import { targetsFromInputs } from './targets/index.js';
+import { targetsFromInputs, type TargetSpec } from './targets/index.js';
 
 /** A step that is done must end even if some library left a socket open. */
 const EXIT_GRACE_MS = 10_000;
@@ -30,7 +30,7 @@ export async function run(): Promise<void> {
   }
 }
 
-async function waitOnCluster(settings: Settings, targets: Awaited<ReturnType<typeof targetsFromInputs>>): Promise<EngineResult> {
+async function waitOnCluster(settings: Settings, targets: TargetSpec[]): Promise<EngineResult> {
   const cluster = await connect(settings, { mask: (secret) => core.setSecret(secret) });
   const cancellation = cancelOnSignals();
   try {
