@@ -97,6 +97,7 @@ export class GroupState {
   private seen?: Set<string>;
   /** True once a LIST has succeeded. */
   synced = false;
+  private failedToList = false;
   /** Bumped when targets are added, so the follower knows its server-side filter is stale. */
   revision = 0;
   private readonly workload: boolean;
@@ -218,8 +219,14 @@ export class GroupState {
     for (const s of this.selectors) if (s.members.has(name)) this.leave(s, name);
   }
 
+  /** At the deadline: a group whose first LIST never came back says so instead of "waiting". */
+  deadlinePassed(): void {
+    if (!this.synced && !this.failedToList) this.unavailable(`the API server did not answer the list of ${this.description} in time`, false);
+  }
+
   /** The group cannot be listed: its targets say why (until a LIST succeeds). */
   unavailable(message: string, blocked: boolean): void {
+    this.failedToList = true;
     const update: Update = { status: 'Unknown', message, done: false, blocked };
     for (const slot of this.named.values()) if (!slot.gone) slot.state.update(update);
     for (const s of this.selectors) {

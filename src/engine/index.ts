@@ -297,6 +297,7 @@ class Engine {
           if (!resolution.ok) state.update({ status: 'Unknown', message: resolution.message, done: false });
         }
       }
+      for (const group of this.groups.values()) group.state.deadlinePassed();
       this.finish(this.tracker.failed > 0 ? 'failed' : 'timeout');
     });
     const heartbeat = setInterval(() => {

@@ -26,7 +26,8 @@ export type WatchEnd = ApiError | undefined;
 
 export class KubeClient {
   private readonly http = new IsomorphicFetchHttpLibrary();
-  private dispatcher: unknown;
+  /** undefined: not made yet (or none needed); null: closed. */
+  private dispatcher: unknown = undefined;
   private readonly masked = new Set<string>();
   /** Few GETs at once: fifty namespaces listed together would hold fifty parsed pages in memory. */
   private readonly slots = new Semaphore(MAX_CONCURRENT_GETS);
@@ -142,8 +143,9 @@ export class KubeClient {
     }
     this.maskAuthorization(ctx.getHeaders());
     // client-node builds a new connection pool per request; one per client keeps connections reused.
+    if (this.dispatcher === null) throw new ApiError(0, 'the client is closed', 'Cancelled');
     if (this.dispatcher === undefined) this.dispatcher = ctx.getDispatcher();
-    else if (this.dispatcher) ctx.setDispatcher(this.dispatcher as never);
+    else ctx.setDispatcher(this.dispatcher as never);
   }
 
   /** Tokens from exec plugins and auth providers exist only at request time: mask them as they appear. */
@@ -155,10 +157,11 @@ export class KubeClient {
     if (credential) this.secrets.mask(credential);
   }
 
+  /** Drops every connection at once: a request stuck on a stalled server must not hold the step open. */
   async close(): Promise<void> {
-    const dispatcher = this.dispatcher as { close?: () => Promise<void> } | undefined;
-    this.dispatcher = undefined;
-    await dispatcher?.close?.().catch(() => undefined);
+    const dispatcher = this.dispatcher as { destroy?: () => Promise<void> } | undefined;
+    this.dispatcher = null;
+    await dispatcher?.destroy?.().catch(() => undefined);
   }
 }
 

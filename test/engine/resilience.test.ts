@@ -151,6 +151,28 @@ describe('an API server that is not there yet', () => {
     }
   });
 
+  it('returns at the deadline and closes at once although the server holds every request', async () => {
+    const stalled = await startCluster({ controllers: false });
+    const cluster = await connect({ kubeconfig: stalled.kubeconfig(), context: '' }, { mask: () => {} }, { env: {}, serviceAccountDir: '/nonexistent' });
+    await cluster.discovery.load();
+    stalled.faults.unavailable(25_000);
+    const result = await waitForTargets(cluster, {
+      targets: [{ type: 'deploy', name: 'web' }],
+      defaultNamespace: 'default',
+      waitFor: { kind: 'ready' },
+      timeoutMs: 1000,
+      pollIntervalMs: 200,
+      mode: 'auto',
+      failFast: true,
+      jobCompletion: true,
+    });
+    expect(result.outcome).toBe('timeout');
+    expect(result.targets.map(brief)).toEqual(['Deployment/default/web Unknown: the API server did not answer the list of deployments.apps in namespace "default" in time']);
+    await cluster.close(); // must not wait for the held requests (jest's 60 s timeout would fail a hang)
+    stalled.faults.unavailable(0);
+    await stalled.close();
+  });
+
   it('times out with the reason when the server never answers', async () => {
     const port = await freePort();
     const late = await startCluster({ controllers: false, port });
