@@ -60,3 +60,16 @@ it.each([
     for (const secret of secrets) expect([where, text.includes(secret)]).toEqual([where, false]);
   }
 }, 60_000);
+
+it('never shows a credential when the kubeconfig cannot be used', async () => {
+  const { kubeconfig, secrets } = await kubeconfigWithClientCertificate();
+  const broken = kubeconfig.replace(/server: .*/, 'server: not-a-url');
+
+  for (const inputs of [{ context: 'production' }, { kubeconfig: broken }] as Record<string, string>[]) {
+    const run = await runAction({ kubeconfig, resources: 'deployment/api', ...inputs });
+    expect(run.exitCode).toBe(1);
+    expect(run.errors).toHaveLength(1);
+    const visible = run.stdout.split('\n').filter((line) => !line.startsWith('::add-mask::')).join('\n') + run.stderr + JSON.stringify(run.outputs) + run.summary;
+    for (const secret of secrets) expect(visible.includes(secret)).toBe(false);
+  }
+}, 60_000);
