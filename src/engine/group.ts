@@ -34,6 +34,8 @@ export interface GroupContext {
 
 interface Tracked {
   uid: string;
+  /** Unchanged resourceVersion in a relist or a poll: nothing to evaluate again. */
+  resourceVersion?: string;
   evaluation: Evaluation;
   /** Which pods are this workload's (only while it is not done). */
   pods?: (pod: PodLike) => boolean;
@@ -79,6 +81,7 @@ interface KubeObject {
   metadata?: {
     name?: string;
     uid?: string;
+    resourceVersion?: string;
     creationTimestamp?: string;
     labels?: Labels;
     ownerReferences?: Array<{ controller?: boolean }>;
@@ -132,7 +135,7 @@ export class GroupState {
     const slot: Slot = { state, gone: false };
     this.named.set(name, slot);
     state.update(this.waitingForList());
-    this.revision++;
+    this.targetsChanged();
     return true;
   }
 
@@ -141,8 +144,14 @@ export class GroupState {
     const target: SelectorTarget = { text: set.text, matcher: parseSelector(set.text), ownerless, members: new Map(), set };
     this.selectors.push(target);
     set.addPart(ownerless ? `${this.type.resource} without an owner` : this.type.resource, this.type.namespaced, this.waitingForList());
-    this.revision++;
+    this.targetsChanged();
     return () => memberStates(target);
+  }
+
+  /** New targets may claim objects already seen: the next list evaluates everything again. */
+  private targetsChanged(): void {
+    this.revision++;
+    for (const tracked of this.objects.values()) tracked.resourceVersion = undefined;
   }
 
   /** Server-side filter for LIST/WATCH: only when a single target makes it exact. */
@@ -179,6 +188,9 @@ export class GroupState {
     const name = object?.metadata?.name;
     if (typeof name !== 'string') return;
     this.seen?.add(name);
+    const known = this.objects.get(name);
+    const version = object.metadata?.resourceVersion;
+    if (known && !known.raw && version && known.resourceVersion === version && known.uid === (object.metadata?.uid ?? '')) return;
     const named = this.named.get(name);
     const labels = object.metadata?.labels ?? {};
     const hits = this.selectors.map(() => false);
@@ -271,7 +283,7 @@ export class GroupState {
   private track(object: KubeObject): Tracked {
     const now = this.ctx.now();
     const evaluation = evaluate(object, this.ctx.waitFor, { now, jobCompletion: this.ctx.jobCompletion });
-    const tracked: Tracked = { uid: object.metadata?.uid ?? '', evaluation };
+    const tracked: Tracked = { uid: object.metadata?.uid ?? '', resourceVersion: object.metadata?.resourceVersion, evaluation };
     if (this.workload && !evaluation.done) {
       tracked.pods = this.type.kind === 'Pod' ? podNamed(object.metadata!.name!) : podsSelectedBy(object.spec?.selector);
       this.ctx.workloadPending(this.namespace);
