@@ -103,6 +103,7 @@ class Engine {
       this.resolvePending();
       this.observer.resolved?.(this.reports());
       this.tracker.announcing = true;
+      for (const message of this.warnings) this.observer.warning?.(message); // held back until now
       this.running = true;
       for (const group of this.groups.values()) group.follower.start();
       void this.rediscoverWhileUnresolved();
@@ -281,6 +282,7 @@ class Engine {
 
   private finish(outcome: Outcome, cancelled = false): void {
     if (this.finished) return;
+    this.sayUnserved();
     this.finished = true;
     this.outcome = outcome;
     this.cancelled = cancelled;
@@ -289,14 +291,17 @@ class Engine {
     this.finishWait();
   }
 
+  /** The wait is over: a type still unknown is not served, no "yet" about it. */
+  private sayUnserved(): void {
+    if (!this.cluster.discovery.loaded) return;
+    for (const { state, entry } of this.unresolved) {
+      const resolution = this.cluster.discovery.resolve({ type: entry.spec.type, apiVersion: entry.spec.apiVersion });
+      if (!resolution.ok) state.update({ status: 'Unknown', message: resolution.message, done: false });
+    }
+  }
+
   private startClocks(): void {
     this.after(Math.max(0, this.options.timeoutMs), () => {
-      if (this.cluster.discovery.loaded) {
-        for (const { state, entry } of this.unresolved) {
-          const resolution = this.cluster.discovery.resolve({ type: entry.spec.type, apiVersion: entry.spec.apiVersion });
-          if (!resolution.ok) state.update({ status: 'Unknown', message: resolution.message, done: false });
-        }
-      }
       for (const group of this.groups.values()) group.state.deadlinePassed();
       this.finish(this.tracker.failed > 0 ? 'failed' : 'timeout');
     });
@@ -342,7 +347,7 @@ class Engine {
   private warn(message: string): void {
     if (this.warnings.includes(message)) return;
     this.warnings.push(message);
-    this.observer.warning?.(message);
+    if (this.tracker.announcing) this.observer.warning?.(message);
   }
 
   private after(ms: number, run: () => void): void {
