@@ -90,6 +90,9 @@ function decodeContent(content: string, secrets: Secrets): string {
       return decoded;
     }
   }
+  if (!content.includes('\n') && fs.existsSync(content)) {
+    throw new KubeConfigError('kubeconfig', `the kubeconfig input is a file path; it takes the file's content instead (or set $KUBECONFIG to the path). ${EXAMPLE}`);
+  }
   throw new KubeConfigError('kubeconfig', `the kubeconfig input is neither kubeconfig YAML nor base64 of it. ${EXAMPLE}`);
 }
 

@@ -203,6 +203,7 @@ describe('unusable kubeconfigs', () => {
     ['a context naming a missing cluster', () => ({ kubeconfig: stringify({ ...base(), clusters: [] }), context: '' }), 'kubeconfig', /refers to cluster "c", which is not in/],
     ['a context naming a missing user', () => ({ kubeconfig: stringify({ ...base(), users: [] }), context: '' }), 'kubeconfig', /refers to user "u", which is not in/],
     ['text that is neither YAML nor base64', () => ({ kubeconfig: 'not a kubeconfig!', context: '' }), 'kubeconfig', /neither kubeconfig YAML nor base64/],
+    ['a file path instead of content', () => ({ kubeconfig: os.tmpdir(), context: '' }), 'kubeconfig', /is a file path; it takes the file's content instead \(or set \$KUBECONFIG to the path\)/],
     ['a YAML scalar', () => ({ kubeconfig: 'just: [1, 2', context: '' }), 'kubeconfig', /not valid YAML/],
     ['an unreadable CA file', () => ({ kubeconfig: stringify({ ...base(), clusters: [{ name: 'c', cluster: { server: 'https://x', 'certificate-authority': '/nonexistent/ca.crt' } }] }), context: '' }), 'kubeconfig', /cannot read the certificate-authority of cluster "c": \/nonexistent\/ca.crt \(ENOENT\)/],
   ])('rejects %s', async (_name, settings, input, message) => {
