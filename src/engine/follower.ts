@@ -156,6 +156,8 @@ export class Follower {
     if (status === 403) {
       const grant = `grant the list and watch verbs on ${qualifiedResource(group.type)} to this kubeconfig's identity`;
       group.unavailable(`${this.permission('list')}: forbidden — ${grant}`, true);
+      // Selector targets may be satisfied by other types; this one must not go unmentioned.
+      if (group.selects) this.options.warn(`${this.permission('list')}: forbidden, so matching objects of this type are not waited for — ${grant}`);
     } else if (status === 401) {
       group.unavailable(describeFailure(error, cluster.server), true);
     } else if (status === 404) {

@@ -101,6 +101,8 @@ export class GroupState {
   /** True once a LIST has succeeded. */
   synced = false;
   private failedToList = false;
+  /** The last LIST was refused (forbidden, unauthorized): waiting will not change it. */
+  private refused = false;
   /** Bumped when targets are added, so the follower knows its server-side filter is stale. */
   revision = 0;
   private readonly workload: boolean;
@@ -120,13 +122,14 @@ export class GroupState {
     return this.type.namespaced ? `${resource} in namespace "${this.namespace}"` : `${resource} (cluster-wide)`;
   }
 
-  /** Listed at least once and not in the middle of a relist: the targets' states are complete. */
+  /** Listed (or refused for good, which its targets or a warning say) and not mid-relist. */
   get settled(): boolean {
-    return this.synced && this.seen === undefined;
+    return (this.synced || this.refused) && this.seen === undefined;
   }
 
-  get size(): number {
-    return this.named.size + this.selectors.length;
+  /** Has selector targets (objects of this type are waited for only if they match). */
+  get selects(): boolean {
+    return this.selectors.length > 0;
   }
 
   /** Adds a named target; false when this object is already a target (it is reported once). */
@@ -173,6 +176,7 @@ export class GroupState {
     this.seen = undefined;
     for (const name of [...this.objects.keys()]) if (!seen.has(name)) this.remove(name);
     this.synced = true;
+    this.refused = false;
     for (const [name, slot] of this.named) if (!this.objects.has(name)) this.markAbsent(slot);
     for (const s of this.selectors) s.set.listed();
   }
@@ -239,6 +243,7 @@ export class GroupState {
   /** The group cannot be listed: its targets say why (until a LIST succeeds). */
   unavailable(message: string, blocked: boolean): void {
     this.failedToList = true;
+    this.refused = blocked;
     const update: Update = { status: 'Unknown', message, done: false, blocked };
     for (const slot of this.named.values()) if (!slot.gone) slot.state.update(update);
     for (const s of this.selectors) {

@@ -23,6 +23,7 @@ beforeAll(async () => {
       ],
       'no-deployments': [{ verbs: ['*'], resources: ['configmaps', 'pods', 'events'], apiGroups: [''] }],
       'no-pods': [{ verbs: ['*'], resources: ['deployments'], apiGroups: ['apps'] }],
+      'no-daemonsets': [{ verbs: ['*'], resources: ['deployments', 'statefulsets', 'jobs', 'pods', 'persistentvolumeclaims', 'services', 'events'] }],
     },
   });
 });
@@ -312,6 +313,17 @@ describe('permissions', () => {
     expect(result.outcome).toBe('ready');
     expect(result.warnings).toEqual([
       'cannot list pods in namespace "nopods": pod diagnosis (why a workload is not ready) is unavailable there — grant the list verb on pods and events',
+    ]);
+  });
+
+  it('a selector alone warns about a type it may not list, and waits for the others', async () => {
+    const ns = namespace(server, 'nods');
+    server.create(deployment('web', { namespace: ns, labels: { app: 'shop' }, state: 'ready' }));
+    const result = await runEngine(server, workloadTargets('app=shop').map((t) => ({ ...t, namespace: ns })), { token: 'no-daemonsets' });
+    expect(result.outcome).toBe('ready');
+    expect(result.targets.map((t) => `${t.kind}/${t.name} ${t.status}`)).toEqual(['Deployment/web Current']);
+    expect(result.warnings).toEqual([
+      'cannot list daemonsets.apps in namespace "nods": forbidden, so matching objects of this type are not waited for — grant the list and watch verbs on daemonsets.apps to this kubeconfig\'s identity',
     ]);
   });
 
