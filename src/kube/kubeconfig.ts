@@ -171,6 +171,7 @@ function fromDocs(docs: RawDoc[], requestedContext: string, secrets: Secrets): L
   }
   const server = str(cluster.value.server)?.replace(/\/+$/, '');
   if (!server) throw new KubeConfigError('kubeconfig', `cluster "${clusterName}" in ${origin} has no server URL`);
+  maskServerCredentials(server, secrets);
   if (!/^https?:\/\/[^/]/.test(server)) {
     throw new KubeConfigError('kubeconfig', `cluster "${clusterName}" has server "${server}", which is not an http(s) URL`);
   }
@@ -249,6 +250,17 @@ function maskUserSecrets({ value }: Named, secrets: Secrets): void {
   if (Array.isArray(exec?.env)) for (const entry of exec.env as Raw[]) maskValue(entry?.value, secrets);
   const config = (value['auth-provider'] as Raw | undefined)?.config as Raw | undefined;
   if (config) for (const key of SECRET_PROVIDER_KEYS) maskValue(config[key], secrets);
+}
+
+/** `https://user:password@host` would show its password in every message naming the server. */
+function maskServerCredentials(server: string, secrets: Secrets): void {
+  try {
+    const url = new URL(server);
+    if (url.password) secrets.mask(decodeURIComponent(url.password));
+    if (url.password) secrets.mask(url.password);
+  } catch {
+    // Not a URL: rejected right after.
+  }
 }
 
 function maskValue(value: unknown, secrets: Secrets): void {

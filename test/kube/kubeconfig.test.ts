@@ -162,6 +162,18 @@ describe('secret masking', () => {
     );
   });
 
+  it('masks a password in the server URL', async () => {
+    const config = stringify({
+      apiVersion: 'v1',
+      clusters: [{ name: 'c', cluster: { server: 'https://admin:p%40ss@127.0.0.1:6443' } }],
+      contexts: [{ name: 'ctx', context: { cluster: 'c' } }],
+      'current-context': 'ctx',
+    });
+    const { secrets, masked } = recorder();
+    await (await connect({ kubeconfig: config, context: '' }, secrets, noSources())).close();
+    expect(masked).toEqual(expect.arrayContaining(['p@ss', 'p%40ss']));
+  });
+
   it('reads a token file and masks its content', async () => {
     const tokenFile = write('token', 'admin\n');
     const config = stringify({
