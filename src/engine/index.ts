@@ -308,7 +308,7 @@ class Engine {
     const heartbeat = setInterval(() => {
       const pending = this.reports().filter((r) => !r.done);
       this.observer.heartbeat?.(pending, this.tracker.elapsedSeconds());
-    }, HEARTBEAT_MS);
+    }, this.options.heartbeatMs ?? HEARTBEAT_MS);
     this.timers.add(heartbeat);
     const { signal } = this.options;
     const onAbort = () => {

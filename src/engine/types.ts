@@ -31,6 +31,8 @@ export interface EngineOptions {
   /** Added by the engine: how long an image pull may fail before it counts as unrecoverable
    *  (default: the status library's, 15 s). Tests shorten it. */
   imagePullGraceMs?: number;
+  /** Added by the engine: interval of `observer.heartbeat` (default 30 s). */
+  heartbeatMs?: number;
 }
 
 /** One status change of a target. */

@@ -155,6 +155,23 @@ describe('readiness', () => {
     expect(result.targets.map(brief)).toEqual(['ConfigMap/cancel/a Current done: Resource is always ready', 'ConfigMap/cancel/b NotFound: not found; waiting for it to be created']);
   });
 
+  it('sends heartbeats with the pending targets while waiting', async () => {
+    const ns = namespace(server, 'heartbeat');
+    server.create(configMap('here', {}, ns));
+    const beats: Array<[string[], number]> = [];
+    await runEngine(server, [{ type: 'cm', name: 'here', namespace: ns }, { type: 'cm', name: 'missing', namespace: ns }], {
+      timeoutMs: 3000,
+      heartbeatMs: 300,
+      observer: { heartbeat: (pending, elapsed) => beats.push([pending.map((t) => t.name), elapsed]) },
+    });
+    expect(beats.length).toBeGreaterThanOrEqual(1);
+    for (const [pending, elapsed] of beats) {
+      expect(pending).toContain('missing');
+      expect(elapsed).toBeGreaterThan(0);
+    }
+    expect(beats[beats.length - 1][0]).toEqual(['missing']);
+  });
+
   it('succeeds at once with nothing to wait for', async () => {
     expect(await runEngine(server, [])).toMatchObject({ outcome: 'ready', targets: [] });
   });
