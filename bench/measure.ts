@@ -36,10 +36,13 @@ export interface RunRecord {
   flipMs: number;
   /** spawn -> armed, ms. */
   armedMs: number;
+  /** Requests by kind (see requestKind). */
   requests: Record<string, number>;
   requestsTotal: number;
   bytesSent: number;
   peakRssKiB: number;
+  /** Diagnostic runs only: heap used after a full GC at exit. */
+  heapAfterGcKiB?: number;
   totalRssKiB: number;
   processes: number;
   /** Where the latency goes: flip -> last ready line printed -> JS exit event -> exit seen (ms). */
@@ -67,7 +70,10 @@ export async function measure(fixture: Fixture, waiter: Waiter, options: Measure
   const requests = fixture.requests();
 
   const byVerb: Record<string, number> = {};
-  for (const r of requests) byVerb[r.verb] = (byVerb[r.verb] ?? 0) + 1;
+  for (const r of requests) {
+    const key = requestKind(r);
+    byVerb[key] = (byVerb[key] ?? 0) + 1;
+  }
   const premature = exited && exit.exitAt < flip.startedAt;
   const ok = exit.ok && !premature;
   return {
@@ -82,6 +88,7 @@ export async function measure(fixture: Fixture, waiter: Waiter, options: Measure
     requestsTotal: requests.length,
     bytesSent: fixture.cluster.counters.bytesSent(),
     peakRssKiB: exit.peakRssKiB,
+    ...(exit.heapAfterGcKiB !== undefined && { heapAfterGcKiB: exit.heapAfterGcKiB }),
     totalRssKiB: exit.totalRssKiB,
     processes: exit.processes,
     phases: {
@@ -91,6 +98,11 @@ export async function measure(fixture: Fixture, waiter: Waiter, options: Measure
     },
     startup: startupSplit(exit.first.spawnAt, exit.first.probe, requests),
   };
+}
+
+/** `discovery`, `list`/`watch`/`get` of Deployments, or `VERB RESOURCE` for anything else (pods, events). */
+export function requestKind(r: { verb: string; resource: string }): string {
+  return r.verb === 'discovery' || r.resource === 'deployments' ? r.verb : `${r.verb} ${r.resource}`;
 }
 
 export function startupSplit(spawnAt: number, probe: { startAt: number; preloadAt: number } | undefined, requests: StampedRequest[]): StartupSplit {

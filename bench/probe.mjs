@@ -12,6 +12,13 @@ if (out) {
     const exitAt = epoch();
     const status = readFileSync('/proc/self/status', 'utf8');
     const kib = (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-    writeFileSync(out, JSON.stringify({ startAt: performance.timeOrigin, preloadAt, exitAt, peakRssKiB: kib('VmHWM') }));
+    const peakRssKiB = kib('VmHWM');
+    // Diagnostic runs (node --expose-gc): what the heap still holds once garbage is collected.
+    let heapAfterGcKiB;
+    if (typeof globalThis.gc === 'function') {
+      globalThis.gc();
+      heapAfterGcKiB = Math.round(process.memoryUsage().heapUsed / 1024);
+    }
+    writeFileSync(out, JSON.stringify({ startAt: performance.timeOrigin, preloadAt, exitAt, peakRssKiB, heapAfterGcKiB }));
   });
 }

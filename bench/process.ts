@@ -21,6 +21,8 @@ export interface ProbeReport {
   preloadAt: number;
   exitAt: number;
   peakRssKiB: number;
+  /** Only with --expose-gc: heap used after a full GC at exit. */
+  heapAfterGcKiB?: number;
 }
 
 export interface Exit {

@@ -154,7 +154,8 @@ function loadSection(r: BenchResults): string {
       const runs = runsOf(r, p, waiter);
       if (runs.length === 0) continue;
       const verb = (v: string) => medianOf(runs, (x) => x.requests[v] ?? 0);
-      const other = medianOf(runs, (x) => x.requestsTotal - ['discovery', 'list', 'watch', 'get'].reduce((sum, v) => sum + (x.requests[v] ?? 0), 0));
+      const diagnosis = medianOf(runs, (x) => (x.requests['list pods'] ?? 0) + (x.requests['list events'] ?? 0));
+      const other = medianOf(runs, (x) => x.requestsTotal - ['discovery', 'list', 'watch', 'get', 'list pods', 'list events'].reduce((sum, v) => sum + (x.requests[v] ?? 0), 0));
       rows.push([
         name(p),
         r.labels[waiter],
@@ -163,6 +164,7 @@ function loadSection(r: BenchResults): string {
         String(verb('list')),
         String(verb('watch')),
         String(verb('get')),
+        String(diagnosis),
         String(other),
         String(medianOf(runs, (x) => x.requestsTotal)),
         formatBytes(medianOf(runs, (x) => x.bytesSent)),
@@ -171,11 +173,13 @@ function loadSection(r: BenchResults): string {
   }
   return `## API load per run (medians)
 
-${table(['Deployments / namespaces', 'waiter', right('processes'), right('discovery'), right('list'), right('watch'), right('get'), right('other'), right('total'), right('bytes sent')], rows)}
+${table(['Deployments / namespaces', 'waiter', right('processes'), right('discovery'), right('list'), right('watch'), right('get'), right('pods + events lists'), right('other'), right('total'), right('bytes sent')], rows)}
 
 kubewait's lists are paged at 500 items (like client-go's reflector), so a namespace with more than 500 Deployments
 takes one list request per page. In poll mode the list count grows with the time waited, one per namespace per
-interval; pods and events (other) are listed per namespace while a workload is pending, at most once per interval.`;
+interval. kubewait lists pods and Warning events (pod diagnosis) per namespace while a workload is pending, at most
+once per poll interval: they appear when a run waits longer than 2 s before the flip. list/watch/get count
+Deployment requests only.`;
 }
 
 function memorySection(r: BenchResults): string {
@@ -187,11 +191,27 @@ function memorySection(r: BenchResults): string {
     };
     return [name(p), rss('kubewait-watch'), rss('kubewait-esbuild'), rss('kubewait-poll'), rss('kubectl-wait') + sum('kubectl-wait'), rss('kubectl-rollout') + sum('kubectl-rollout')];
   });
+  const anatomy = r.plans
+    .filter((p) => runsOf(r, p, 'kubewait-gc').length > 0 || runsOf(r, p, 'kubewait-semi4').length > 0)
+    .map((p) => [
+      name(p),
+      formatMiB(medianOf(runsOf(r, p, 'kubewait-watch'), (x) => x.peakRssKiB)),
+      formatMiB(medianOf(runsOf(r, p, 'kubewait-gc'), (x) => x.heapAfterGcKiB ?? Number.NaN)),
+      formatMiB(medianOf(runsOf(r, p, 'kubewait-semi4'), (x) => x.peakRssKiB)),
+      formatMs(medianOf(runsOf(r, p, 'kubewait-semi4'), (x) => x.latencyMs)),
+    ]);
   return `## Peak RSS
 
 Per process (kubectl: the largest of its processes, and the sum over them when there are several).
 
-${table(['Deployments / namespaces', right('kubewait watch'), right('kubewait watch, esbuild bundle'), right('kubewait poll'), right('kubectl wait'), right('kubectl rollout status')], rows)}`;
+${table(['Deployments / namespaces', right('kubewait watch'), right('kubewait watch, esbuild bundle'), right('kubewait poll'), right('kubectl wait'), right('kubectl rollout status')], rows)}
+${anatomy.length ? `
+What the memory is (diagnostic runs of the ncc bundle with Node flags an action cannot set): the heap kubewait still
+holds after a full GC at exit (\`--expose-gc\`), and the peak when V8's young generation may not grow past 4 MB
+semi-spaces (\`--max-semi-space-size=4\`).
+
+${table(['Deployments / namespaces', right('peak RSS'), right('heap after GC at exit'), right('peak RSS, 4 MB semi-space'), right('latency, 4 MB semi-space')], anatomy)}
+` : ''}`;
 }
 
 function startupSection(r: BenchResults): string {

@@ -2,9 +2,10 @@
  * `npm run bench`: kubewait against the API server stand-in, side by side with the real kubectl, and
  * regenerates bench/RESULTS.md. `npm run bench -- --quick`: a smoke run (small sizes, one repetition) that
  * writes its report to the temp dir instead. `--scenarios=1000x1,5000x50` runs only those cells (its report
- * also goes to the temp dir). Never part of `npm test`: these are timings.
+ * also goes to the temp dir). The raw runs are written beside the report (results.json); `--render`
+ * re-renders RESULTS.md from bench/results.json without measuring. Never part of `npm test`: timings.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,11 +30,30 @@ function args(argv: string[]) {
     quick: argv.includes('--quick'),
     scenarios: (value('scenarios') ?? '').split(',').filter(Boolean),
     rebuild: argv.includes('--rebuild'),
+    render: argv.includes('--render'),
   };
+}
+
+const RESULTS_MD = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
+const RESULTS_JSON = fileURLToPath(new URL('./results.json', import.meta.url));
+
+function write(results: BenchResults, partial: boolean): string {
+  const [md, json] = partial ? [path.join(os.tmpdir(), 'kubewait-bench-RESULTS.md'), path.join(os.tmpdir(), 'kubewait-bench-results.json')] : [RESULTS_MD, RESULTS_JSON];
+  writeFileSync(json, `${JSON.stringify(results, null, 1)}\n`);
+  writeFileSync(md, renderResults(results, explanation(results)));
+  return md;
+}
+
+function render(): void {
+  const results = JSON.parse(readFileSync(RESULTS_JSON, 'utf8')) as BenchResults;
+  results.startedAt = new Date(results.startedAt);
+  writeFileSync(RESULTS_MD, renderResults(results, explanation(results)));
+  log(`re-rendered ${RESULTS_MD} from ${RESULTS_JSON}`);
 }
 
 async function main(): Promise<void> {
   const options = args(process.argv.slice(2));
+  if (options.render) return render();
   const startedAt = new Date();
   const started = now();
   const machine = describeMachine();
@@ -51,6 +71,8 @@ async function main(): Promise<void> {
     'kubewait-esbuild': kubewait({ id: 'kubewait-esbuild', label: 'kubewait watch (esbuild bundle)', entry: bundles.esbuild.entry, mode: 'watch' }),
     'kubectl-wait': kubectlWait(kubectl),
     'kubectl-rollout': kubectlRollout(kubectl),
+    'kubewait-gc': kubewait({ id: 'kubewait-gc', label: 'kubewait watch, heap after GC', entry: bundles.ncc.entry, mode: 'watch', nodeArgs: ['--expose-gc'] }),
+    'kubewait-semi4': kubewait({ id: 'kubewait-semi4', label: 'kubewait watch, 4 MB semi-space', entry: bundles.ncc.entry, mode: 'watch', nodeArgs: ['--max-semi-space-size=4'] }),
   };
 
   try {
@@ -95,9 +117,7 @@ async function main(): Promise<void> {
       commands: Object.fromEntries(WAITER_IDS.map((id) => [id, waiters[id].command({ deployments: 2, namespaces: 2 })])) as Record<WaiterId, string>,
       labels: Object.fromEntries(WAITER_IDS.map((id) => [id, waiters[id].label])) as Record<WaiterId, string>,
     };
-    const partial = options.quick || options.scenarios.length > 0;
-    const file = partial ? path.join(os.tmpdir(), 'kubewait-bench-RESULTS.md') : fileURLToPath(new URL('./RESULTS.md', import.meta.url));
-    writeFileSync(file, renderResults(results, explanation(results)));
+    const file = write(results, options.quick || options.scenarios.length > 0);
     log(`wrote ${file} after ${formatMs(now() - started)}`);
     if (runs.some((r) => !r.ok)) process.exitCode = 1;
   } finally {

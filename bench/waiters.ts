@@ -33,6 +33,8 @@ export interface RunExit {
   detectedAt?: number;
   /** Node processes: when the process's 'exit' event ran (before the OS tears it down). */
   jsExitAt?: number;
+  /** Diagnostic runs with --expose-gc: heap still used after a full GC at exit. */
+  heapAfterGcKiB?: number;
   /** The first process: start-up figures come from it. */
   first: Exit;
 }
@@ -59,6 +61,8 @@ export interface KubewaitOptions {
   entry: string;
   mode: 'watch' | 'poll';
   pollInterval?: string;
+  /** Node flags, for diagnostic runs only (a GitHub Action cannot pass any). */
+  nodeArgs?: string[];
 }
 
 const actionDefaults = (): Record<string, string> => {
@@ -98,11 +102,11 @@ export function kubewait(options: KubewaitOptions): Waiter {
   return {
     id: options.id,
     label: options.label,
-    command: () => `node ${options.entry.startsWith(ROOT) ? path.relative(ROOT, options.entry) : `<temp>/${path.basename(path.dirname(options.entry))}/${path.basename(options.entry)}`} with INPUT_MODE=${options.mode}, INPUT_RESOURCES = one NAMESPACE/deploy/NAME line per Deployment`,
+    command: () => `node ${options.nodeArgs?.length ? `${options.nodeArgs.join(' ')} ` : ''}${options.entry.startsWith(ROOT) ? path.relative(ROOT, options.entry) : `<temp>/${path.basename(path.dirname(options.entry))}/${path.basename(options.entry)}`} with INPUT_MODE=${options.mode}, INPUT_RESOURCES = one NAMESPACE/deploy/NAME line per Deployment`,
     start(fixture) {
       const scratch = mkdtempSync(path.join(tmpdir(), 'kubewait-step-'));
       const env = actionEnv(kubewaitInputs(fixture, options.mode, options.pollInterval), scratch);
-      const proc = spawnMeasured(options.entry, [], { node: true, env, cwd: scratch, killAfterMs: KILL_AFTER_MS });
+      const proc = spawnMeasured(options.entry, [], { node: true, nodeArgs: options.nodeArgs, env, cwd: scratch, killAfterMs: KILL_AFTER_MS });
       const done = proc.done.then((exit): RunExit => {
         const outputs = parseOutputFile(readFileSync(env.GITHUB_OUTPUT, 'utf8'));
         rmSync(scratch, { recursive: true, force: true });
@@ -117,6 +121,7 @@ export function kubewait(options: KubewaitOptions): Waiter {
           processes: 1,
           detectedAt: lastLineAt(exit, /-> Current after/),
           jsExitAt: exit.probe?.exitAt,
+          heapAfterGcKiB: exit.probe?.heapAfterGcKiB,
           first: exit,
         };
       });
