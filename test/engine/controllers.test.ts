@@ -101,7 +101,7 @@ describe('failures, fail-fast with the reason', () => {
   it('without fail-fast, waits to the deadline and still reports the diagnosis', async () => {
     const ns = namespace(server, 'no-fail-fast');
     server.create(deployment('web', { namespace: ns, podAnnotations: { 'kubewait.test/pod-failure': 'CrashLoopBackOff' } }));
-    const result = await runEngine(server, [{ type: 'deploy', name: 'web', namespace: ns }], { timeoutMs: 2500, failFast: false });
+    const result = await runEngine(server, [{ type: 'deploy', name: 'web', namespace: ns }], { timeoutMs: 4000, failFast: false });
     expect(result.outcome).toBe('timeout');
     expect(result.targets[0].status).toBe('InProgress');
     expect(result.targets[0].diagnosis?.summary).toMatch(/CrashLoopBackOff/);
