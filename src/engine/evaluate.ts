@@ -21,6 +21,15 @@ export interface EvaluateOptions {
 }
 
 export function evaluate(object: unknown, waitFor: WaitFor, options: EvaluateOptions): Evaluation {
+  try {
+    return evaluateGoal(object, waitFor, options);
+  } catch (error) {
+    // The status library promises not to throw; if it ever does, one object must not stop the wait.
+    return { status: 'Unknown', message: `cannot compute the status: ${error instanceof Error ? error.message : String(error)}`, conditions: [], done: false };
+  }
+}
+
+function evaluateGoal(object: unknown, waitFor: WaitFor, options: EvaluateOptions): Evaluation {
   switch (waitFor.kind) {
     case 'ready': {
       const result = targetStatus(object, options);

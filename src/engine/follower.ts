@@ -48,7 +48,11 @@ export class Follower {
   }
 
   start(): void {
-    void this.run();
+    this.run().catch((error: unknown) => {
+      // A bug here must not crash the step: the group's targets say what happened.
+      this.options.group.unavailable(`internal error while following ${this.options.group.description}: ${error instanceof Error ? error.message : String(error)}`, false);
+      this.options.changed();
+    });
   }
 
   stop(): void {
