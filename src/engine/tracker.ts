@@ -30,7 +30,8 @@ export interface Update {
 export class TargetState {
   readonly report: TargetReport;
   blocked = false;
-  private known = false;
+  /** Counted by the tracker (a selector member that left, or a placeholder with members, is not). */
+  registered = false;
 
   constructor(
     private readonly tracker: Tracker,
@@ -92,14 +93,6 @@ export class TargetState {
 
   blocking(): boolean {
     return this.blocked && !this.report.done;
-  }
-
-  /** @internal the tracker's bookkeeping */
-  get registered(): boolean {
-    return this.known;
-  }
-  set registered(value: boolean) {
-    this.known = value;
   }
 }
 

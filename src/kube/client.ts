@@ -6,6 +6,7 @@
 import { HttpMethod, IsomorphicFetchHttpLibrary, RequestContext, Watch } from '@kubernetes/client-node';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiError, firstLine, httpErrorMessage, isStatusBody, networkErrorMessage, parseRetryAfter } from './errors.js';
+import { Semaphore } from './semaphore.js';
 import type { Secrets } from './kubeconfig.js';
 
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -166,41 +167,6 @@ export class KubeClient {
 }
 
 const MAX_CONCURRENT_GETS = 6;
-
-class Semaphore {
-  private free: number;
-  private readonly waiting: Array<() => void> = [];
-  constructor(size: number) {
-    this.free = size;
-  }
-
-  acquire(signal?: AbortSignal): Promise<void> {
-    if (this.free > 0) {
-      this.free--;
-      return Promise.resolve();
-    }
-    return new Promise((resolve, reject) => {
-      const grant = () => {
-        signal?.removeEventListener('abort', cancel);
-        resolve();
-      };
-      const cancel = () => {
-        const index = this.waiting.indexOf(grant);
-        if (index >= 0) this.waiting.splice(index, 1);
-        reject(new ApiError(0, 'request cancelled', 'Cancelled'));
-      };
-      if (signal?.aborted) return cancel();
-      signal?.addEventListener('abort', cancel, { once: true });
-      this.waiting.push(grant);
-    });
-  }
-
-  release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.free++;
-  }
-}
 
 function reasonFor(status: number): string | undefined {
   return ({ 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 410: 'Gone', 429: 'TooManyRequests' } as Record<number, string>)[status];
