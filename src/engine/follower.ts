@@ -12,6 +12,8 @@ import type { Mode } from './types.js';
 
 /** Watch failures in a row (with HTTP answers, so the server is reachable) before `auto` polls instead. */
 const WATCH_FAILURES_BEFORE_POLLING = 5;
+/** After falling back because watches kept failing (not because they are forbidden), try again this late. */
+const WATCH_RETRY_AFTER_MS = 60_000;
 /** Failed connection attempts in a row before the user is told the server is out of reach. */
 const LOST_CONTACT_AFTER = 3;
 
@@ -40,6 +42,8 @@ export class Follower {
   private readonly apiVersion: string;
   private filter: { labelSelector?: string; fieldSelector?: string } = {};
   private filterRevision = -1;
+  /** When polling because watches kept failing: when to try watching again. */
+  private retryWatchAt?: number;
 
   constructor(private readonly options: FollowerOptions) {
     this.polling = options.mode === 'poll';
@@ -86,6 +90,11 @@ export class Follower {
         }
         this.options.changed();
         if (group.revision !== this.filterRevision) continue; // targets added during the list
+      }
+      if (this.polling && this.retryWatchAt !== undefined && Date.now() >= this.retryWatchAt) {
+        this.polling = false;
+        this.retryWatchAt = undefined;
+        watchFailures = 0;
       }
       if (this.polling) {
         await this.sleep(this.options.pollIntervalMs);
@@ -199,6 +208,7 @@ export class Follower {
     }
     if (mode === 'auto' && error.status !== 0 && failures >= WATCH_FAILURES_BEFORE_POLLING) {
       this.polling = true;
+      this.retryWatchAt = Date.now() + WATCH_RETRY_AFTER_MS;
       this.options.warn(`watching ${group.description} keeps failing (${error.message}); polling every ${interval} instead`);
       return true;
     }
