@@ -21,6 +21,9 @@ export interface DiagnoserOptions {
   changed(): void;
 }
 
+/** Diagnosis rounds slow down to one per this interval while workloads stay pending. */
+const MAX_DIAGNOSIS_INTERVAL_MS = 15_000;
+
 interface Pod extends PodLike {
   metadata?: PodLike['metadata'] & { ownerReferences?: Array<{ kind?: string; name?: string; controller?: boolean }> };
 }
@@ -35,8 +38,11 @@ export class NamespaceDiagnoser {
   private stopped = false;
   private warned = false;
   private readonly abort = new AbortController();
+  private delayMs: number;
 
-  constructor(private readonly options: DiagnoserOptions) {}
+  constructor(private readonly options: DiagnoserOptions) {
+    this.delayMs = options.intervalMs;
+  }
 
   /** A workload here is pending: make sure a diagnosis is scheduled. */
   poke(): void {
@@ -62,6 +68,8 @@ export class NamespaceDiagnoser {
       if (subjects.length > 0) {
         await this.diagnose(subjects);
         this.options.changed();
+        // A long wait (a slow Job) needs no fresh diagnosis every interval: space the rounds out.
+        this.delayMs = Math.min(this.delayMs * 1.5, Math.max(this.options.intervalMs, MAX_DIAGNOSIS_INTERVAL_MS));
       }
     } catch (error) {
       if (this.stopped) return;
@@ -75,7 +83,7 @@ export class NamespaceDiagnoser {
       this.running = false;
     }
     if (this.stopped) return;
-    const delay = Math.max(this.options.intervalMs, 3 * (Date.now() - started));
+    const delay = Math.max(this.delayMs, 3 * (Date.now() - started));
     this.timer = setTimeout(() => void this.tick(), delay);
   }
 
