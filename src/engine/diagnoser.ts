@@ -135,7 +135,7 @@ export class NamespaceDiagnoser {
 }
 
 /** The pending workload a pod belongs to: its controller (a Deployment through its ReplicaSet), or itself. */
-function ownerOf(pod: Pod, byOwner: Map<string, DiagnosisSubject>): DiagnosisSubject | undefined {
+export function ownerOf(pod: Pod, byOwner: Map<string, DiagnosisSubject>): DiagnosisSubject | undefined {
   const name = pod.metadata?.name;
   if (!name) return undefined;
   const candidates = [`Pod/${name}`];
@@ -151,7 +151,7 @@ function ownerOf(pod: Pod, byOwner: Map<string, DiagnosisSubject>): DiagnosisSub
   return undefined;
 }
 
-function eventSubject(event: KubeEvent, byOwner: Map<string, DiagnosisSubject>, podOwner: Map<string, DiagnosisSubject>): DiagnosisSubject | undefined {
+export function eventSubject(event: KubeEvent, byOwner: Map<string, DiagnosisSubject>, podOwner: Map<string, DiagnosisSubject>): DiagnosisSubject | undefined {
   const kind = event.involvedObject?.kind;
   const name = event.involvedObject?.name;
   if (!kind || !name) return undefined;
