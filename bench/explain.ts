@@ -87,7 +87,7 @@ state — after a full GC at exit the heap holds ${mb(heapAfterGc)} at 5,000 —
 its maximum under the burst of list pages and watch events: the same run peaks at ${mb(rssSemi4)} with
 \`--max-semi-space-size=4\`, a flag a JavaScript action cannot pass to its own Node.
 
-**Start-up.** Spawn to first API request: ${ms(first('kubewait-watch'))} for the ncc bundle, ${ms(first('kubewait-esbuild'))}
+**Start-up.** Spawn to first API request: ${ms(first('kubewait-watch'))} for dist/index.js (${formatBytes(size('dist'))}), ${ms(first('kubewait-esbuild'))}
 for the esbuild bundle, ${ms(first('kubectl-wait'))} for kubectl. Most of it is evaluating the bundle: ${ms(evalOf('ncc'))}
 for ncc's ${formatBytes(size('ncc'))} file, ${ms(evalOf('esbuild'))} for esbuild's ${formatBytes(size('esbuild'))} of the same
 source, against ${ms(evalOf('floor'))} for client-node alone (the floor while client-node is the client): about half of

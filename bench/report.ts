@@ -206,7 +206,7 @@ Per process (kubectl: the largest of its processes, and the sum over them when t
 
 ${table(['Deployments / namespaces', right('kubewait watch'), right('kubewait watch, esbuild bundle'), right('kubewait poll'), right('kubectl wait'), right('kubectl rollout status')], rows)}
 ${anatomy.length ? `
-What the memory is (diagnostic runs of the ncc bundle with Node flags an action cannot set): the heap kubewait still
+What the memory is (diagnostic runs of dist/index.js with Node flags an action cannot set): the heap kubewait still
 holds after a full GC at exit (\`--expose-gc\`), and the peak when V8's young generation may not grow past 4 MB
 semi-spaces (\`--max-semi-space-size=4\`).
 
@@ -238,7 +238,7 @@ function startupSection(r: BenchResults): string {
     return [
       b.label,
       b.bytes ? formatBytes(b.bytes) : '—',
-      b.buildMs !== undefined ? formatMs(b.buildMs) : b.id === 'ncc' ? 'up to date' : '—',
+      b.buildMs !== undefined ? formatMs(b.buildMs) : b.id === 'dist' ? 'up to date' : '—',
       formatSummary(summarize(evals.map((e) => e.evalMs))),
       formatMs(median(evals.map((e) => e.nodeBootMs))),
       formatMs(median(evals.map((e) => e.totalMs))),
@@ -251,7 +251,7 @@ In a real wait (1 Deployment, 1 namespace; medians): spawn -> first API request,
 
 ${table(['program', right('spawn -> first request'), right('fork+exec'), right('Node bootstrap'), right('bundle evaluation + inputs + kubeconfig'), right('discovery'), right('spawn -> armed')], rows)}
 
-## Bundles: ncc (dist/) vs esbuild, and the floor
+## Bundles: dist/, ncc and esbuild of the same source, and the floor
 
 Each bundle run with empty inputs (fails on them at once), no cluster. Evaluation = preload -> exit: median (min–max, n).
 
@@ -281,7 +281,7 @@ function targetsSection(r: BenchResults): string {
   lines.push(
     big.length === 0
       ? '- Memory at 5,000 Deployments: not run (quick mode).'
-      : `- Peak RSS <= 150 MB at 5,000 Deployments: ${rssMax <= RSS_TARGET_KIB ? '**met**' : '**not met**'} (largest: ${formatMiB(rssMax)}, ncc bundle).`,
+      : `- Peak RSS <= 150 MB at 5,000 Deployments: ${rssMax <= RSS_TARGET_KIB ? '**met**' : '**not met**'} (largest: ${formatMiB(rssMax)}, dist/index.js).`,
   );
   return `## Targets (computed from the tables above)\n\n${lines.join('\n')}`;
 }

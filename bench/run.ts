@@ -61,18 +61,19 @@ async function main(): Promise<void> {
 
   const kubectl = await kubectlPath();
   const kubectlVersion = (JSON.parse(execFileSync(kubectl, ['version', '--client', '-o', 'json'], { encoding: 'utf8' })) as { clientVersion: { gitVersion: string } }).clientVersion.gitVersion;
-  log('bundles: ncc (dist/, built if stale) and esbuild...');
-  const bundles = await prepareBundles({ rebuildNcc: options.rebuild });
-  log(`  ncc ${formatBytes(bundles.ncc.bytes)}, esbuild ${formatBytes(bundles.esbuild.bytes)} (${formatMs(bundles.esbuild.buildMs ?? NaN)})`);
+  log('bundles: dist/ (built if stale), ncc and esbuild to a temp dir...');
+  const bundles = await prepareBundles({ rebuildDist: options.rebuild, ncc: !options.quick });
+  const compared = [bundles.empty, bundles.clientNodeFloor, bundles.esbuild, ...(bundles.ncc ? [bundles.ncc] : []), bundles.dist];
+  log(`  dist ${formatBytes(bundles.dist.bytes)}, ncc ${bundles.ncc ? `${formatBytes(bundles.ncc.bytes)} (${formatMs(bundles.ncc.buildMs ?? NaN)})` : 'not built (quick)'}, esbuild ${formatBytes(bundles.esbuild.bytes)} (${formatMs(bundles.esbuild.buildMs ?? NaN)})`);
 
   const waiters: Record<WaiterId, Waiter> = {
-    'kubewait-watch': kubewait({ id: 'kubewait-watch', label: 'kubewait watch', entry: bundles.ncc.entry, mode: 'watch' }),
-    'kubewait-poll': kubewait({ id: 'kubewait-poll', label: 'kubewait poll', entry: bundles.ncc.entry, mode: 'poll' }),
+    'kubewait-watch': kubewait({ id: 'kubewait-watch', label: 'kubewait watch', entry: bundles.dist.entry, mode: 'watch' }),
+    'kubewait-poll': kubewait({ id: 'kubewait-poll', label: 'kubewait poll', entry: bundles.dist.entry, mode: 'poll' }),
     'kubewait-esbuild': kubewait({ id: 'kubewait-esbuild', label: 'kubewait watch (esbuild bundle)', entry: bundles.esbuild.entry, mode: 'watch' }),
     'kubectl-wait': kubectlWait(kubectl),
     'kubectl-rollout': kubectlRollout(kubectl),
-    'kubewait-gc': kubewait({ id: 'kubewait-gc', label: 'kubewait watch, heap after GC', entry: bundles.ncc.entry, mode: 'watch', nodeArgs: ['--expose-gc'] }),
-    'kubewait-semi4': kubewait({ id: 'kubewait-semi4', label: 'kubewait watch, 4 MB semi-space', entry: bundles.ncc.entry, mode: 'watch', nodeArgs: ['--max-semi-space-size=4'] }),
+    'kubewait-gc': kubewait({ id: 'kubewait-gc', label: 'kubewait watch, heap after GC', entry: bundles.dist.entry, mode: 'watch', nodeArgs: ['--expose-gc'] }),
+    'kubewait-semi4': kubewait({ id: 'kubewait-semi4', label: 'kubewait watch, 4 MB semi-space', entry: bundles.dist.entry, mode: 'watch', nodeArgs: ['--max-semi-space-size=4'] }),
   };
 
   try {
@@ -80,7 +81,7 @@ async function main(): Promise<void> {
     const evalReps = options.quick ? 2 : 7;
     log(`start-up without a cluster (${evalReps} runs each)...`);
     for (let rep = 0; rep < evalReps; rep++) {
-      for (const bundle of [bundles.empty, bundles.clientNodeFloor, bundles.esbuild, bundles.ncc]) evals.push(await measureEvaluation(bundle));
+      for (const bundle of compared) evals.push(await measureEvaluation(bundle));
     }
 
     const plans = selectScenarios(plan(options.quick), options.scenarios);
@@ -110,7 +111,7 @@ async function main(): Promise<void> {
       durationMs: now() - started,
       kubectlVersion,
       objectBytes,
-      bundles: [bundles.empty, bundles.clientNodeFloor, bundles.esbuild, bundles.ncc],
+      bundles: compared,
       evals,
       plans,
       runs,
