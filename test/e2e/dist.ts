@@ -24,7 +24,7 @@ function sourcesHash(): string {
   const add = (file: string) => hash.update(path.relative(ROOT, file)).update(readFileSync(file));
   const walk = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
-  [...walk(path.join(ROOT, 'src')).sort(), path.join(ROOT, 'package-lock.json')].forEach(add);
+  [...walk(path.join(ROOT, 'src')).sort(), path.join(ROOT, 'package-lock.json'), path.join(ROOT, 'scripts/package.ts')].forEach(add);
   return hash.digest('hex');
 }
 
