@@ -189,6 +189,6 @@ function perNamespace(kubectl: string, spec: { id: string; label: string; args(n
   };
 }
 
-function lastLines(text: string, count = 3): string {
-  return text.trim().split('\n').slice(-count).join(' / ').slice(0, 400);
+function lastLines(text: string, count = 12): string {
+  return text.trim().split('\n').slice(-count).join(' / ').slice(0, 2000);
 }
