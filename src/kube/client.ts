@@ -1,12 +1,15 @@
 /**
- * GET and WATCH against the API server through client-node's authentication (tokens, client certificates,
- * exec plugins, TLS settings). Responses stay plain JSON: client-node's typed deserialisation would turn
- * timestamps into Dates and cost memory on large lists, and the status library reads raw objects.
+ * GET and WATCH against the API server (connections and credentials: transport.ts). Responses stay
+ * plain JSON: client-node's typed deserialisation would turn timestamps into Dates and cost memory on
+ * large lists, and the status library reads raw objects.
  */
-import { HttpMethod, IsomorphicFetchHttpLibrary, RequestContext, Watch } from '@kubernetes/client-node';
+import type http from 'node:http';
+import { createGunzip, createInflate } from 'node:zlib';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { ApiError, firstLine, httpErrorMessage, isStatusBody, networkErrorMessage, parseRetryAfter } from './errors.js';
+import { ApiError, httpErrorMessage, isStatusBody, networkErrorMessage, parseRetryAfter } from './errors.js';
+import { LineSplitter } from './lines.js';
 import { Semaphore } from './semaphore.js';
+import { Transport, closedError } from './transport.js';
 import type { Secrets } from './kubeconfig.js';
 
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -22,33 +25,35 @@ export interface WatchHandle {
   stop(): void;
 }
 
-/** How a watch ended: `undefined` for a normal end (server closed it, or client-node's idle timeout). */
+/** How a watch ended: `undefined` for a normal end (the server closed it, or it stayed idle too long). */
 export type WatchEnd = ApiError | undefined;
 
+export interface ClientOptions {
+  /** A watch that receives no bytes for this long ends normally, so the caller re-watches (default 30 s, as client-node). */
+  watchIdleMs?: number;
+}
+
+interface Received {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+}
+
 export class KubeClient {
-  private readonly http = new IsomorphicFetchHttpLibrary();
-  /** undefined: not made yet (or none needed); null: closed. */
-  private dispatcher: unknown = undefined;
+  private readonly transport: Transport;
   private readonly masked = new Set<string>();
   /** Few GETs at once: fifty namespaces listed together would hold fifty parsed pages in memory. */
   private readonly slots = new Semaphore(MAX_CONCURRENT_GETS);
-
-  /**
-   * What Watch needs of a KubeConfig, authenticating through this client so every watch shares one
-   * connection pool: client-node would build a new TLS context per watch (about 1 MB each).
-   */
-  private readonly watchConfig: KubeConfig;
+  private readonly watchIdleMs: number;
 
   constructor(
-    private readonly kubeConfig: KubeConfig,
+    kubeConfig: KubeConfig,
     readonly server: string,
     private readonly secrets: Secrets,
+    options: ClientOptions = {},
   ) {
-    const adapter: Pick<KubeConfig, 'getCurrentCluster' | 'applySecurityAuthentication'> = {
-      getCurrentCluster: () => kubeConfig.getCurrentCluster(),
-      applySecurityAuthentication: (ctx) => this.authenticate(ctx),
-    };
-    this.watchConfig = adapter as KubeConfig;
+    this.transport = new Transport(kubeConfig, server, (authorization) => this.maskAuthorization(authorization));
+    this.watchIdleMs = options.watchIdleMs ?? 30_000;
   }
 
   /** GET a path and parse the JSON body. Throws ApiError (status 0 for no response). */
@@ -62,30 +67,67 @@ export class KubeClient {
   }
 
   private async send(path: string, query: Query, options: RequestOptions): Promise<unknown> {
-    const ctx = new RequestContext(this.url(path, query), HttpMethod.GET);
-    ctx.setHeaderParam('Accept', options.accept ?? 'application/json');
-    await this.authenticate(ctx);
     const timeout = AbortSignal.timeout(options.timeoutMs ?? 30_000);
-    ctx.setSignal(options.signal ? AbortSignal.any([options.signal, timeout]) : timeout);
-    let status: number;
-    let headers: Record<string, string>;
-    let text: string;
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    const headers = { Accept: options.accept ?? 'application/json', 'Accept-Encoding': 'gzip' };
+    let response: Received;
     try {
-      const response = await this.http.send(ctx).toPromise();
-      status = response.httpStatusCode;
-      headers = response.headers;
-      text = await response.body.text();
+      response = await this.receive(target(path, query), headers, signal);
     } catch (error) {
+      if (error instanceof ApiError) throw error;
       if (options.signal?.aborted) throw new ApiError(0, 'request cancelled', 'Cancelled');
       throw new ApiError(0, networkErrorMessage(error, this.server), 'Unreachable');
     }
+    const { status, text } = response;
     const body = parseJson(text);
     if (status >= 200 && status < 300) {
       if (body === undefined) throw new ApiError(status, `the API server sent a response that is not JSON for ${path}`, 'BadResponse');
       return body;
     }
-    const reason = isStatusBody(body) ? body.reason : undefined;
-    throw new ApiError(status, httpErrorMessage(status, body), reason, parseRetryAfter(headers['retry-after']));
+    throw httpError(status, body, response.headers);
+  }
+
+  /** GETs are idempotent: one retry when a kept-alive connection turns out to have been closed by the server. */
+  private async receive(pathAndQuery: string, headers: Record<string, string>, signal: AbortSignal): Promise<Received> {
+    try {
+      return await this.exchange(pathAndQuery, headers, signal);
+    } catch (error) {
+      if (!(error instanceof StaleConnection)) throw error;
+      return this.exchange(pathAndQuery, headers, signal).catch((retryError: unknown) => {
+        throw retryError instanceof StaleConnection ? retryError.cause : retryError;
+      });
+    }
+  }
+
+  private async exchange(pathAndQuery: string, headers: Record<string, string>, signal: AbortSignal): Promise<Received> {
+    signal.throwIfAborted();
+    const request = await this.transport.get(pathAndQuery, headers);
+    return new Promise<Received>((resolve, reject) => {
+      let responded = false;
+      const abort = () => request.destroy(signal.reason as Error);
+      const settle = () => signal.removeEventListener('abort', abort);
+      const fail = (error: unknown) => {
+        settle();
+        if (signal.aborted) reject(signal.reason);
+        else if (!responded && request.reusedSocket && (error as { code?: string }).code === 'ECONNRESET') reject(new StaleConnection(error));
+        else reject(error);
+      };
+      if (signal.aborted) return abort();
+      signal.addEventListener('abort', abort, { once: true });
+      request.on('error', fail);
+      request.on('response', (response) => {
+        responded = true;
+        const chunks: Buffer[] = [];
+        const body = decoded(response);
+        response.on('error', fail);
+        body.on('error', fail);
+        body.on('data', (chunk: Buffer) => chunks.push(chunk));
+        body.on('end', () => {
+          settle();
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') });
+        });
+      });
+    });
   }
 
   /**
@@ -93,66 +135,69 @@ export class KubeClient {
    * when the stream ends, unless `stop()` was called first.
    */
   watch(path: string, query: Query, onEvent: (type: string, object: unknown) => void, onEnd: (end: WatchEnd) => void): WatchHandle {
-    let stopped = false;
-    let controller: AbortController | undefined;
-    const end = (error: unknown) => {
-      if (stopped) return;
-      stopped = true;
-      onEnd(this.watchEnd(error));
+    let request: http.ClientRequest | undefined;
+    let done = false;
+    let idle: NodeJS.Timeout | undefined;
+    const finish = (end: WatchEnd, notify: boolean) => {
+      if (done) return;
+      done = true;
+      clearTimeout(idle);
+      request?.destroy();
+      if (notify) onEnd(end);
     };
-    new Watch(this.watchConfig)
-      .watch(path, query, (type, object) => {
-        if (!stopped) onEvent(type, object);
-      }, end)
-      .then(
-        (c) => {
-          controller = c;
-          if (stopped) c.abort();
-        },
-        end,
-      );
-    return {
-      stop: () => {
-        stopped = true;
-        controller?.abort();
-      },
+    // No bytes for a while (not even a bookmark): end normally; the caller re-watches from where it was.
+    const stillAlive = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => finish(undefined, true), this.watchIdleMs);
+      idle.unref();
     };
+    const failed = (error: unknown) => {
+      if (error instanceof ApiError) return finish(error, true);
+      finish(this.transport.isClosed ? closedError() : new ApiError(0, networkErrorMessage(error, this.server), 'Unreachable'), true);
+    };
+    stillAlive();
+    this.transport.get(target(path, { watch: true, ...query }), { Accept: 'application/json' }).then((started) => {
+      request = started;
+      if (done) return started.destroy();
+      started.on('error', failed);
+      started.on('response', (response) => {
+        response.on('error', failed);
+        response.on('data', stillAlive);
+        response.setEncoding('utf8');
+        if (response.statusCode !== undefined && response.statusCode >= 200 && response.statusCode < 300) {
+          this.streamEvents(response, (type, object) => {
+            if (!done) onEvent(type, object);
+          });
+          response.on('end', () => finish(undefined, true));
+        } else {
+          let text = '';
+          response.on('data', (chunk: string) => {
+            if (text.length < MAX_ERROR_BODY) text += chunk;
+          });
+          response.on('end', () => finish(httpError(response.statusCode ?? 0, parseJson(text), response.headers), true));
+        }
+        // A connection dropped mid-stream closes without `end`.
+        response.on('close', () => {
+          if (!response.complete) failed(Object.assign(new Error('the connection closed during the watch'), { code: 'ECONNRESET' }));
+        });
+      });
+    }, failed);
+    return { stop: () => finish(undefined, false) };
   }
 
-  private watchEnd(error: unknown): WatchEnd {
-    if (!error) return undefined;
-    if (error instanceof Error && error.name === 'TimeoutError') return undefined; // idle: re-watch
-    const status = (error as { statusCode?: unknown }).statusCode;
-    if (typeof status === 'number') return new ApiError(status, httpErrorMessage(status, undefined), reasonFor(status));
-    if (error instanceof Error && error.name === 'AbortError') return undefined;
-    return new ApiError(0, networkErrorMessage(error, this.server), 'Unreachable');
-  }
-
-  private url(path: string, query: Query): string {
-    const url = new URL(this.server + path);
-    for (const [key, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(key, String(value));
-    return url.toString();
-  }
-
-  private async authenticate(ctx: RequestContext): Promise<void> {
-    try {
-      await this.kubeConfig.applySecurityAuthentication(ctx);
-    } catch (error) {
-      // Exec plugins fail here; their stderr is not shown whole (it could echo a secret).
-      const text = error instanceof Error ? firstLine(error.message, 200) : 'unknown error';
-      throw new ApiError(0, `cannot get credentials for the API server: ${text || 'the credential plugin failed'}`, 'Credentials');
-    }
-    this.maskAuthorization(ctx.getHeaders());
-    // client-node builds a new connection pool per request; one per client keeps connections reused.
-    if (this.dispatcher === null) throw new ApiError(0, 'the client is closed', 'Cancelled');
-    if (this.dispatcher === undefined) this.dispatcher = ctx.getDispatcher();
-    else ctx.setDispatcher(this.dispatcher as never);
+  /** One JSON event per line; a line that is not JSON is skipped, as client-node does. */
+  private streamEvents(response: http.IncomingMessage, onEvent: (type: string, object: unknown) => void): void {
+    const lines = new LineSplitter((line) => {
+      const event = parseJson(line) as { type?: unknown; object?: unknown } | undefined;
+      if (event && typeof event.type === 'string') onEvent(event.type, event.object);
+    });
+    response.on('data', (chunk: string) => lines.push(chunk));
+    response.on('end', () => lines.end());
   }
 
   /** Tokens from exec plugins and auth providers exist only at request time: mask them as they appear. */
-  private maskAuthorization(headers: Record<string, string>): void {
-    const value = headers.Authorization ?? headers.authorization;
-    if (!value || this.masked.has(value)) return;
+  private maskAuthorization(value: string): void {
+    if (this.masked.has(value)) return;
     this.masked.add(value);
     const credential = value.replace(/^(Bearer|Basic)\s+/i, '');
     if (credential) this.secrets.mask(credential);
@@ -160,13 +205,41 @@ export class KubeClient {
 
   /** Drops every connection at once: a request stuck on a stalled server must not hold the step open. */
   async close(): Promise<void> {
-    const dispatcher = this.dispatcher as { destroy?: () => Promise<void> } | undefined;
-    this.dispatcher = null;
-    await dispatcher?.destroy?.().catch(() => undefined);
+    this.transport.close();
   }
 }
 
 const MAX_CONCURRENT_GETS = 6;
+/** An error body is a Status of a few hundred bytes; more is not worth keeping. */
+const MAX_ERROR_BODY = 64 * 1024;
+
+/** A kept-alive connection the server had closed before this request could use it. */
+class StaleConnection extends Error {
+  constructor(override readonly cause: unknown) {
+    super('stale keep-alive connection');
+  }
+}
+
+function httpError(status: number, body: unknown, headers: http.IncomingHttpHeaders): ApiError {
+  const reason = isStatusBody(body) && body.reason ? body.reason : reasonFor(status);
+  const retryAfter = headers['retry-after'];
+  return new ApiError(status, httpErrorMessage(status, body), reason, parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter));
+}
+
+/** The body stream, decompressed when the server compressed it (real API servers gzip large lists). */
+function decoded(response: http.IncomingMessage): NodeJS.ReadableStream {
+  const encoding = response.headers['content-encoding'];
+  if (encoding === 'gzip') return response.pipe(createGunzip());
+  if (encoding === 'deflate') return response.pipe(createInflate());
+  return response;
+}
+
+function target(path: string, query: Query): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
+  const search = params.toString();
+  return search ? `${path}?${search}` : path;
+}
 
 function reasonFor(status: number): string | undefined {
   return ({ 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 410: 'Gone', 429: 'TooManyRequests' } as Record<number, string>)[status];

@@ -59,7 +59,8 @@ describe('watch interruptions', () => {
     server.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'token', namespace: ns }, data: {} });
     const result = await running;
     expect(result.outcome).toBe('ready');
-    expect(result.warnings).toEqual(['watching secrets in namespace "watch500" keeps failing (500 Internal Server Error); polling every 200ms instead']);
+    // The watch's error body is read now (kube transport on node:https), so the Status message shows.
+    expect(result.warnings).toEqual(['watching secrets in namespace "watch500" keeps failing (500 Internal Server Error: Internal error occurred: injected fault); polling every 200ms instead']);
   });
 });
 
