@@ -91,7 +91,8 @@ const TLS_CODES = new Set([
 export function networkErrorMessage(error: unknown, server: string): string {
   const cause = innermostCause(error);
   const code = typeof cause?.code === 'string' ? cause.code : undefined;
-  const name = error instanceof Error ? error.name : '';
+  // By shape, not instanceof: an AbortSignal's TimeoutError is a DOMException, of another realm under jest.
+  const name = typeof (error as { name?: unknown } | undefined)?.name === 'string' ? (error as { name: string }).name : '';
   if (name === 'TimeoutError' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT') {
     return `the API server at ${server} did not answer in time`;
   }

@@ -1,0 +1,238 @@
+/** The transport's own edge cases (GET and WATCH over node:https): against the API server stand-in, and a tiny
+ *  local HTTP server for what the stand-in never does (lines cut across chunks, gzip, a connection dropped mid-line). */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { KubeClient } from '../../src/kube/client.js';
+import type { ClientOptions, WatchEnd } from '../../src/kube/client.js';
+import { ApiError } from '../../src/kube/errors.js';
+import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
+import { LineSplitter } from '../../src/kube/lines.js';
+import { startCluster } from '../cluster/index.js';
+import type { TestCluster } from '../cluster/index.js';
+import { configMap, until } from '../cluster/testkit.js';
+
+let cluster: TestCluster;
+const clients: KubeClient[] = [];
+
+beforeAll(async () => {
+  cluster = await startCluster({ controllers: false, bookmarkIntervalMs: 100 });
+  cluster.setAccess('lister', [{ verbs: ['get', 'list'], resources: ['configmaps'], apiGroups: [''] }]);
+});
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  await cluster.close();
+});
+
+function clientFor(kubeconfig: string, options: ClientOptions = {}) {
+  const masked: string[] = [];
+  const loaded = loadKubeConfig({ kubeconfig, context: '' }, { mask: (v) => void masked.push(v) }, { env: {}, serviceAccountDir: '/nonexistent' });
+  const client = new KubeClient(loaded.kubeConfig, loaded.server, { mask: (v) => void masked.push(v) }, options);
+  clients.push(client);
+  return { client, masked };
+}
+
+/** A watch that records what it delivers. */
+function record(client: KubeClient, path: string, query: Record<string, string | boolean | undefined> = {}) {
+  const events: Array<{ type: string; object: any }> = []; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const ends: WatchEnd[] = [];
+  const handle = client.watch(path, query, (type, object) => events.push({ type, object: object as never }), (end) => ends.push(end));
+  return { events, ends, handle };
+}
+
+const CONFIGMAPS = '/api/v1/namespaces/default/configmaps';
+
+describe('LineSplitter', () => {
+  it.each([
+    ['whole lines', ['a\nb\n'], ['a', 'b']],
+    ['a line cut across chunks', ['{"a":', '1}\n{"b"', ':2}\n'], ['{"a":1}', '{"b":2}']],
+    ['a chunk without any newline', ['ab', 'cd', 'e\n'], ['abcde']],
+    ['CRLF and blank lines', ['a\r\n\r\n\nb\r\n'], ['a', 'b']],
+    ['a last line without a newline', ['a\nb'], ['a', 'b']],
+  ])('%s', (_name, chunks, expected) => {
+    const lines: string[] = [];
+    const splitter = new LineSplitter((line) => lines.push(line));
+    for (const chunk of chunks) splitter.push(chunk);
+    splitter.end();
+    expect(lines).toEqual(expected);
+  });
+});
+
+describe('watch against the stand-in', () => {
+  it('delivers ADDED, MODIFIED and BOOKMARK events and masks the token as it first appears', async () => {
+    const { client, masked } = clientFor(cluster.kubeconfig({ token: 'admin' }));
+    cluster.create(configMap('first'));
+    const w = record(client, CONFIGMAPS, { allowWatchBookmarks: true });
+    await until(() => w.events.some((e) => e.type === 'ADDED' && e.object.metadata.name === 'first'), 'the ADDED event');
+    cluster.apply({ ...configMap('first'), data: { changed: 'yes' } });
+    await until(() => w.events.some((e) => e.type === 'MODIFIED'), 'the MODIFIED event');
+    await until(() => w.events.some((e) => e.type === 'BOOKMARK'), 'a bookmark');
+    w.handle.stop();
+    expect(w.ends).toEqual([]);
+    expect(masked).toContain('admin');
+  });
+
+  it('a 403 ends the watch with the Status message of the real body', async () => {
+    const { client } = clientFor(cluster.kubeconfig({ token: 'lister' }));
+    const w = record(client, CONFIGMAPS);
+    await until(() => w.ends.length > 0, 'the end of the watch');
+    const end = w.ends[0] as ApiError;
+    expect(end).toBeInstanceOf(ApiError);
+    expect(end).toMatchObject({ status: 403, reason: 'Forbidden' });
+    expect(end.message).toMatch(/^403 Forbidden: .*cannot watch resource "configmaps"/);
+    expect(w.ends).toHaveLength(1);
+  });
+
+  it('a 429 ends the watch with the Retry-After delay', async () => {
+    const { client } = clientFor(cluster.kubeconfig({ token: 'admin' }));
+    cluster.faults.failNext(1, { status: 429, retryAfterSeconds: 7, verb: 'watch', resource: 'configmaps' });
+    const w = record(client, CONFIGMAPS);
+    await until(() => w.ends.length > 0, 'the end of the watch');
+    expect(w.ends[0]).toMatchObject({ status: 429, retryAfterMs: 7000 });
+  });
+
+  it('an idle watch ends normally (undefined), so the caller re-watches', async () => {
+    const { client } = clientFor(cluster.kubeconfig({ token: 'admin' }), { watchIdleMs: 300 });
+    // From the current resourceVersion and without bookmarks, nothing is ever written.
+    const w = record(client, '/api/v1/namespaces/idle/configmaps', { resourceVersion: cluster.resourceVersion() });
+    await until(() => w.ends.length > 0, 'the idle end');
+    expect(w.ends).toEqual([undefined]);
+    expect(w.events).toEqual([]);
+    await until(() => cluster.counters.openWatches() === 0, 'the server to see the watch closed');
+  });
+
+  it('stop() closes the stream without calling onEnd or delivering more events', async () => {
+    const { client } = clientFor(cluster.kubeconfig({ token: 'admin' }));
+    const namespace = 'stopped';
+    const w = record(client, `/api/v1/namespaces/${namespace}/configmaps`, { resourceVersion: cluster.resourceVersion() });
+    await until(() => cluster.counters.openWatches() === 1, 'the watch to open');
+    w.handle.stop();
+    await until(() => cluster.counters.openWatches() === 0, 'the server to see the watch closed');
+    cluster.create(configMap('after-stop', {}, namespace));
+    await client.get(`/api/v1/namespaces/${namespace}/configmaps`); // a round trip: anything pending has arrived
+    expect(w.events).toEqual([]);
+    expect(w.ends).toEqual([]);
+  });
+
+  it('close() drops an open watch (it ends once, cancelled) and refuses further requests', async () => {
+    const { client } = clientFor(cluster.kubeconfig({ token: 'admin' }));
+    const w = record(client, '/api/v1/namespaces/closing/configmaps', { resourceVersion: cluster.resourceVersion() });
+    await until(() => cluster.counters.openWatches() === 1, 'the watch to open');
+    await client.close();
+    await until(() => cluster.counters.openWatches() === 0, 'the server to see the watch closed');
+    await until(() => w.ends.length > 0, 'the end of the watch');
+    expect(w.ends).toHaveLength(1);
+    expect(w.ends[0]).toMatchObject({ status: 0, reason: 'Cancelled' });
+    await expect(client.get(CONFIGMAPS)).rejects.toMatchObject({ status: 0, message: 'the client is closed' });
+  });
+});
+
+describe('against a tiny local HTTP server', () => {
+  let server: http.Server;
+  let kubeconfig: string;
+  let handler: (req: http.IncomingMessage, res: http.ServerResponse) => void = () => {};
+
+  beforeAll(async () => {
+    server = http.createServer((req, res) => handler(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    kubeconfig = `apiVersion: v1
+kind: Config
+clusters: [{ name: local, cluster: { server: "${url}" } }]
+users: [{ name: u, user: { token: local-token } }]
+contexts: [{ name: local, context: { cluster: local, user: u } }]
+current-context: local
+`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('joins an event cut across chunks, inside a multi-byte character, and skips a line that is not JSON', async () => {
+    const { client } = clientFor(kubeconfig);
+    const second = Buffer.from('{"type":"MODIFIED","object":{"name":"café ☕"}}\n');
+    const cut = second.indexOf(Buffer.from('é')) + 1; // between the two bytes of é
+    let w!: ReturnType<typeof record>;
+    handler = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write('{"type":"ADDED","object":{"name":"a"}}\nnot json\n');
+      res.write(second.subarray(0, cut));
+      // The rest goes only once the first chunk was handled: the cut is really across chunks.
+      void until(() => w.events.length === 1, 'the first event').then(() => {
+        res.write(second.subarray(cut));
+        res.end('{"type":"DELETED","object":{"name":"last"}}');
+      });
+    };
+    w = record(client, '/api/v1/configmaps');
+    await until(() => w.ends.length > 0, 'the end of the stream');
+    expect(w.events).toEqual([
+      { type: 'ADDED', object: { name: 'a' } },
+      { type: 'MODIFIED', object: { name: 'café ☕' } },
+      { type: 'DELETED', object: { name: 'last' } },
+    ]);
+    expect(w.ends).toEqual([undefined]);
+  });
+
+  it('a connection dropped mid-stream ends the watch with status 0', async () => {
+    const { client } = clientFor(kubeconfig);
+    handler = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write('{"type":"ADDED","object":{"name":"a"}}\n{"type":"MODI');
+      setImmediate(() => res.socket?.destroy());
+    };
+    const w = record(client, '/api/v1/configmaps');
+    await until(() => w.ends.length > 0, 'the end of the stream');
+    expect(w.events.map((e) => e.type)).toEqual(['ADDED']);
+    expect(w.ends).toHaveLength(1);
+    expect(w.ends[0]).toMatchObject({ status: 0, reason: 'Unreachable' });
+  });
+
+  it('GET asks for gzip and reads a compressed body; sends the token and Accept header', async () => {
+    const { client, masked } = clientFor(kubeconfig);
+    const seen: http.IncomingHttpHeaders[] = [];
+    handler = (req, res) => {
+      seen.push(req.headers);
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
+      res.end(gzipSync(JSON.stringify({ kind: 'List', items: [{ name: 'ü' }] })));
+    };
+    await expect(client.get('/api/v1/configmaps', { limit: 500 }, { accept: 'application/json;as=Table' })).resolves.toEqual({ kind: 'List', items: [{ name: 'ü' }] });
+    expect(seen[0]).toMatchObject({ 'accept-encoding': 'gzip', accept: 'application/json;as=Table', authorization: 'Bearer local-token' });
+    expect(masked).toContain('local-token');
+  });
+
+  it.each([
+    ['a Status body', 503, { kind: 'Status', message: 'etcd is down\nmore', reason: 'ServiceUnavailable' }, '503 Service Unavailable: etcd is down', 'ServiceUnavailable'],
+    ['no Status body', 500, 'oops', '500 Internal Server Error', undefined],
+  ])('GET error with %s', async (_name, status, body, message, reason) => {
+    const { client } = clientFor(kubeconfig);
+    handler = (_req, res) => {
+      res.writeHead(status, { 'Content-Type': 'application/json', 'Retry-After': '3' });
+      res.end(typeof body === 'string' ? body : JSON.stringify(body));
+    };
+    await expect(client.get('/api/v1/configmaps')).rejects.toMatchObject({ status, message, reason, retryAfterMs: 3000 });
+  });
+
+  it('a GET on a kept-alive connection the server has just dropped is retried once on a new one', async () => {
+    const { client } = clientFor(kubeconfig);
+    const sockets: unknown[] = [];
+    handler = (req, res) => {
+      const reused = sockets.includes(req.socket);
+      sockets.push(req.socket);
+      if (reused) return void req.socket.destroy(); // as a server whose idle timeout fired just now
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end('{"n":1}');
+    };
+    await expect(client.get('/api/v1/configmaps')).resolves.toEqual({ n: 1 });
+    await expect(client.get('/api/v1/configmaps')).resolves.toEqual({ n: 1 });
+    expect(sockets).toHaveLength(3);
+    expect(new Set(sockets).size).toBe(2);
+  });
+
+  it('a GET that gets no answer times out with status 0', async () => {
+    const { client } = clientFor(kubeconfig);
+    handler = () => {}; // never answers
+    await expect(client.get('/api/v1/configmaps', {}, { timeoutMs: 200 })).rejects.toMatchObject({ status: 0, message: expect.stringMatching(/did not answer in time/) });
+  });
+});
