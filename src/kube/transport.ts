@@ -67,6 +67,9 @@ export class Transport {
       if (auth.servername) options.servername = auth.servername;
     }
     const request = (this.secure ? https : http).request(options);
+    // Callers listen for errors once they have the request; one destroyed before that (a watch stopped
+    // while its credentials were fetched, close()) must not crash the process with an unhandled 'error'.
+    request.on('error', () => {});
     this.open.add(request);
     request.once('close', () => this.open.delete(request));
     request.on('socket', (socket) => socket.setKeepAlive(true, 30_000));

@@ -115,6 +115,18 @@ describe('watch against the stand-in', () => {
     expect(w.ends).toEqual([]);
   });
 
+  it('stop() right after watch(), before the request exists, leaves nothing open and nothing unhandled', async () => {
+    const { client } = clientFor(cluster.kubeconfig({ token: 'admin' }));
+    const before = cluster.counters.requests().filter((r) => r.verb === 'watch').length;
+    const w = record(client, '/api/v1/namespaces/early/configmaps');
+    w.handle.stop();
+    await client.get('/api/v1/namespaces/early/configmaps'); // a round trip: the stopped watch had its chance
+    await client.get('/api/v1/namespaces/early/configmaps');
+    expect(cluster.counters.requests().filter((r) => r.verb === 'watch').length).toBe(before);
+    expect(w.ends).toEqual([]);
+    expect(cluster.counters.openWatches()).toBe(0);
+  });
+
   it('close() drops an open watch (it ends once, cancelled) and refuses further requests', async () => {
     const { client } = clientFor(cluster.kubeconfig({ token: 'admin' }));
     const w = record(client, '/api/v1/namespaces/closing/configmaps', { resourceVersion: cluster.resourceVersion() });
