@@ -32,7 +32,6 @@ export function explanation(r: BenchResults): string {
   const kwReport1 = med(r, 1, 1, 'kubewait-watch', (x) => x.phases.reportMs);
   const kwTeardown1 = med(r, 1, 1, 'kubewait-watch', (x) => x.phases.teardownMs);
   const kw1 = med(r, 1, 1, 'kubewait-watch', latency);
-  const kwEsbuild1 = med(r, 1, 1, 'kubewait-esbuild', latency);
   const wait1 = med(r, 1, 1, 'kubectl-wait', latency);
   const wait100 = med(r, 100, 1, 'kubectl-wait', latency);
   const rollout100 = med(r, 100, 1, 'kubectl-rollout', latency);
@@ -46,7 +45,7 @@ export function explanation(r: BenchResults): string {
   const rss1esbuild = med(r, 1, 1, 'kubewait-esbuild', (x) => x.peakRssKiB);
   const kubectlRss = med(r, 1, 1, 'kubectl-wait', (x) => x.peakRssKiB);
   const heapAfterGc = med(r, 5000, 1, 'kubewait-gc', (x) => x.heapAfterGcKiB ?? Number.NaN);
-  const rssSemi4 = med(r, 5000, 1, 'kubewait-semi4', (x) => x.peakRssKiB);
+  const rssYoung = med(r, 5000, 1, 'kubewait-young', (x) => x.peakRssKiB);
   const first = (w: WaiterId) => med(r, 1, 1, w, (x) => x.startup.toFirstRequestMs);
 
   return `## What the figures say
@@ -55,8 +54,7 @@ ${r.quick ? '\n(A quick run: the cells it does not measure read n/a.)\n' : ''}
 watch event on a stream that is already open; it decides as soon as the last target is Current. At 1 Deployment the
 event is turned into the \`-> Current\` log line ${ms(kwDetect1)} after the write; the rest of kubewait's
 ${ms(kw1)} is writing the outputs and the job summary and closing connections (${ms(kwReport1)}), and the process
-teardown after its \`exit\` event (${ms(kwTeardown1)}: Node frees a ${mb(rss1)} process; the esbuild bundle's smaller
-process makes it ${ms(kwEsbuild1)} in all). kubectl is a Go binary of ${mb(kubectlRss)} that exits at once: ${ms(wait1)}
+teardown after its \`exit\` event (${ms(kwTeardown1)}: Node frees a ${mb(rss1)} process). kubectl is a Go binary of ${mb(kubectlRss)} that exits at once: ${ms(wait1)}
 for one Deployment. ${
     kw1 >= wait1
       ? 'So at 1 Deployment kubewait loses to kubectl after detecting just as fast: what it does after detecting (reporting, exiting a large Node process) is the gap, not the watch.'
@@ -80,12 +78,12 @@ watching: cheap here, but detection then waits for the next poll (about half the
 
 **Memory.** A Node process that has evaluated kubewait's bundle starts high: the empty script peaks at
 ${mb(rssOf('node'))}, client-node alone at ${mb(rssOf('floor'))}, the esbuild bundle at ${mb(rssOf('esbuild'))} and
-the ncc bundle at ${mb(rssOf('ncc'))} before any request; the first HTTPS requests add the TLS context and undici's
-WebAssembly HTTP parser. In a wait of 1 Deployment kubewait peaks at ${mb(rss1)} (esbuild bundle: ${mb(rss1esbuild)}),
+the ncc bundle at ${mb(rssOf('ncc'))} before any request; the first HTTPS requests add the TLS context and connections. In a wait of 1 Deployment kubewait peaks at ${mb(rss1)} (esbuild bundle: ${mb(rss1esbuild)}),
 at 5,000 at ${mb(rss5000)} (esbuild bundle: ${mb(rss5000esbuild)}). What grows with the Deployments is not kept
 state — after a full GC at exit the heap holds ${mb(heapAfterGc)} at 5,000 — but V8's young generation, which grows to
-its maximum under the burst of list pages and watch events: the same run peaks at ${mb(rssSemi4)} with
-\`--max-semi-space-size=4\`, a flag a JavaScript action cannot pass to its own Node.
+its maximum under the burst of list pages and watch events: the same run peaks at ${mb(rssYoung)} when it may not
+grow (\`--semi-space-growth-factor=1\`; an action cannot pass Node flags, but \`v8.setFlagsFromString\` before the
+bundle is evaluated has the same effect).
 
 **Start-up.** Spawn to first API request: ${ms(first('kubewait-watch'))} for dist/index.js (${formatBytes(size('dist'))}), ${ms(first('kubewait-esbuild'))}
 for the esbuild bundle, ${ms(first('kubectl-wait'))} for kubectl. Most of it is evaluating the bundle: ${ms(evalOf('ncc'))}

@@ -6,9 +6,9 @@
  */
 import type { Scenario } from './fixture.js';
 
-export const WAITER_IDS = ['kubewait-watch', 'kubewait-poll', 'kubewait-esbuild', 'kubectl-wait', 'kubectl-rollout', 'kubewait-gc', 'kubewait-semi4'] as const;
+export const WAITER_IDS = ['kubewait-watch', 'kubewait-poll', 'kubewait-esbuild', 'kubectl-wait', 'kubectl-rollout', 'kubewait-gc', 'kubewait-young'] as const;
 /** Diagnostic variants (Node flags an action cannot set): they explain memory, they are not contenders. */
-export const DIAGNOSTIC_IDS: readonly WaiterId[] = ['kubewait-gc', 'kubewait-semi4'];
+export const DIAGNOSTIC_IDS: readonly WaiterId[] = ['kubewait-gc', 'kubewait-young'];
 export type WaiterId = (typeof WAITER_IDS)[number];
 
 export interface ScenarioPlan extends Scenario {
@@ -32,7 +32,7 @@ export function plan(quick: boolean): ScenarioPlan[] {
   if (quick) {
     return [
       { deployments: 1, namespaces: 1, runs: { ...all(1), 'kubewait-esbuild': 1 }, skipped: {} },
-      { deployments: 100, namespaces: 10, runs: { ...all(1), 'kubewait-gc': 1, 'kubewait-semi4': 1 }, skipped: {} },
+      { deployments: 100, namespaces: 10, runs: { ...all(1), 'kubewait-gc': 1, 'kubewait-young': 1 }, skipped: {} },
     ];
   }
   return [
@@ -45,7 +45,7 @@ export function plan(quick: boolean): ScenarioPlan[] {
     {
       deployments: 5000,
       namespaces: 1,
-      runs: { 'kubewait-watch': 3, 'kubewait-poll': 2, 'kubewait-esbuild': 3, 'kubectl-rollout': 1, 'kubewait-gc': 1, 'kubewait-semi4': 1 },
+      runs: { 'kubewait-watch': 3, 'kubewait-poll': 2, 'kubewait-esbuild': 3, 'kubectl-rollout': 1, 'kubewait-gc': 1, 'kubewait-young': 1 },
       skipped: { 'kubectl-wait': KUBECTL_SERIAL(5000) },
     },
     { deployments: 5000, namespaces: 50, runs: { ...all(3, 2), 'kubectl-wait': 2, 'kubectl-rollout': 2 }, skipped: {} },

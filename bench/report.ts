@@ -192,13 +192,13 @@ function memorySection(r: BenchResults): string {
     return [name(p), rss('kubewait-watch'), rss('kubewait-esbuild'), rss('kubewait-poll'), rss('kubectl-wait') + sum('kubectl-wait'), rss('kubectl-rollout') + sum('kubectl-rollout')];
   });
   const anatomy = r.plans
-    .filter((p) => runsOf(r, p, 'kubewait-gc').length > 0 || runsOf(r, p, 'kubewait-semi4').length > 0)
+    .filter((p) => runsOf(r, p, 'kubewait-gc').length > 0 || runsOf(r, p, 'kubewait-young').length > 0)
     .map((p) => [
       name(p),
       formatMiB(medianOf(runsOf(r, p, 'kubewait-watch'), (x) => x.peakRssKiB)),
       formatMiB(medianOf(runsOf(r, p, 'kubewait-gc'), (x) => x.heapAfterGcKiB ?? Number.NaN)),
-      formatMiB(medianOf(runsOf(r, p, 'kubewait-semi4'), (x) => x.peakRssKiB)),
-      formatMs(medianOf(runsOf(r, p, 'kubewait-semi4'), (x) => x.latencyMs)),
+      formatMiB(medianOf(runsOf(r, p, 'kubewait-young'), (x) => x.peakRssKiB)),
+      formatMs(medianOf(runsOf(r, p, 'kubewait-young'), (x) => x.latencyMs)),
     ]);
   return `## Peak RSS
 
@@ -207,10 +207,10 @@ Per process (kubectl: the largest of its processes, and the sum over them when t
 ${table(['Deployments / namespaces', right('kubewait watch'), right('kubewait watch, esbuild bundle'), right('kubewait poll'), right('kubectl wait'), right('kubectl rollout status')], rows)}
 ${anatomy.length ? `
 What the memory is (diagnostic runs of dist/index.js with Node flags an action cannot set): the heap kubewait still
-holds after a full GC at exit (\`--expose-gc\`), and the peak when V8's young generation may not grow past 4 MB
-semi-spaces (\`--max-semi-space-size=4\`).
+holds after a full GC at exit (\`--expose-gc\`), and the peak when V8's young generation keeps its initial size
+(\`--semi-space-growth-factor=1\`; src/index.ts could set it with \`v8.setFlagsFromString\` before evaluating the rest).
 
-${table(['Deployments / namespaces', right('peak RSS'), right('heap after GC at exit'), right('peak RSS, 4 MB semi-space'), right('latency, 4 MB semi-space')], anatomy)}
+${table(['Deployments / namespaces', right('peak RSS'), right('heap after GC at exit'), right('peak RSS, young generation not grown'), right('latency, young generation not grown')], anatomy)}
 ` : ''}`;
 }
 

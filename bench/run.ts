@@ -73,7 +73,7 @@ async function main(): Promise<void> {
     'kubectl-wait': kubectlWait(kubectl),
     'kubectl-rollout': kubectlRollout(kubectl),
     'kubewait-gc': kubewait({ id: 'kubewait-gc', label: 'kubewait watch, heap after GC', entry: bundles.dist.entry, mode: 'watch', nodeArgs: ['--expose-gc'] }),
-    'kubewait-semi4': kubewait({ id: 'kubewait-semi4', label: 'kubewait watch, 4 MB semi-space', entry: bundles.dist.entry, mode: 'watch', nodeArgs: ['--max-semi-space-size=4'] }),
+    'kubewait-young': kubewait({ id: 'kubewait-young', label: 'kubewait watch, young generation not grown', entry: bundles.dist.entry, mode: 'watch', nodeArgs: ['--semi-space-growth-factor=1'] }),
   };
 
   try {
