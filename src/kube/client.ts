@@ -112,9 +112,9 @@ export class KubeClient {
         else if (!responded && request.reusedSocket && (error as { code?: string }).code === 'ECONNRESET') reject(new StaleConnection(error));
         else reject(error);
       };
+      request.on('error', fail);
       if (signal.aborted) return abort();
       signal.addEventListener('abort', abort, { once: true });
-      request.on('error', fail);
       request.on('response', (response) => {
         responded = true;
         const chunks: Buffer[] = [];

@@ -2,7 +2,9 @@
  *  local HTTP server for what the stand-in never does (lines cut across chunks, gzip, a connection dropped mid-line). */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import http from 'node:http';
+import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { parse, stringify } from 'yaml';
 import { gzipSync } from 'node:zlib';
 import { KubeClient } from '../../src/kube/client.js';
 import type { ClientOptions, WatchEnd } from '../../src/kube/client.js';
@@ -137,6 +139,44 @@ describe('watch against the stand-in', () => {
     expect(w.ends).toHaveLength(1);
     expect(w.ends[0]).toMatchObject({ status: 0, reason: 'Cancelled' });
     await expect(client.get(CONFIGMAPS)).rejects.toMatchObject({ status: 0, message: 'the client is closed' });
+  });
+});
+
+describe('through a proxy-url (HTTP CONNECT), with client-node\'s proxy agent', () => {
+  it('lists and watches through the tunnel; close() ends the watch', async () => {
+    const tunnels: string[] = [];
+    const sockets: net.Socket[] = [];
+    const proxy = http.createServer();
+    proxy.on('connect', (req: http.IncomingMessage, socket: net.Socket) => {
+      tunnels.push(req.url ?? '');
+      sockets.push(socket);
+      const [host, port] = (req.url ?? '').split(':');
+      const upstream = net.connect(Number(port), host, () => {
+        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.pipe(socket).pipe(upstream);
+      });
+      upstream.on('error', () => socket.destroy());
+      socket.on('error', () => upstream.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const config = parse(cluster.kubeconfig({ token: 'admin' }));
+      config.clusters[0].cluster['proxy-url'] = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      const { client } = clientFor(stringify(config));
+      cluster.create(configMap('proxied', {}, 'proxy'));
+      const list = (await client.get('/api/v1/namespaces/proxy/configmaps')) as { items: Array<{ metadata: { name: string } }> };
+      expect(list.items.map((i) => i.metadata.name)).toEqual(['proxied']);
+      const w = record(client, '/api/v1/namespaces/proxy/configmaps');
+      await until(() => w.events.length === 1, 'the ADDED event through the proxy');
+      expect(tunnels.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(tunnels)).toEqual(new Set([new URL(cluster.url).host]));
+      await client.close();
+      await until(() => w.ends.length === 1, 'the end of the watch');
+      expect(w.ends[0]).toMatchObject({ status: 0, reason: 'Cancelled' });
+    } finally {
+      for (const socket of sockets) socket.destroy(); // tunnels leave the HTTP server's bookkeeping
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 });
 
