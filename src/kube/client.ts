@@ -137,7 +137,9 @@ export class KubeClient {
   watch(path: string, query: Query, onEvent: (type: string, object: unknown) => void, onEnd: (end: WatchEnd) => void): WatchHandle {
     let request: http.ClientRequest | undefined;
     let done = false;
-    let idle: NodeJS.Timeout | undefined;
+    // No bytes for a while (not even a bookmark): end normally; the caller re-watches from where it was.
+    const idle = setTimeout(() => finish(undefined, true), this.watchIdleMs).unref();
+    const stillAlive = () => void idle.refresh();
     const finish = (end: WatchEnd, notify: boolean) => {
       if (done) return;
       done = true;
@@ -145,17 +147,10 @@ export class KubeClient {
       request?.destroy();
       if (notify) onEnd(end);
     };
-    // No bytes for a while (not even a bookmark): end normally; the caller re-watches from where it was.
-    const stillAlive = () => {
-      clearTimeout(idle);
-      idle = setTimeout(() => finish(undefined, true), this.watchIdleMs);
-      idle.unref();
-    };
     const failed = (error: unknown) => {
       if (error instanceof ApiError) return finish(error, true);
       finish(this.transport.isClosed ? closedError() : new ApiError(0, networkErrorMessage(error, this.server), 'Unreachable'), true);
     };
-    stillAlive();
     this.transport.get(target(path, { watch: true, ...query }), { Accept: 'application/json' }).then((started) => {
       request = started;
       if (done) return started.destroy();
