@@ -82,8 +82,8 @@ the ncc bundle at ${mb(rssOf('ncc'))} before any request; the first HTTPS reques
 at 5,000 at ${mb(rss5000)} (esbuild bundle: ${mb(rss5000esbuild)}). What grows with the Deployments is not kept
 state — after a full GC at exit the heap holds ${mb(heapAfterGc)} at 5,000 — but V8's young generation, which grows to
 its maximum under the burst of list pages and watch events: the same run peaks at ${mb(rssYoung)} when it may not
-grow (\`--semi-space-growth-factor=1\`; an action cannot pass Node flags, but \`v8.setFlagsFromString\` before the
-bundle is evaluated has the same effect).
+grow (\`v8.setFlagsFromString('--semi-space-growth-factor=1')\` before the bundle is evaluated: an action cannot pass
+Node flags, but src/index.ts can do this).
 
 **Start-up.** Spawn to first API request: ${ms(first('kubewait-watch'))} for dist/index.js (${formatBytes(size('dist'))}), ${ms(first('kubewait-esbuild'))}
 for the esbuild bundle, ${ms(first('kubectl-wait'))} for kubectl. Most of it is evaluating the bundle: ${ms(evalOf('ncc'))}

@@ -2,8 +2,12 @@
 // started, when preloading happened (Node's own bootstrap done), when it exited, and its peak RSS (VmHWM,
 // the kernel's high-water mark, exact at exit). Plain JS: it must cost nothing to load.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 
 const out = process.env.KUBEWAIT_BENCH_PROBE;
+// Diagnostic runs: V8 flags set at run time before the bundle is evaluated, as src/index.ts could do
+// (a JavaScript action cannot pass Node flags; some heap flags only act when set this way).
+if (process.env.KUBEWAIT_BENCH_V8_FLAGS) setFlagsFromString(process.env.KUBEWAIT_BENCH_V8_FLAGS);
 const epoch = () => performance.timeOrigin + performance.now();
 const preloadAt = epoch();
 

@@ -206,9 +206,10 @@ Per process (kubectl: the largest of its processes, and the sum over them when t
 
 ${table(['Deployments / namespaces', right('kubewait watch'), right('kubewait watch, esbuild bundle'), right('kubewait poll'), right('kubectl wait'), right('kubectl rollout status')], rows)}
 ${anatomy.length ? `
-What the memory is (diagnostic runs of dist/index.js with Node flags an action cannot set): the heap kubewait still
-holds after a full GC at exit (\`--expose-gc\`), and the peak when V8's young generation keeps its initial size
-(\`--semi-space-growth-factor=1\`; src/index.ts could set it with \`v8.setFlagsFromString\` before evaluating the rest).
+What the memory is (diagnostic runs of dist/index.js): the heap kubewait still holds after a full GC at exit
+(\`node --expose-gc\`), and the peak when V8's young generation keeps its initial size
+(\`v8.setFlagsFromString('--semi-space-growth-factor=1')\` run by the preload before the bundle is evaluated, as
+src/index.ts could do; the same flag on the command line has no effect).
 
 ${table(['Deployments / namespaces', right('peak RSS'), right('heap after GC at exit'), right('peak RSS, young generation not grown'), right('latency, young generation not grown')], anatomy)}
 ` : ''}`;

@@ -73,7 +73,7 @@ async function main(): Promise<void> {
     'kubectl-wait': kubectlWait(kubectl),
     'kubectl-rollout': kubectlRollout(kubectl),
     'kubewait-gc': kubewait({ id: 'kubewait-gc', label: 'kubewait watch, heap after GC', entry: bundles.dist.entry, mode: 'watch', nodeArgs: ['--expose-gc'] }),
-    'kubewait-young': kubewait({ id: 'kubewait-young', label: 'kubewait watch, young generation not grown', entry: bundles.dist.entry, mode: 'watch', nodeArgs: ['--semi-space-growth-factor=1'] }),
+    'kubewait-young': kubewait({ id: 'kubewait-young', label: 'kubewait watch, young generation not grown', entry: bundles.dist.entry, mode: 'watch', v8Flags: '--semi-space-growth-factor=1' }),
   };
 
   try {

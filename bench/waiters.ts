@@ -63,6 +63,8 @@ export interface KubewaitOptions {
   pollInterval?: string;
   /** Node flags, for diagnostic runs only (a GitHub Action cannot pass any). */
   nodeArgs?: string[];
+  /** V8 flags the probe sets at run time before the bundle is evaluated (diagnostic runs). */
+  v8Flags?: string;
 }
 
 const actionDefaults = (): Record<string, string> => {
@@ -102,10 +104,11 @@ export function kubewait(options: KubewaitOptions): Waiter {
   return {
     id: options.id,
     label: options.label,
-    command: () => `node ${options.nodeArgs?.length ? `${options.nodeArgs.join(' ')} ` : ''}${options.entry.startsWith(ROOT) ? path.relative(ROOT, options.entry) : `<temp>/${path.basename(path.dirname(options.entry))}/${path.basename(options.entry)}`} with INPUT_MODE=${options.mode}, INPUT_RESOURCES = one NAMESPACE/deploy/NAME line per Deployment`,
+    command: () => `${options.v8Flags ? `v8.setFlagsFromString('${options.v8Flags}'), then ` : ''}node ${options.nodeArgs?.length ? `${options.nodeArgs.join(' ')} ` : ''}${options.entry.startsWith(ROOT) ? path.relative(ROOT, options.entry) : `<temp>/${path.basename(path.dirname(options.entry))}/${path.basename(options.entry)}`} with INPUT_MODE=${options.mode}, INPUT_RESOURCES = one NAMESPACE/deploy/NAME line per Deployment`,
     start(fixture) {
       const scratch = mkdtempSync(path.join(tmpdir(), 'kubewait-step-'));
       const env = actionEnv(kubewaitInputs(fixture, options.mode, options.pollInterval), scratch);
+      if (options.v8Flags) env.KUBEWAIT_BENCH_V8_FLAGS = options.v8Flags;
       const proc = spawnMeasured(options.entry, [], { node: true, nodeArgs: options.nodeArgs, env, cwd: scratch, killAfterMs: KILL_AFTER_MS });
       const done = proc.done.then((exit): RunExit => {
         const outputs = parseOutputFile(readFileSync(env.GITHUB_OUTPUT, 'utf8'));
