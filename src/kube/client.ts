@@ -117,14 +117,17 @@ export class KubeClient {
       signal.addEventListener('abort', abort, { once: true });
       request.on('response', (response) => {
         responded = true;
-        const chunks: Buffer[] = [];
+        let text = '';
         const body = decoded(response);
         response.on('error', fail);
         body.on('error', fail);
-        body.on('data', (chunk: Buffer) => chunks.push(chunk));
+        body.setEncoding('utf8');
+        body.on('data', (chunk: string) => {
+          text += chunk;
+        });
         body.on('end', () => {
           settle();
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') });
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, text });
         });
       });
     });
