@@ -6,7 +6,7 @@
  * floor client-node sets), and an empty script (Node itself).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,7 +57,12 @@ export async function prepareBundles(options: { rebuildDist: boolean; ncc: boole
     await ensureDist();
     distBuildMs = now() - started;
   }
-  const distEntry = path.join(ROOT, 'dist/index.js');
+  // A private copy: other work in this tree (e2e tests rebuild dist/ when src/ changes) must not swap or
+  // delete the bundle under a running benchmark.
+  const distEntry = path.join(scratch, 'dist/index.js');
+  mkdirSync(path.dirname(distEntry), { recursive: true });
+  copyFileSync(path.join(ROOT, 'dist/index.js'), distEntry);
+  copyFileSync(path.join(ROOT, 'dist/package.json'), path.join(scratch, 'dist/package.json'));
 
   let ncc: Bundle | undefined;
   if (options.ncc) {

@@ -67,13 +67,13 @@ async function main(): Promise<void> {
   log(`  dist ${formatBytes(bundles.dist.bytes)}, ncc ${bundles.ncc ? `${formatBytes(bundles.ncc.bytes)} (${formatMs(bundles.ncc.buildMs ?? NaN)})` : 'not built (quick)'}, esbuild ${formatBytes(bundles.esbuild.bytes)} (${formatMs(bundles.esbuild.buildMs ?? NaN)})`);
 
   const waiters: Record<WaiterId, Waiter> = {
-    'kubewait-watch': kubewait({ id: 'kubewait-watch', label: 'kubewait watch', entry: bundles.dist.entry, mode: 'watch' }),
-    'kubewait-poll': kubewait({ id: 'kubewait-poll', label: 'kubewait poll', entry: bundles.dist.entry, mode: 'poll' }),
-    'kubewait-esbuild': kubewait({ id: 'kubewait-esbuild', label: 'kubewait watch (esbuild bundle)', entry: bundles.esbuild.entry, mode: 'watch' }),
+    'kubewait-watch': kubewait({ id: 'kubewait-watch', label: 'kubewait watch', entry: bundles.dist.entry, entryName: 'dist/index.js', mode: 'watch' }),
+    'kubewait-poll': kubewait({ id: 'kubewait-poll', label: 'kubewait poll', entry: bundles.dist.entry, entryName: 'dist/index.js', mode: 'poll' }),
+    'kubewait-esbuild': kubewait({ id: 'kubewait-esbuild', label: 'kubewait watch (esbuild bundle)', entry: bundles.esbuild.entry, entryName: '<temp>/esbuild/index.mjs', mode: 'watch' }),
     'kubectl-wait': kubectlWait(kubectl),
     'kubectl-rollout': kubectlRollout(kubectl),
-    'kubewait-gc': kubewait({ id: 'kubewait-gc', label: 'kubewait watch, heap after GC', entry: bundles.dist.entry, mode: 'watch', nodeArgs: ['--expose-gc'] }),
-    'kubewait-young': kubewait({ id: 'kubewait-young', label: 'kubewait watch, young generation not grown', entry: bundles.dist.entry, mode: 'watch', v8Flags: '--semi-space-growth-factor=1' }),
+    'kubewait-gc': kubewait({ id: 'kubewait-gc', label: 'kubewait watch, heap after GC', entry: bundles.dist.entry, entryName: 'dist/index.js', mode: 'watch', nodeArgs: ['--expose-gc'] }),
+    'kubewait-young': kubewait({ id: 'kubewait-young', label: 'kubewait watch, young generation not grown', entry: bundles.dist.entry, entryName: 'dist/index.js', mode: 'watch', v8Flags: '--semi-space-growth-factor=1' }),
   };
 
   try {

@@ -57,8 +57,9 @@ export interface Waiter {
 export interface KubewaitOptions {
   id: string;
   label: string;
-  /** The bundle to run (dist/index.js, or the esbuild bundle). */
+  /** The bundle to run (dist/index.js, or the esbuild bundle), and how RESULTS.md names it. */
   entry: string;
+  entryName: string;
   mode: 'watch' | 'poll';
   pollInterval?: string;
   /** Node flags, for diagnostic runs only (a GitHub Action cannot pass any). */
@@ -104,7 +105,7 @@ export function kubewait(options: KubewaitOptions): Waiter {
   return {
     id: options.id,
     label: options.label,
-    command: () => `${options.v8Flags ? `v8.setFlagsFromString('${options.v8Flags}'), then ` : ''}node ${options.nodeArgs?.length ? `${options.nodeArgs.join(' ')} ` : ''}${options.entry.startsWith(ROOT) ? path.relative(ROOT, options.entry) : `<temp>/${path.basename(path.dirname(options.entry))}/${path.basename(options.entry)}`} with INPUT_MODE=${options.mode}, INPUT_RESOURCES = one NAMESPACE/deploy/NAME line per Deployment`,
+    command: () => `${options.v8Flags ? `v8.setFlagsFromString('${options.v8Flags}'), then ` : ''}node ${options.nodeArgs?.length ? `${options.nodeArgs.join(' ')} ` : ''}${options.entryName} with INPUT_MODE=${options.mode}, INPUT_RESOURCES = one NAMESPACE/deploy/NAME line per Deployment`,
     start(fixture) {
       const scratch = mkdtempSync(path.join(tmpdir(), 'kubewait-step-'));
       const env = actionEnv(kubewaitInputs(fixture, options.mode, options.pollInterval), scratch);
