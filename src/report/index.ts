@@ -2,6 +2,7 @@
  * The report layer's shell: writes the live log, outputs, annotations and job summary through
  * `@actions/core`. Everything it writes is built by the pure modules beside it.
  */
+import { appendFileSync } from 'node:fs';
 import * as core from '@actions/core';
 import { context as githubContext } from '@actions/github';
 import type { EngineResult, WaitFor } from '../engine/types.js';
@@ -11,7 +12,7 @@ import { outputsFor } from './outputs.js';
 import { renderSummary, type RunInfo } from './summary.js';
 
 export { annotationsFor, failureMessage, MAX_ERROR_ANNOTATIONS, type Annotation, type AnnotationOptions } from './annotations.js';
-export { createLiveLog, finalLogLines, heartbeatLines, transitionLine, type LiveLogOptions, type LogSink } from './live-log.js';
+export { bufferedSink, createLiveLog, finalLogLines, heartbeatLines, transitionLine, type LiveLogOptions, type LogSink } from './live-log.js';
 export { outputsFor, type Outputs, type ResourceOutput } from './outputs.js';
 export { renderSummary, DEFAULT_LIMITS, type RunInfo, type SummaryContext, type SummaryLimits } from './summary.js';
 
@@ -86,10 +87,12 @@ export async function reportSetupFailure(
 
 async function writeSummary(markdown: string): Promise<void> {
   try {
-    await core.summary.addRaw(markdown).write();
+    // Synchronously: core.summary's asynchronous file calls go through libuv's thread pool, which costs
+    // 2-50 ms after the outcome is known (bench/), for one small append.
+    const file = process.env.GITHUB_STEP_SUMMARY;
+    if (!file) throw new Error('GITHUB_STEP_SUMMARY is not set');
+    appendFileSync(file, markdown.endsWith('\n') ? markdown : `${markdown}\n`);
   } catch (error) {
     core.warning(`kubewait: could not write the job summary: ${error instanceof Error ? error.message : String(error)}`);
-  } finally {
-    core.summary.emptyBuffer();
   }
 }

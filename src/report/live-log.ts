@@ -62,6 +62,36 @@ export function heartbeatLines(pending: readonly TargetReport[], elapsedSeconds:
   return [header, ...shown, ...more];
 }
 
+/**
+ * A sink that writes the lines of one burst of events (one turn of the event loop) in a single write:
+ * 5,000 Deployments turning ready are a few writes, not 5,000 (on a pipe each is a system call, and
+ * they were half of kubewait's CPU per watch event at 5,000 targets). Anything but `info` flushes first,
+ * so the order of lines never changes; call `flush()` before writing anything else to stdout.
+ */
+export function bufferedSink(sink: LogSink): LogSink & { flush(): void } {
+  let lines: string[] = [];
+  const flush = () => {
+    if (lines.length === 0) return;
+    const text = lines.join('\n');
+    lines = [];
+    sink.info(text);
+  };
+  const flushing = <A extends unknown[]>(write: (...args: A) => void) => (...args: A) => {
+    flush();
+    write(...args);
+  };
+  return {
+    info(message) {
+      if (lines.length === 0) setImmediate(flush);
+      lines.push(message);
+    },
+    warning: flushing((message: string) => sink.warning(message)),
+    startGroup: flushing((name: string) => sink.startGroup(name)),
+    endGroup: flushing(() => sink.endGroup()),
+    flush,
+  };
+}
+
 /** An `EngineObserver` that writes the live log through `sink` (`@actions/core` in the action). */
 export function createLiveLog(sink: LogSink, options: LiveLogOptions): EngineObserver {
   let total = 0;

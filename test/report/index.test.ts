@@ -2,29 +2,18 @@
  * reportResult writes through @actions/core: here core is replaced by recording fakes (the one place
  * in the project where core is mocked) to check exactly what reaches the runner.
  */
-import { beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { afterAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { EngineResult } from '../../src/engine/types.js';
 import { failed, imagePullDiagnosis, pending, ready, result } from './fixtures.js';
 
 const calls: Array<[string, ...unknown[]]> = [];
-let writeFails = false;
-const summaryBuffer: string[] = [];
-
-const summary = {
-  addRaw(text: string) {
-    summaryBuffer.push(text);
-    return summary;
-  },
-  async write() {
-    if (writeFails) throw new Error('Unable to find environment variable for $GITHUB_STEP_SUMMARY.');
-    calls.push(['summary.write', summaryBuffer.join('')]);
-    return summary;
-  },
-  emptyBuffer() {
-    summaryBuffer.length = 0;
-    return summary;
-  },
-};
+/** The job summary is appended to the file the runner names, as on a real runner. */
+const summaryDir = mkdtempSync(path.join(tmpdir(), 'kubewait-summary-'));
+const summaryPath = path.join(summaryDir, 'step-summary.md');
+const writtenSummary = () => (existsSync(summaryPath) ? readFileSync(summaryPath, 'utf8') : '');
 
 jest.unstable_mockModule('@actions/core', () => ({
   setOutput: (name: string, value: string) => calls.push(['setOutput', name, value]),
@@ -33,7 +22,6 @@ jest.unstable_mockModule('@actions/core', () => ({
   info: (message: string) => calls.push(['info', message]),
   startGroup: (name: string) => calls.push(['startGroup', name]),
   endGroup: () => calls.push(['endGroup']),
-  summary,
 }));
 
 const { reportResult, reportSetupFailure } = await import('../../src/report/index.js');
@@ -47,8 +35,13 @@ function named(kind: string) {
 
 beforeEach(() => {
   calls.length = 0;
-  summaryBuffer.length = 0;
-  writeFails = false;
+  rmSync(summaryPath, { force: true });
+  process.env.GITHUB_STEP_SUMMARY = summaryPath;
+});
+
+afterAll(() => {
+  delete process.env.GITHUB_STEP_SUMMARY;
+  rmSync(summaryDir, { recursive: true, force: true });
 });
 
 describe('reportResult', () => {
@@ -56,6 +49,7 @@ describe('reportResult', () => {
 
   it('sets every output first, then logs, annotates and writes the summary', async () => {
     await reportResult(failure, base);
+    expect(writtenSummary()).not.toBe('');
     expect(calls.map((c) => (c[0] === 'setOutput' ? `setOutput:${c[1]}` : c[0]))).toEqual([
       'setOutput:result',
       'setOutput:ready',
@@ -65,7 +59,6 @@ describe('reportResult', () => {
       'setOutput:duration',
       'info',
       'error',
-      'summary.write',
     ]);
     expect(Object.fromEntries(named('setOutput').map(([, n, v]) => [n, v]))).toEqual({
       result: 'failed',
@@ -94,21 +87,21 @@ describe('reportResult', () => {
 
   it('writes the rendered summary once', async () => {
     await reportResult(failure, base);
-    const [write] = named('summary.write');
-    expect(write![1]).toMatch(/^## ❌ kubewait: 1 of 3 targets failed\n/);
-    expect(write![1]).toContain('[Workflow run](https://github.com/acme/shop/actions/runs/7)');
+    expect(writtenSummary()).toMatch(/^## ❌ kubewait: 1 of 3 targets failed\n/);
+    expect(writtenSummary()).toContain('[Workflow run](https://github.com/acme/shop/actions/runs/7)');
+    expect(writtenSummary().match(/^## /gm)).toHaveLength(1);
   });
 
   it('writes no summary when the summary input is false', async () => {
     await reportResult(failure, { ...base, summary: false });
-    expect(named('summary.write')).toEqual([]);
+    expect(existsSync(summaryPath)).toBe(false);
     expect(named('setOutput')).toHaveLength(6);
   });
 
   it('warns instead of throwing when the summary cannot be written, keeping the outputs', async () => {
-    writeFails = true;
+    delete process.env.GITHUB_STEP_SUMMARY;
     await expect(reportResult(result([ready('a')]), base)).resolves.toBeUndefined();
-    expect(named('warning')).toEqual([['warning', 'kubewait: could not write the job summary: Unable to find environment variable for $GITHUB_STEP_SUMMARY.']]);
+    expect(named('warning')).toEqual([['warning', 'kubewait: could not write the job summary: GITHUB_STEP_SUMMARY is not set']]);
     expect(named('setOutput')).toHaveLength(6);
   });
 
@@ -145,14 +138,13 @@ describe('reportSetupFailure', () => {
       duration: '0',
     });
     expect(named('error')).toEqual([]);
-    const [write] = named('summary.write');
-    expect(write![1]).toContain('## ❌ kubewait: stopped: a problem with input `timeout`');
-    expect(write![1]).toContain('> [!CAUTION]\n> Input &quot;timeout&quot; is &quot;5 minutes&quot;: expected a duration like 90s or 5m.');
+    expect(writtenSummary()).toContain('## ❌ kubewait: stopped: a problem with input `timeout`');
+    expect(writtenSummary()).toContain('> [!CAUTION]\n> Input &quot;timeout&quot; is &quot;5 minutes&quot;: expected a duration like 90s or 5m.');
   });
 
   it('writes no summary when asked not to', async () => {
     await reportSetupFailure({ input: 'kubeconfig', message: 'no context "prod"' }, { summary: false });
-    expect(named('summary.write')).toEqual([]);
+    expect(existsSync(summaryPath)).toBe(false);
     expect(named('setOutput')).toHaveLength(6);
   });
 });

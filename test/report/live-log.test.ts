@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { TargetReport } from '../../src/engine/types.js';
 import {
+  bufferedSink,
   createLiveLog,
   finalLogLines,
   heartbeatLines,
@@ -162,5 +163,35 @@ describe('finalLogLines', () => {
       '  deployment/b (shop): InProgress: Ready: 1/3',
       '  and 1 more (see the job summary and the outputs)',
     ]);
+  });
+});
+
+describe('bufferedSink', () => {
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('writes the info lines of one event-loop turn in a single write', async () => {
+    const sink = recordingSink();
+    const buffered = bufferedSink(sink);
+    buffered.info('a');
+    buffered.info('b');
+    expect(sink.lines).toEqual([]);
+    await nextTurn();
+    expect(sink.lines).toEqual(['a\nb']);
+    buffered.info('c');
+    await nextTurn();
+    expect(sink.lines).toEqual(['a\nb', 'c']);
+  });
+
+  it('keeps the order of lines: a warning or group flushes the buffered lines first', () => {
+    const sink = recordingSink();
+    const buffered = bufferedSink(sink);
+    buffered.info('before');
+    buffered.warning('careful');
+    buffered.info('inside');
+    buffered.startGroup('group');
+    buffered.endGroup();
+    buffered.info('after');
+    buffered.flush();
+    expect(sink.lines).toEqual(['before', '::warning::careful', 'inside', '::group::group', '::endgroup::', 'after']);
   });
 });
