@@ -15,6 +15,8 @@ const AGGREGATED_ACCEPT = [
 
 export class Discovery {
   private index?: DiscoveryIndex;
+  /** Resolutions against the current index: thousands of targets share a handful of type strings. */
+  private readonly resolved = new Map<string, Resolution>();
   private loading?: Promise<void>;
   private loadedAt = Number.NEGATIVE_INFINITY;
 
@@ -52,13 +54,20 @@ export class Discovery {
 
   resolve(spec: { type: string; apiVersion?: string }): Resolution {
     if (!this.index) return { ok: false, ambiguous: false, message: 'API discovery has not completed' };
-    return resolveType(this.index, spec);
+    const key = `${spec.apiVersion ?? ''} ${spec.type}`;
+    let resolution = this.resolved.get(key);
+    if (!resolution) {
+      resolution = resolveType(this.index, spec);
+      this.resolved.set(key, resolution);
+    }
+    return resolution;
   }
 
   private fetch(signal?: AbortSignal): Promise<void> {
     this.loading ??= discover(this.client, signal)
       .then((index) => {
         this.index = index;
+        this.resolved.clear();
         this.loadedAt = Date.now();
       })
       .finally(() => {
