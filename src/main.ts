@@ -97,6 +97,8 @@ function failStep(error: unknown): void {
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof Error && error.stack) core.debug(error.stack);
   core.setFailed(`kubewait: ${message.split('\n')[0]}`);
+  // Nothing in the wait throws (it reports instead), so this is a failure before any target was reported.
+  setOutputsForNoTargets();
 }
 
 /** Outputs exist in every outcome, also when the wait never started. */
