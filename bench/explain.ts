@@ -80,10 +80,11 @@ watching: cheap here, but detection then waits for the next poll (about half the
 ${mb(rssOf('node'))}, client-node alone at ${mb(rssOf('floor'))}, the esbuild bundle at ${mb(rssOf('esbuild'))} and
 the ncc bundle at ${mb(rssOf('ncc'))} before any request; the first HTTPS requests add the TLS context and connections. In a wait of 1 Deployment kubewait peaks at ${mb(rss1)} (esbuild bundle: ${mb(rss1esbuild)}),
 at 5,000 at ${mb(rss5000)} (esbuild bundle: ${mb(rss5000esbuild)}). What grows with the Deployments is not kept
-state — after a full GC at exit the heap holds ${mb(heapAfterGc)} at 5,000 — but V8's young generation, which grows to
-its maximum under the burst of list pages and watch events: the same run peaks at ${mb(rssYoung)} when it may not
-grow (\`v8.setFlagsFromString('--semi-space-growth-factor=1')\` before the bundle is evaluated: an action cannot pass
-Node flags, but src/index.ts can do this).
+state — after a full GC at exit the heap holds ${mb(heapAfterGc)} at 5,000 — but V8's young generation, which by
+default doubles under the burst of list pages and watch events up to its 16 MB semi-spaces. src/index.ts stops that
+growth with \`v8.setFlagsFromString('--semi-space-growth-factor=1')\` before the rest of the bundle is evaluated (an
+action cannot pass Node flags); the diagnostic run with the flag set the same way peaks at ${mb(rssYoung)}. Before
+src/index.ts did this, runs at 5,000 Deployments peaked 35-45 MB higher (see this file's history).
 
 **Start-up.** Spawn to first API request: ${ms(first('kubewait-watch'))} for dist/index.js (${formatBytes(size('dist'))}), ${ms(first('kubewait-esbuild'))}
 for the esbuild bundle, ${ms(first('kubectl-wait'))} for kubectl. Most of it is evaluating the bundle: ${ms(evalOf('ncc'))}
