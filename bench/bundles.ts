@@ -10,7 +10,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
 import { distIsStale, ensureDist } from '../test/e2e/dist.js';
 import { now } from './fixture.js';
 
@@ -37,6 +37,17 @@ export interface Bundles {
 
 /** ESM output needs `require` for the CommonJS packages it inlines. */
 const REQUIRE_SHIM = "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);";
+
+/** Both esbuild bundles here are built as `npm run package` builds dist/ (minus its license file). */
+const ESBUILD_OPTIONS = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node24',
+  minify: true,
+  banner: { js: REQUIRE_SHIM },
+  logLevel: 'error',
+} satisfies BuildOptions;
 
 /** What src/kube imports from client-node: the least of it any bundle of kubewait must evaluate. */
 const CLIENT_NODE_FLOOR = `
@@ -78,31 +89,11 @@ export async function prepareBundles(options: { rebuildDist: boolean; ncc: boole
 
   const esbuildEntry = path.join(scratch, 'esbuild/index.mjs');
   const started = now();
-  await build({
-    entryPoints: [path.join(ROOT, 'src/index.ts')],
-    outfile: esbuildEntry,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node24',
-    minify: true,
-    banner: { js: REQUIRE_SHIM },
-    logLevel: 'error',
-  });
+  await build({ ...ESBUILD_OPTIONS, entryPoints: [path.join(ROOT, 'src/index.ts')], outfile: esbuildEntry });
   const esbuildMs = now() - started;
 
   const floorEntry = path.join(scratch, 'floor/index.mjs');
-  await build({
-    stdin: { contents: CLIENT_NODE_FLOOR, resolveDir: ROOT, loader: 'js' },
-    outfile: floorEntry,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node24',
-    minify: true,
-    banner: { js: REQUIRE_SHIM },
-    logLevel: 'error',
-  });
+  await build({ ...ESBUILD_OPTIONS, stdin: { contents: CLIENT_NODE_FLOOR, resolveDir: ROOT, loader: 'js' }, outfile: floorEntry });
 
   const emptyEntry = path.join(scratch, 'empty.mjs');
   writeFileSync(emptyEntry, '');
