@@ -1,22 +1,10 @@
 /** computeStatus: one case per rule branch of kstatus-spec sections 3-6, with the exact status, message and conditions. */
 import { describe, expect, it } from '@jest/globals';
 import { computeStatus, type StatusResult } from '../../src/status/index.js';
+import { cur, fail, ip, unknown } from './expected.js';
 
 const now = new Date('2026-12-02T10:00:00Z');
 const secondsAgo = (s: number) => new Date(now.getTime() - s * 1000).toISOString();
-
-const ip = (reason: string, message: string): StatusResult => ({
-  status: 'InProgress',
-  message,
-  conditions: [{ type: 'Reconciling', status: 'True', reason, message }],
-});
-const fail = (reason: string, message: string): StatusResult => ({
-  status: 'Failed',
-  message,
-  conditions: [{ type: 'Stalled', status: 'True', reason, message }],
-});
-const cur = (message: string): StatusResult => ({ status: 'Current', message, conditions: [] });
-const unknown = (message: string): StatusResult => ({ status: 'Unknown', message, conditions: [] });
 
 type Obj = Record<string, unknown>;
 const obj = (apiVersion: string, kind: string, rest: Obj = {}): Obj => ({

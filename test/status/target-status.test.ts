@@ -1,19 +1,9 @@
 /** targetStatus: kstatus plus the job-completion rule (Jobs must complete, controller-less Pods must succeed). */
 import { describe, expect, it } from '@jest/globals';
 import { computeStatus, targetStatus, type StatusResult } from '../../src/status/index.js';
+import { cur, fail, ip } from './expected.js';
 
 const now = new Date('2026-12-02T10:00:00Z');
-const ip = (reason: string, message: string): StatusResult => ({
-  status: 'InProgress',
-  message,
-  conditions: [{ type: 'Reconciling', status: 'True', reason, message }],
-});
-const fail = (reason: string, message: string): StatusResult => ({
-  status: 'Failed',
-  message,
-  conditions: [{ type: 'Stalled', status: 'True', reason, message }],
-});
-const cur = (message: string): StatusResult => ({ status: 'Current', message, conditions: [] });
 
 type Obj = Record<string, unknown>;
 const job = (spec: Obj, status: Obj, metadata: Obj = {}) => ({
