@@ -115,10 +115,6 @@ export class Tracker {
     return Math.round((this.clock() - this.started) / 10) / 100;
   }
 
-  elapsedMs(): number {
-    return this.clock() - this.started;
-  }
-
   /** A new target, counted from now on. */
   add(identity: Identity, initial: Update, announce = false): TargetState {
     const state = new TargetState(this, identity, initial);
