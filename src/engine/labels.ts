@@ -106,19 +106,3 @@ export function selectorFromObject(selector: unknown): LabelMatcher | undefined 
   }
   return (labels) => requirements.every((r) => satisfies(r, labels));
 }
-
-/** A `spec.selector` as selector text, for a server-side labelSelector; undefined when not expressible. */
-export function selectorText(selector: unknown): string | undefined {
-  if (typeof selector !== 'object' || selector === null) return undefined;
-  const { matchLabels, matchExpressions } = selector as LabelSelectorObject;
-  const parts = Object.entries(matchLabels ?? {}).map(([k, v]) => `${k}=${v}`);
-  for (const e of matchExpressions ?? []) {
-    if (!e?.key) return undefined;
-    if (e.operator === 'In') parts.push(`${e.key} in (${(e.values ?? []).join(',')})`);
-    else if (e.operator === 'NotIn') parts.push(`${e.key} notin (${(e.values ?? []).join(',')})`);
-    else if (e.operator === 'Exists') parts.push(e.key);
-    else if (e.operator === 'DoesNotExist') parts.push(`!${e.key}`);
-    else return undefined;
-  }
-  return parts.length ? parts.join(',') : undefined;
-}
