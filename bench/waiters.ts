@@ -10,13 +10,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
-import { parseOutputFile } from '../test/e2e/runAction.js';
+import { inputEnv, parseOutputFile } from '../test/e2e/runAction.js';
 import type { Fixture, Scenario } from './fixture.js';
 import { lastLineAt, spawnMeasured, type Exit } from './process.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const KILL_AFTER_MS = 15 * 60_000;
 
 export interface RunExit {
@@ -68,11 +65,6 @@ export interface KubewaitOptions {
   v8Flags?: string;
 }
 
-const actionDefaults = (): Record<string, string> => {
-  const inputs = (parse(readFileSync(path.join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, { default?: string }> }).inputs;
-  return Object.fromEntries(Object.entries(inputs).map(([name, input]) => [name, input.default ?? '']));
-};
-
 /** `bench-00/deploy/app-0000` lines: 5,000 of them stay under Linux's 128 KiB limit for one variable. */
 export function resourcesInput(fixture: Pick<Fixture, 'refs'>): string {
   return fixture.refs.map((r) => `${r.namespace}/deploy/${r.name}`).join('\n');
@@ -84,7 +76,6 @@ export function kubewaitInputs(fixture: Fixture, mode: 'watch' | 'poll', pollInt
 
 /** The environment the runner gives an action step (a clean one: no KUBECONFIG, a fresh HOME). */
 export function actionEnv(inputs: Record<string, string>, scratch: string): Record<string, string> {
-  const merged = { ...actionDefaults(), ...inputs };
   const output = path.join(scratch, 'github_output');
   const summary = path.join(scratch, 'step_summary');
   writeFileSync(output, '');
@@ -97,7 +88,7 @@ export function actionEnv(inputs: Record<string, string>, scratch: string): Reco
     GITHUB_WORKSPACE: scratch,
     GITHUB_OUTPUT: output,
     GITHUB_STEP_SUMMARY: summary,
-    ...Object.fromEntries(Object.entries(merged).map(([name, value]) => [`INPUT_${name.toUpperCase()}`, value])),
+    ...inputEnv(inputs),
   };
 }
 

@@ -51,8 +51,16 @@ export interface RunOptions {
   signalWhen?: (stdout: string) => NodeJS.Signals | undefined;
 }
 
-const actionInputs = (): Record<string, { default?: string }> =>
-  (parse(readFileSync(path.join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, { default?: string }> }).inputs;
+/** Every input of action.yml as the runner passes it: `INPUT_<NAME>` (upper case, dashes kept), the
+ *  action.yml default when `inputs` sets none. Throws for a name action.yml does not declare. */
+export function inputEnv(inputs: Record<string, string>): Record<string, string> {
+  const declared = (parse(readFileSync(path.join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, { default?: string }> }).inputs;
+  const unknown = Object.keys(inputs).filter((name) => !(name in declared));
+  if (unknown.length > 0) throw new Error(`not inputs of action.yml: ${unknown.join(', ')}`);
+  return Object.fromEntries(
+    Object.entries(declared).map(([name, input]) => [`INPUT_${name.replace(/ /g, '_').toUpperCase()}`, inputs[name] ?? input.default ?? '']),
+  );
+}
 
 export async function runAction(inputs: Record<string, string>, options: RunOptions = {}): Promise<ActionRun> {
   const scratch = mkdtempSync(path.join(tmpdir(), 'kubewait-run-'));
@@ -61,12 +69,6 @@ export async function runAction(inputs: Record<string, string>, options: RunOpti
   const summaryFile = path.join(scratch, 'step_summary');
   writeFileSync(outputFile, '');
   writeFileSync(summaryFile, '');
-
-  const unknown = Object.keys(inputs).filter((name) => !(name in actionInputs()));
-  if (unknown.length > 0) throw new Error(`not inputs of action.yml: ${unknown.join(', ')}`);
-  const inputEnv = Object.fromEntries(
-    Object.entries(actionInputs()).map(([name, input]) => [`INPUT_${name.replace(/ /g, '_').toUpperCase()}`, inputs[name] ?? input.default ?? '']),
-  );
 
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
@@ -81,7 +83,7 @@ export async function runAction(inputs: Record<string, string>, options: RunOpti
     GITHUB_RUN_ID: '4242',
     GITHUB_RUN_ATTEMPT: '1',
     GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
-    ...inputEnv,
+    ...inputEnv(inputs),
     ...options.env,
   };
 
