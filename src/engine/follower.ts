@@ -4,7 +4,7 @@
  * relist on 410 Gone; back off with jitter on errors and honour Retry-After. In `auto` mode a forbidden
  * or repeatedly failing watch falls back to LIST every poll interval, with one warning.
  */
-import { ApiError, describeFailure, groupVersion, listPages, qualifiedResource, resourcePath, watchCollection } from '../kube/index.js';
+import { ApiError, describeFailure, groupVersion, listPages, qualifiedResource, resourcePath, statusError, watchCollection } from '../kube/index.js';
 import type { Cluster, WatchEnd, WatchHandle } from '../kube/index.js';
 import { backoffMs } from './backoff.js';
 import type { GroupState } from './group.js';
@@ -29,7 +29,6 @@ export interface FollowerOptions {
 
 type WatchResult =
   | { kind: 'closed'; resourceVersion: string; events: number }
-  | { kind: 'gone' }
   | { kind: 'interrupted' }
   | { kind: 'failed'; error: ApiError; resourceVersion: string };
 
@@ -106,9 +105,6 @@ export class Follower {
       const result = await this.watch(resourceVersion);
       if (this.stopped) return;
       switch (result.kind) {
-        case 'gone':
-          resourceVersion = undefined;
-          break;
         case 'interrupted':
           break;
         case 'closed':
@@ -258,9 +254,9 @@ export class Follower {
             case 'BOOKMARK':
               break;
             case 'ERROR': {
-              const status = object as { code?: number; message?: string; reason?: string };
-              if (status?.code === 410) finish({ kind: 'gone' });
-              else finish({ kind: 'failed', error: new ApiError(status?.code ?? 500, status?.message ?? 'watch error', status?.reason), resourceVersion: lastVersion });
+              // 410 Gone (resourceVersion too old) arrives here, not as an HTTP status: `failed` relists.
+              const code = (object as { code?: unknown })?.code;
+              finish({ kind: 'failed', error: statusError(typeof code === 'number' ? code : 500, object), resourceVersion: lastVersion });
               return;
             }
             default:

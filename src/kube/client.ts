@@ -6,7 +6,7 @@
 import type http from 'node:http';
 import { createGunzip, createInflate } from 'node:zlib';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { ApiError, httpErrorMessage, isStatusBody, networkErrorMessage, parseRetryAfter } from './errors.js';
+import { ApiError, networkErrorMessage, parseRetryAfter, statusError } from './errors.js';
 import { LineSplitter } from './lines.js';
 import { Semaphore } from './semaphore.js';
 import { Transport, closedError } from './transport.js';
@@ -219,9 +219,8 @@ class StaleConnection extends Error {
 }
 
 function httpError(status: number, body: unknown, headers: http.IncomingHttpHeaders): ApiError {
-  const reason = isStatusBody(body) && body.reason ? body.reason : reasonFor(status);
   const retryAfter = headers['retry-after'];
-  return new ApiError(status, httpErrorMessage(status, body), reason, parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter));
+  return statusError(status, body, parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter));
 }
 
 /** The body stream, decompressed when the server compressed it (real API servers gzip large lists). */
@@ -237,10 +236,6 @@ function target(path: string, query: Query): string {
   for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
   const search = params.toString();
   return search ? `${path}?${search}` : path;
-}
-
-function reasonFor(status: number): string | undefined {
-  return ({ 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 410: 'Gone', 429: 'TooManyRequests' } as Record<number, string>)[status];
 }
 
 function parseJson(text: string): unknown {

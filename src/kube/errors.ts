@@ -66,6 +66,17 @@ export function httpErrorMessage(status: number, body: unknown): string {
   return `${status} ${text}${detail}`;
 }
 
+/**
+ * An error response, or a watch `ERROR` event, as an ApiError: the reason from the Status body when
+ * there is one, the message one short line.
+ */
+export function statusError(status: number, body: unknown, retryAfterMs?: number): ApiError {
+  const reason = isStatusBody(body) && body.reason ? body.reason : REASON_BY_CODE[status];
+  return new ApiError(status, httpErrorMessage(status, body), reason, retryAfterMs);
+}
+
+const REASON_BY_CODE: Record<number, string> = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 410: 'Gone', 429: 'TooManyRequests' };
+
 /** Seconds or HTTP-date of a Retry-After header, in ms. */
 export function parseRetryAfter(header: string | undefined | null, now = Date.now()): number | undefined {
   if (!header) return undefined;

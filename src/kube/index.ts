@@ -9,7 +9,7 @@ import { defaultSources, loadKubeConfig } from './kubeconfig.js';
 import type { KubeconfigSources, Secrets } from './kubeconfig.js';
 import type { ResourceType } from './restmapper.js';
 
-export { KubeConfigError, ApiError, describeFailure } from './errors.js';
+export { KubeConfigError, ApiError, describeFailure, statusError } from './errors.js';
 export { qualifiedResource, groupVersion } from './restmapper.js';
 export type { ResourceType, Resolution } from './restmapper.js';
 export type { WatchEnd, WatchHandle } from './client.js';
