@@ -7,26 +7,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { reportResult } from '../../src/report/index.js';
+import { parseOutputFile } from '../e2e/runAction.js';
 import { failed, imagePullDiagnosis, pending, ready, result } from './fixtures.js';
-
-/** Parses GITHUB_OUTPUT the way the runner does: `name=value` lines and `name<<DELIM ... DELIM` blocks. */
-function parseOutputFile(text: string): Record<string, string> {
-  const outputs: Record<string, string> = {};
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    const heredoc = /^([^=<]+)<<(.+)$/.exec(line);
-    if (heredoc) {
-      const [, name, delimiter] = heredoc;
-      const end = lines.indexOf(delimiter!, i + 1);
-      outputs[name!] = lines.slice(i + 1, end).join('\n');
-      i = end;
-    } else if (line.includes('=')) {
-      outputs[line.slice(0, line.indexOf('='))] = line.slice(line.indexOf('=') + 1);
-    }
-  }
-  return outputs;
-}
 
 describe('reportResult through the real @actions/core', () => {
   let dir: string;
