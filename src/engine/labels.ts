@@ -3,15 +3,10 @@
  * is decided here. Two sources: kubectl selector text (`app=web,tier in (a,b),!canary`) and a workload's
  * `spec.selector` (matchLabels + matchExpressions).
  */
+import { parseLabelSelector, type Requirement } from '../targets/selector.js';
 
 export type Labels = Record<string, string>;
 export type LabelMatcher = (labels: Labels) => boolean;
-
-interface Requirement {
-  key: string;
-  op: 'in' | 'notin' | 'exists' | 'doesnotexist' | 'gt' | 'lt';
-  values: string[];
-}
 
 const matchAll: LabelMatcher = () => true;
 
@@ -22,45 +17,9 @@ const matchAll: LabelMatcher = () => true;
 export function parseSelector(text: string | undefined): LabelMatcher {
   const source = (text ?? '').trim();
   if (!source) return matchAll;
-  const requirements = parseRequirements(source);
-  if (!requirements) return () => false;
+  const requirements = parseLabelSelector(source);
+  if (typeof requirements === 'string') return () => false;
   return (labels) => requirements.every((r) => satisfies(r, labels));
-}
-
-function parseRequirements(source: string): Requirement[] | undefined {
-  const parts = splitTopLevel(source);
-  const requirements: Requirement[] = [];
-  for (const raw of parts) {
-    const part = raw.trim();
-    let match: RegExpMatchArray | null;
-    if ((match = part.match(/^!\s*([^\s=!<>(),]+)$/))) requirements.push({ key: match[1], op: 'doesnotexist', values: [] });
-    else if ((match = part.match(/^([^\s=!<>(),]+)\s+(in|notin)\s*\(([^)]*)\)$/)))
-      requirements.push({ key: match[1], op: match[2] as 'in' | 'notin', values: match[3].split(',').map((v) => v.trim()) });
-    else if ((match = part.match(/^([^\s=!<>(),]+)\s*(==|=|!=)\s*([^\s=!<>(),]*)$/)))
-      requirements.push({ key: match[1], op: match[2] === '!=' ? 'notin' : 'in', values: [match[3]] });
-    else if ((match = part.match(/^([^\s=!<>(),]+)\s*([<>])\s*(-?\d+)$/)))
-      requirements.push({ key: match[1], op: match[2] === '>' ? 'gt' : 'lt', values: [match[3]] });
-    else if ((match = part.match(/^([^\s=!<>(),]+)$/))) requirements.push({ key: match[1], op: 'exists', values: [] });
-    else return undefined;
-  }
-  return requirements;
-}
-
-/** Splits on commas outside parentheses. */
-function splitTopLevel(source: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < source.length; i++) {
-    if (source[i] === '(') depth++;
-    else if (source[i] === ')') depth--;
-    else if (source[i] === ',' && depth === 0) {
-      parts.push(source.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(source.slice(start));
-  return parts;
 }
 
 function satisfies(r: Requirement, labels: Labels): boolean {

@@ -2,8 +2,9 @@
  * Label selector syntax check, following the grammar of Kubernetes' `labels.Parse` (what kubectl -l and
  * the API server accept): comma-separated requirements, each one of
  *   key | !key | key=value | key==value | key!=value | key in (v1,v2) | key notin (v1,v2) | key>N | key<N
- * Pure: returns the problem in words, or undefined when the selector is valid. The API server gets the
- * selector text unchanged, so its own parse decides the meaning; this check only moves errors up front.
+ * Pure: returns the requirements, or the problem in words. The inputs layer uses it to move errors up
+ * front (the API server gets the selector text unchanged); the engine uses the requirements to match
+ * labels client-side, so both read a selector the same way.
  */
 
 const QUALIFIED_NAME = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)$/;
@@ -11,31 +12,45 @@ const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 const INTEGER = /^-?[0-9]+$/;
 
+export interface Requirement {
+  key: string;
+  op: 'in' | 'notin' | 'exists' | 'doesnotexist' | 'gt' | 'lt';
+  values: string[];
+}
+
 type Token =
   | { kind: 'word'; text: string }
   | { kind: 'op'; text: '=' | '==' | '!=' | '!' | '>' | '<' | '(' | ')' | ',' };
 
 /** Returns why `selector` is not a valid label selector, or undefined when it is. */
 export function selectorProblem(selector: string): string | undefined {
+  const parsed = parseLabelSelector(selector);
+  return typeof parsed === 'string' ? parsed : undefined;
+}
+
+/** The requirements of `selector` (none when it is empty), or why it is not a valid label selector. */
+export function parseLabelSelector(selector: string): Requirement[] | string {
   const tokens = tokenize(selector);
   if (typeof tokens === 'string') return tokens;
-  if (tokens.length === 0) return undefined;
+  const requirements: Requirement[] = [];
+  if (tokens.length === 0) return requirements;
   let at = 0;
   const peek = (): Token | undefined => tokens[at];
   const next = (): Token | undefined => tokens[at++];
 
   for (;;) {
-    const problem = parseRequirement(peek, next);
-    if (problem) return problem;
+    const requirement = parseRequirement(peek, next);
+    if (typeof requirement === 'string') return requirement;
+    requirements.push(requirement);
     const separator = next();
-    if (separator === undefined) return undefined;
+    if (separator === undefined) return requirements;
     if (separator.text !== ',') return `expected "," between requirements, found "${separator.text}"`;
     if (peek() === undefined) return 'it ends with ","';
   }
 }
 
-function parseRequirement(peek: () => Token | undefined, next: () => Token | undefined): string | undefined {
-  let first = next();
+function parseRequirement(peek: () => Token | undefined, next: () => Token | undefined): Requirement | string {
+  const first = next();
   if (first?.text === '!') {
     const key = next();
     if (key?.kind !== 'word') return 'expected a label key after "!"';
@@ -43,53 +58,68 @@ function parseRequirement(peek: () => Token | undefined, next: () => Token | und
     if (keyProblem) return keyProblem;
     const after = peek();
     if (after !== undefined && after.text !== ',') return `"!${key.text}" cannot be followed by "${after.text}"`;
-    return undefined;
+    return { key: key.text, op: 'doesnotexist', values: [] };
   }
   if (first?.kind !== 'word') return `expected a label key, found ${first ? `"${first.text}"` : 'nothing'}`;
-  const keyProblem = labelKeyProblem(first.text);
+  const key = first.text;
+  const keyProblem = labelKeyProblem(key);
   if (keyProblem) return keyProblem;
 
   const operator = peek();
-  if (operator === undefined || operator.text === ',') return undefined; // existence: `key`
+  if (operator === undefined || operator.text === ',') return { key, op: 'exists', values: [] };
   next();
   switch (operator.text) {
     case '=':
     case '==':
-    case '!=':
-      return singleValueProblem(peek, next, operator.text);
+    case '!=': {
+      const value = singleValue(peek, next, operator.text);
+      if (value.problem !== undefined) return value.problem;
+      return { key, op: operator.text === '!=' ? 'notin' : 'in', values: [value.value] };
+    }
     case '>':
     case '<': {
       const value = next();
       if (value?.kind !== 'word' || !INTEGER.test(value.text)) {
-        return `"${first.text} ${operator.text}" needs an integer value`;
+        return `"${key} ${operator.text}" needs an integer value`;
       }
-      return undefined;
+      return { key, op: operator.text === '>' ? 'gt' : 'lt', values: [value.text] };
     }
     case 'in':
-    case 'notin':
-      return setProblem(next, first.text, operator.text);
+    case 'notin': {
+      const values = valueSet(next, key, operator.text);
+      if (typeof values === 'string') return values;
+      return { key, op: operator.text, values };
+    }
     default:
-      return `unknown operator "${operator.text}" after "${first.text}" (use =, ==, !=, in, notin, !, > or <)`;
+      return `unknown operator "${operator.text}" after "${key}" (use =, ==, !=, in, notin, !, > or <)`;
   }
 }
 
-function singleValueProblem(peek: () => Token | undefined, next: () => Token | undefined, operator: string): string | undefined {
+function singleValue(
+  peek: () => Token | undefined,
+  next: () => Token | undefined,
+  operator: string,
+): { value: string; problem?: undefined } | { problem: string } {
   const value = peek();
   // `key=` (empty value) is valid: it matches an empty label value.
-  if (value === undefined || value.text === ',') return undefined;
-  if (value.kind !== 'word') return `expected a value after "${operator}", found "${value.text}"`;
+  if (value === undefined || value.text === ',') return { value: '' };
+  if (value.kind !== 'word') return { problem: `expected a value after "${operator}", found "${value.text}"` };
   next();
-  return labelValueProblem(value.text);
+  const problem = labelValueProblem(value.text);
+  return problem ? { problem } : { value: value.text };
 }
 
-function setProblem(next: () => Token | undefined, key: string, operator: string): string | undefined {
+function valueSet(next: () => Token | undefined, key: string, operator: string): string[] | string {
   if (next()?.text !== '(') return `"${key} ${operator}" needs a list of values in parentheses, like (a,b)`;
   const values: string[] = [];
   let expectValue = true;
   for (;;) {
     const token = next();
     if (token === undefined) return `missing ")" after "${key} ${operator} (${values.join(',')}"`;
-    if (token.text === ')') break;
+    if (token.text === ')') {
+      if (expectValue && values.length > 0) values.push(''); // `(a,)` ends with an empty value, as in Kubernetes
+      break;
+    }
     if (token.text === ',') {
       if (expectValue) values.push(''); // `(a,,b)` has an empty value, as in Kubernetes
       expectValue = true;
@@ -102,7 +132,7 @@ function setProblem(next: () => Token | undefined, key: string, operator: string
     expectValue = false;
   }
   if (values.length === 0) return `"${key} ${operator} ()" has no values`;
-  return undefined;
+  return values;
 }
 
 function tokenize(text: string): Token[] | string {
