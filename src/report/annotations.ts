@@ -29,7 +29,7 @@ export interface AnnotationOptions {
 /** Whether the wait ran until its deadline (or was cancelled), so that every target not done ran out of
  *  time. A `failed` wait with fail-fast stopped early; one without fail-fast and without an input error
  *  only ends at the deadline. */
-export function ranOutOfTime(result: EngineResult, failFast = true): boolean {
+function ranOutOfTime(result: EngineResult, failFast = true): boolean {
   if (result.outcome === 'timeout' || result.cancelled) return true;
   return result.outcome === 'failed' && !failFast && !result.error;
 }
@@ -44,14 +44,14 @@ export function annotatedTargets(result: EngineResult, failFast = true): TargetR
 }
 
 /** First line of a target annotation: what state it is in and since when. */
-export function reasonLine(target: TargetReport, result: EngineResult, waitFor: WaitFor): string {
+function reasonLine(target: TargetReport, result: EngineResult, waitFor: WaitFor): string {
   const message = target.message ? `: ${target.message}` : '';
   if (target.status === 'Failed') return `Failed after ${formatSeconds(target.seconds)}${message}`;
   const when = result.cancelled ? 'when the wait was cancelled' : `after ${formatSeconds(result.durationSeconds)}`;
   return `Not ${desiredPhrase(waitFor)} ${when} (${target.status})${message}`;
 }
 
-export function targetAnnotation(target: TargetReport, result: EngineResult, waitFor: WaitFor): Annotation {
+function targetAnnotation(target: TargetReport, result: EngineResult, waitFor: WaitFor): Annotation {
   const annotation: Annotation = {
     title: titleRef(target),
     message: [reasonLine(target, result, waitFor), ...diagnosisLines(target.diagnosis, { alreadySaid: target.message })].join('\n'),
@@ -63,7 +63,7 @@ export function targetAnnotation(target: TargetReport, result: EngineResult, wai
   return annotation;
 }
 
-export function inputErrorAnnotation(error: { input: string; message: string }): Annotation {
+function inputErrorAnnotation(error: { input: string; message: string }): Annotation {
   return { title: `kubewait: input "${error.input}"`, message: inputErrorText(error) };
 }
 

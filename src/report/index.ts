@@ -32,7 +32,7 @@ export interface ReportContext {
 }
 
 /** Where this run lives, from the runner's environment (via `@actions/github`). */
-export function runInfoFromGitHub(): RunInfo {
+function runInfoFromGitHub(): RunInfo {
   const info: RunInfo = { serverUrl: githubContext.serverUrl };
   try {
     const { owner, repo } = githubContext.repo;

@@ -26,7 +26,7 @@ export interface Outputs {
   duration: string;
 }
 
-export function resourceOutput(target: TargetReport): ResourceOutput {
+function resourceOutput(target: TargetReport): ResourceOutput {
   const out: ResourceOutput = {
     apiVersion: target.apiVersion,
     kind: target.kind,

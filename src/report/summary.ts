@@ -63,7 +63,7 @@ const DETAIL_ROWS = { conditions: 20, containers: 20, events: 10, history: 30 };
 const DETAIL_CHARS = 1000;
 const MAX_WARNINGS = 20;
 
-export function outcomeSymbol(result: Pick<EngineResult, 'outcome' | 'cancelled'>): string {
+function outcomeSymbol(result: Pick<EngineResult, 'outcome' | 'cancelled'>): string {
   if (result.cancelled) return '🛑';
   return { ready: '✅', failed: '❌', timeout: '⏱️' }[result.outcome];
 }
@@ -78,7 +78,7 @@ const symbols: Record<Status, string> = {
 };
 
 /** The symbol of a status on its own (history rows). */
-export function statusOnlySymbol(status: Status): string {
+function statusOnlySymbol(status: Status): string {
   return symbols[status];
 }
 
@@ -135,7 +135,7 @@ function facts(result: EngineResult, ctx: SummaryContext): string {
 }
 
 /** The target that took longest to get done, when there are at least two to compare. */
-export function slowestDone(targets: readonly TargetReport[]): TargetReport | undefined {
+function slowestDone(targets: readonly TargetReport[]): TargetReport | undefined {
   const done = targets.filter((t) => t.done);
   if (done.length < 2) return undefined;
   return done.reduce((slowest, t) => (t.seconds > slowest.seconds ? t : slowest));
@@ -263,7 +263,7 @@ function detailTables(target: TargetReport): string[] {
   return parts;
 }
 
-export function targetDetails(target: TargetReport, ctx: SummaryContext): string {
+function targetDetails(target: TargetReport, ctx: SummaryContext): string {
   const message = target.message ? `: ${truncate(target.message, 200)}` : '';
   const summaryHtml = `${statusSymbol(target)} <b>${escapeHtml(titleRef(target))}</b> ${escapeHtml(target.status)}${escapeHtml(message)}`;
   const body: string[] = [];
