@@ -41,7 +41,7 @@ export function namespaceName(i: number): string {
   return `bench-${String(i).padStart(2, '0')}`;
 }
 
-export function deploymentName(i: number): string {
+function deploymentName(i: number): string {
   return `app-${String(i).padStart(4, '0')}`;
 }
 
@@ -97,7 +97,7 @@ function condition(type: string, status: string, reason: string, message: string
 
 /** Mid-rollout: pods created, none available (kstatus InProgress; kubectl's Available=False).
  *  As a merge patch it also removes the ready counts (null deletes a field). */
-export function notReadyStatus(): object {
+function notReadyStatus(): object {
   return {
     observedGeneration: 1,
     replicas: REPLICAS,
@@ -113,7 +113,7 @@ export function notReadyStatus(): object {
 }
 
 /** Rolled out: every replica updated, ready and available (kstatus Current; Available=True). */
-export function readyStatus(): object {
+function readyStatus(): object {
   return {
     observedGeneration: 1,
     replicas: REPLICAS,

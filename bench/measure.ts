@@ -101,11 +101,11 @@ export async function measure(fixture: Fixture, waiter: Waiter, options: Measure
 }
 
 /** `discovery`, `list`/`watch`/`get` of Deployments, or `VERB RESOURCE` for anything else (pods, events). */
-export function requestKind(r: { verb: string; resource: string }): string {
+function requestKind(r: { verb: string; resource: string }): string {
   return r.verb === 'discovery' || r.resource === 'deployments' ? r.verb : `${r.verb} ${r.resource}`;
 }
 
-export function startupSplit(spawnAt: number, probe: { startAt: number; preloadAt: number } | undefined, requests: StampedRequest[]): StartupSplit {
+function startupSplit(spawnAt: number, probe: { startAt: number; preloadAt: number } | undefined, requests: StampedRequest[]): StartupSplit {
   const ordered = [...requests].sort((a, b) => a.at - b.at);
   const first = ordered[0];
   const firstApi = ordered.find((r) => r.verb !== 'discovery');

@@ -70,7 +70,7 @@ export function resourcesInput(fixture: Pick<Fixture, 'refs'>): string {
   return fixture.refs.map((r) => `${r.namespace}/deploy/${r.name}`).join('\n');
 }
 
-export function kubewaitInputs(fixture: Fixture, mode: 'watch' | 'poll', pollInterval = '2s'): Record<string, string> {
+function kubewaitInputs(fixture: Fixture, mode: 'watch' | 'poll', pollInterval = '2s'): Record<string, string> {
   return { kubeconfig: fixture.kubeconfig(), resources: resourcesInput(fixture), timeout: '10m', mode, 'poll-interval': pollInterval };
 }
 
