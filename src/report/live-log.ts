@@ -4,7 +4,7 @@
  */
 import type { EngineObserver, EngineResult, TargetReport, WaitFor } from '../engine/types.js';
 import type { Status } from '../status/types.js';
-import { byStanding, desiredPhrase, diagnosisLines, formatSeconds, logRef, oneLine, truncate } from './text.js';
+import { byStanding, desiredPhrase, diagnosisLines, fileLine, formatSeconds, logRef, oneLine, truncate } from './text.js';
 
 /** The subset of `@actions/core` the live log writes through. */
 export interface LogSink {
@@ -31,7 +31,7 @@ export function resolvedHeading(count: number, waitFor: WaitFor): string {
 
 /** `deployment/web (shop)  apps/v1  from k8s/web.yaml:12  InProgress: Replicas: 0/3` */
 export function resolvedLine(target: TargetReport): string {
-  const source = target.file ? `  from ${target.file}${target.line ? `:${target.line}` : ''}` : '';
+  const source = target.file ? `  from ${fileLine(target)}` : '';
   const state = target.message ? `${target.status}: ${oneLine(target.message)}` : target.status;
   return `${logRef(target)}  ${target.apiVersion}${source}  ${truncate(state, MESSAGE_MAX)}`;
 }

@@ -10,6 +10,7 @@ import {
   byStanding,
   desiredPhrase,
   displayServer,
+  fileLine,
   formatSeconds,
   standing,
   titleRef,
@@ -163,7 +164,7 @@ function resourceCell(target: TargetReport, run: RunInfo | undefined): string {
   const name = target.name || (target.selector ? `(none matching ${target.selector})` : '(none found)');
   const resource = cell(`${target.kind}/${name}`);
   if (!target.file) return resource;
-  const where = `${target.file}${target.line ? `:${target.line}` : ''}`;
+  const where = fileLine(target);
   const url = fileUrl(run, target.file, target.line);
   return `${resource}<br><sub>${url ? `[${escapeMarkdown(where)}](${url})` : escapeMarkdown(where)}</sub>`;
 }

@@ -31,6 +31,11 @@ export function outputRef(target: Named): string {
   return target.namespace ? `${target.namespace}/${kindName}` : kindName;
 }
 
+/** Where a target was defined: `k8s/web.yaml:12`, or the file alone when the line is unknown. */
+export function fileLine(target: Pick<TargetReport, 'file' | 'line'>): string {
+  return `${target.file ?? ''}${target.line ? `:${target.line}` : ''}`;
+}
+
 function selectorPhrase(target: Named): string {
   return target.selector ? `-l ${target.selector}` : '(none found)';
 }
