@@ -93,7 +93,6 @@ interface KubeObject {
 const WORKLOADS = new Set(['apps/Deployment', 'apps/StatefulSet', 'apps/DaemonSet', 'apps/ReplicaSet', 'batch/Job', '/Pod']);
 
 export class GroupState {
-  readonly key: string;
   private readonly named = new Map<string, Slot>();
   private readonly selectors: SelectorTarget[] = [];
   private readonly objects = new Map<string, Tracked>();
@@ -112,7 +111,6 @@ export class GroupState {
     readonly namespace: string,
     private readonly ctx: GroupContext,
   ) {
-    this.key = groupKey(type, namespace);
     this.workload = WORKLOADS.has(`${type.group}/${type.kind}`);
   }
 
