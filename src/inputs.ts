@@ -113,11 +113,15 @@ function checkSomethingToWaitFor(resources: ResourceRef[], selector: string, man
   }
 }
 
+/** Without `resources` and `manifests`, a selector selects workloads of its own (src/targets/workloads.ts). */
+export function selectorStandsAlone(settings: Pick<Settings, 'resources' | 'manifests'>): boolean {
+  return settings.resources.length === 0 && settings.manifests.length === 0;
+}
+
 /** A selector nobody applies would be ignored silently; say so instead. */
 function checkSelectorIsUsed(selector: string, resources: ResourceRef[], manifests: string[]): void {
-  const standsAlone = resources.length === 0 && manifests.length === 0;
   const filtersABareType = resources.some((ref) => ref.name === undefined);
-  if (selector !== '' && !standsAlone && !filtersABareType) {
+  if (selector !== '' && !selectorStandsAlone({ resources, manifests }) && !filtersABareType) {
     throw new InputError('selector', `Input "selector" is "${selector}", but nothing uses it: it filters the bare types of "resources" (like resources: deployments), or stands alone without "resources" and "manifests".`);
   }
 }
@@ -129,7 +133,7 @@ function splitLines(text: string): string[] {
     .filter((line) => line.length > 0);
 }
 
-export function parseWaitFor(text: string): WaitFor {
+function parseWaitFor(text: string): WaitFor {
   const lower = text.toLowerCase();
   if (lower === 'ready') return { kind: 'ready' };
   if (lower === 'deleted' || lower === 'delete') return { kind: 'deleted' };
@@ -201,7 +205,7 @@ function stripQuotes(value: string): string {
   return value.replace(/^['"]+|['"]+$/g, '');
 }
 
-export function parseTimeout(text: string): number {
+function parseTimeout(text: string): number {
   const ms = parseDurationMs(text);
   if (ms === undefined) {
     throw new InputError('timeout', `Input "timeout" is "${text}": expected a duration like 90s, 5m or 1h30m, or a number of seconds.`);

@@ -83,7 +83,7 @@ export const getBoolField = (obj: KubeObject, path: string, fallback: boolean): 
 export const kindOf = (obj: KubeObject): string => (typeof obj.kind === 'string' ? obj.kind : '');
 
 /** The API group from apiVersion, as schema.ParseGroupVersion reads it ("" for core and for malformed values). */
-export function groupOf(obj: KubeObject): string {
+function groupOf(obj: KubeObject): string {
   const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
   const slashes = apiVersion.split('/').length - 1;
   return slashes === 1 ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
@@ -115,4 +115,4 @@ export function creationTimestampMs(obj: KubeObject): number {
 }
 
 /** 0001-01-01T00:00:00Z. */
-export const GO_ZERO_TIME_MS = -62135596800000;
+const GO_ZERO_TIME_MS = -62135596800000;

@@ -27,7 +27,7 @@ export function matchesCondition(obj: unknown, type: string, value: string): boo
 }
 
 /** Go's strings.EqualFold: equal under simple (per-character) Unicode case folding. */
-export function equalFold(a: string, b: string): boolean {
+function equalFold(a: string, b: string): boolean {
   const left = [...a];
   const right = [...b];
   if (left.length !== right.length) return false;
