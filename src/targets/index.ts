@@ -2,7 +2,7 @@
  * The target set: every object the action waits for, from the `resources`, `selector` and `manifests`
  * inputs, each listed once.
  */
-import type { Settings } from '../inputs.js';
+import { selectorStandsAlone, type Settings } from '../inputs.js';
 import { targetsFromManifests } from './manifests.js';
 import { targetsFromRefs } from './refs.js';
 import type { TargetSpec } from './types.js';
@@ -15,10 +15,9 @@ export async function targetsFromInputs(
   settings: Pick<Settings, 'resources' | 'selector' | 'manifests'>,
   options: { cwd?: string } = {},
 ): Promise<TargetSpec[]> {
-  const standsAlone = settings.resources.length === 0 && settings.manifests.length === 0;
   const targets = [
     ...targetsFromRefs(settings.resources, settings.selector),
-    ...(standsAlone && settings.selector !== '' ? workloadTargets(settings.selector) : []),
+    ...(selectorStandsAlone(settings) && settings.selector !== '' ? workloadTargets(settings.selector) : []),
     ...(await targetsFromManifests(settings.manifests, options.cwd ?? process.cwd())),
   ];
   return dedupe(targets);
