@@ -4,6 +4,7 @@
  * Each test uses its own namespace of one shared cluster.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { ResourceOutput } from '../../src/report/outputs.js';
 import { startCluster, type TestCluster } from '../cluster/index.js';
 import { ensureDist } from './dist.js';
 import { configMap, deployment, job, pendingClaim } from './objects.js';
@@ -23,17 +24,6 @@ afterAll(async () => {
   await cluster?.close();
 });
 
-interface ResourceOutput {
-  apiVersion: string;
-  kind: string;
-  namespace: string;
-  name: string;
-  status: string;
-  message: string;
-  seconds: number;
-  file?: string;
-  line?: number;
-}
 const resourcesOf = (outputs: Record<string, string>) => JSON.parse(outputs.resources) as ResourceOutput[];
 const statusByRef = (outputs: Record<string, string>) =>
   Object.fromEntries(resourcesOf(outputs).map((r) => [`${r.namespace}/${r.kind}/${r.name}`, r.status]));
