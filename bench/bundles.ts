@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
-import { distIsStale, ensureDist } from '../test/e2e/dist.js';
+import { buildDist, distIsStale, ensureDist } from '../test/e2e/dist.js';
 import { now } from './fixture.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -61,7 +61,7 @@ export async function prepareBundles(options: { rebuildDist: boolean; ncc: boole
   let distBuildMs: number | undefined;
   if (options.rebuildDist) {
     const started = now();
-    execFileSync('npm', ['run', 'package', '--silent'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    buildDist();
     distBuildMs = now() - started;
   } else if (distIsStale()) {
     const started = now();

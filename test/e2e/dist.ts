@@ -37,9 +37,11 @@ export function distIsStale(): boolean {
   return stamp.sources !== sourcesHash() || stamp.dist !== fileHash(DIST_ENTRY);
 }
 
-function build(): void {
+/** Builds dist/ now, up to date or not, and records what it was built from. */
+export function buildDist(): void {
   const sources = sourcesHash();
   execFileSync('npm', ['run', 'package', '--silent'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  mkdirSync(path.dirname(STAMP), { recursive: true });
   writeFileSync(STAMP, JSON.stringify({ sources, dist: fileHash(DIST_ENTRY) }));
 }
 
@@ -49,7 +51,7 @@ export async function ensureDist(): Promise<string> {
     if (!distIsStale()) return DIST_ENTRY;
     if (takeLock()) {
       try {
-        if (distIsStale()) build();
+        if (distIsStale()) buildDist();
         return DIST_ENTRY;
       } finally {
         rmSync(LOCK, { recursive: true, force: true });
