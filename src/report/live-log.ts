@@ -4,7 +4,7 @@
  */
 import type { EngineObserver, EngineResult, TargetReport, WaitFor } from '../engine/types.js';
 import type { Status } from '../status/types.js';
-import { byStanding, desiredPhrase, diagnosisLines, fileLine, formatSeconds, logRef, oneLine, truncate } from './text.js';
+import { byStanding, desiredPhrase, diagnosisLines, fileLine, formatSeconds, logRef, oneLine, targetCount, truncate } from './text.js';
 
 /** The subset of `@actions/core` the live log writes through. */
 export interface LogSink {
@@ -24,9 +24,8 @@ const MESSAGE_MAX = 300;
 
 /** `Waiting for 3 targets to be ready` / `... to be deleted` / `... to have Available=True`. */
 export function resolvedHeading(count: number, waitFor: WaitFor): string {
-  const targets = count === 1 ? '1 target' : `${count} targets`;
   const goal = waitFor.kind === 'ready' || waitFor.kind === 'deleted' ? `be ${desiredPhrase(waitFor)}` : `have ${desiredPhrase(waitFor)}`;
-  return `Waiting for ${targets} to ${goal}`;
+  return `Waiting for ${targetCount(count)} to ${goal}`;
 }
 
 /** `deployment/web (shop)  apps/v1  from k8s/web.yaml:12  InProgress: Replicas: 0/3` */
@@ -131,7 +130,7 @@ export function finalLogLines(
   const total = result.targets.length;
   const done = result.targets.filter((t) => t.done).length;
   const outcome = result.cancelled ? 'cancelled' : result.outcome;
-  const header = `kubewait: ${outcome} after ${formatSeconds(result.durationSeconds)}: ${done} of ${total} target${total === 1 ? '' : 's'} ${desiredPhrase(waitFor)}`;
+  const header = `kubewait: ${outcome} after ${formatSeconds(result.durationSeconds)}: ${done} of ${targetCount(total)} ${desiredPhrase(waitFor)}`;
   const notDone = byStanding(result.targets.filter((t) => !t.done));
   const lines = notDone.slice(0, names).flatMap((target) => [
     `  ${logRef(target)}: ${target.status}${target.message ? `: ${truncate(oneLine(target.message), MESSAGE_MAX)}` : ''}`,

@@ -13,6 +13,7 @@ import {
   fileLine,
   formatSeconds,
   standing,
+  targetCount,
   titleRef,
   truncate,
   waitForInput,
@@ -95,13 +96,12 @@ export function headline(result: EngineResult, waitFor: WaitFor): string {
   const done = result.targets.filter((t) => t.done).length;
   const failed = result.targets.filter((t) => standing(t) === 'failed').length;
   const goal = desiredPhrase(waitFor);
-  const targets = (n: number) => `${n} target${n === 1 ? '' : 's'}`;
   let text: string;
-  if (result.cancelled) text = `cancelled with ${done} of ${targets(total)} ${goal}`;
-  else if (result.outcome === 'ready') text = `${done} of ${targets(total)} ${goal}`;
+  if (result.cancelled) text = `cancelled with ${done} of ${targetCount(total)} ${goal}`;
+  else if (result.outcome === 'ready') text = `${done} of ${targetCount(total)} ${goal}`;
   else if (result.error) text = `stopped: a problem with input ${code(result.error.input)}`;
-  else if (result.outcome === 'timeout') text = `timed out with ${total - done} of ${targets(total)} not ${goal}`;
-  else text = `${failed} of ${targets(total)} failed`;
+  else if (result.outcome === 'timeout') text = `timed out with ${total - done} of ${targetCount(total)} not ${goal}`;
+  else text = `${failed} of ${targetCount(total)} failed`;
   return `## ${outcomeSymbol(result)} kubewait: ${text}`;
 }
 

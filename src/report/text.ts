@@ -40,6 +40,11 @@ function selectorPhrase(target: Named): string {
   return target.selector ? `-l ${target.selector}` : '(none found)';
 }
 
+/** `1 target`, `3 targets`. */
+export function targetCount(n: number): string {
+  return `${n} target${n === 1 ? '' : 's'}`;
+}
+
 /** `0.4s`, `12.4s`, `1m05s`, `1h02m03s`: precise when short, readable when long. */
 export function formatSeconds(seconds: number): string {
   const safe = Number.isFinite(seconds) && seconds > 0 ? seconds : 0;
