@@ -7,7 +7,7 @@ import { waitForTargets } from './engine/index.js';
 import type { EngineResult } from './engine/types.js';
 import { InputError, parseSettings, type Settings } from './inputs.js';
 import { connect, KubeConfigError } from './kube/index.js';
-import { bufferedSink, createLiveLog, failureMessage, outputsFor, reportResult } from './report/index.js';
+import { bufferedSink, createLiveLog, failureMessage, outputsFor, reportResult, reportSetupFailure } from './report/index.js';
 import { targetsFromInputs, type TargetSpec } from './targets/index.js';
 
 /** A step that is done must end even if some library left a socket open. */
@@ -24,7 +24,7 @@ export async function run(): Promise<void> {
       core.setFailed(failureMessage(result, settings.waitFor) ?? `kubewait: ${result.outcome}`);
     }
   } catch (error) {
-    failStep(error);
+    await failStep(error);
   } finally {
     // Everything is written: leave now. Waiting for the event loop to drain, then for Node to free a
     // large heap, costs 5-25 ms after the outcome is known (bench/). stdout can be asynchronous (pipes
@@ -80,8 +80,11 @@ function cancelOnSignals(): { signal: AbortSignal; dispose(): void } {
   };
 }
 
-/** Bad input: one error annotation naming the input. Anything else: one clean line, the stack only in debug. */
-function failStep(error: unknown): void {
+/**
+ * Bad input: one error annotation naming the input, and a job summary saying so. Anything else: one clean
+ * line, the stack only in debug.
+ */
+async function failStep(error: unknown): Promise<void> {
   if (error instanceof InputError || error instanceof KubeConfigError) {
     const message = error instanceof InputError ? error.message : `Input "${error.input}": ${error.message}`;
     const source = error instanceof InputError ? error.source : undefined;
@@ -90,7 +93,8 @@ function failStep(error: unknown): void {
       ...(source && { file: source.file }),
       ...(source?.line !== undefined && { startLine: source.line }),
     });
-    setOutputsForNoTargets();
+    // Settings may not have parsed, so the summary input is read as is: only an explicit `false` turns it off.
+    await reportSetupFailure({ input: error.input, message }, { summary: core.getInput('summary').trim() !== 'false' });
     process.exitCode = 1;
     return;
   }
