@@ -1,61 +1,16 @@
 /**
- * Every action input, read once, validated and turned into a typed `Settings` object. A bad value becomes
- * an `InputError` that names the input, says what is wrong and shows a correct example; the caller turns
+ * Every action input, read once, validated and turned into the `Settings` of src/settings.ts. A bad value
+ * becomes an `InputError` that names the input, says what is wrong and shows a correct example; the caller turns
  * it into one error annotation. Pure: the input values come through `read`, so tests need no environment.
  */
-import type { Mode, WaitFor } from './engine/types.js';
+import { INPUT_DEFAULTS, InputError, selectorStandsAlone, type Mode, type ResourceRef, type Settings, type WaitFor } from './settings.js';
 import { parseTemplate } from './status/jsonpath/parser.js';
 import { relaxedJsonPath } from './status/wait-for.js';
-import { namespaceNameProblem, parseResourceRef, splitResourceEntries, type ResourceRef } from './targets/refs.js';
+import { namespaceNameProblem, parseResourceRef, splitResourceEntries } from './targets/refs.js';
 import { selectorProblem } from './targets/selector.js';
-
-export class InputError extends Error {
-  override readonly name = 'InputError';
-  constructor(
-    /** The action input at fault, as named in action.yml. */
-    readonly input: string,
-    message: string,
-    /** Where in a manifest file the problem is, for the annotation. */
-    readonly source?: { file: string; line?: number },
-  ) {
-    super(message);
-  }
-}
-
-export interface Settings {
-  /** Kubeconfig content as given (YAML or base64). Never log it. Empty: $KUBECONFIG, ~/.kube/config, in-cluster. */
-  kubeconfig: string;
-  /** Empty: the kubeconfig's current-context. */
-  context: string;
-  /** Empty: the context's namespace, else `default`. */
-  namespace: string;
-  resources: ResourceRef[];
-  /** Label selector in kubectl syntax; empty when not set. */
-  selector: string;
-  /** Paths or globs of manifest files, one per line. */
-  manifests: string[];
-  waitFor: WaitFor;
-  timeoutMs: number;
-  pollIntervalMs: number;
-  mode: Mode;
-  failFast: boolean;
-  jobCompletion: boolean;
-  summary: boolean;
-}
 
 /** Returns the (trimmed) value of an input, '' when unset: `core.getInput` in the action. */
 export type InputReader = (name: string) => string;
-
-/** The defaults of action.yml, applied when an input is unset (the runner fills them in; tests may not). */
-export const INPUT_DEFAULTS = {
-  'wait-for': 'ready',
-  timeout: '5m',
-  'poll-interval': '2s',
-  mode: 'auto',
-  'fail-fast': 'true',
-  'job-completion': 'true',
-  summary: 'true',
-} as const;
 
 const MIN_POLL_INTERVAL_MS = 100;
 
@@ -111,11 +66,6 @@ function checkSomethingToWaitFor(resources: ResourceRef[], selector: string, man
   if (resources.length === 0 && selector === '' && manifests.length === 0) {
     throw new InputError('resources', 'Inputs "resources", "selector" and "manifests" are all empty: nothing to wait for. Set at least one, like resources: deployment/web, selector: app=web or manifests: k8s/*.yaml.');
   }
-}
-
-/** Without `resources` and `manifests`, a selector selects workloads of its own (src/targets/workloads.ts). */
-export function selectorStandsAlone(settings: Pick<Settings, 'resources' | 'manifests'>): boolean {
-  return settings.resources.length === 0 && settings.manifests.length === 0;
 }
 
 /** A selector nobody applies would be ignored silently; say so instead. */

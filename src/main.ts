@@ -5,9 +5,10 @@
 import * as core from '@actions/core';
 import { waitForTargets } from './engine/index.js';
 import type { EngineResult } from './engine/types.js';
-import { InputError, parseSettings, type Settings } from './inputs.js';
-import { connect, KubeConfigError } from './kube/index.js';
-import { bufferedSink, createLiveLog, failureMessage, outputsFor, reportResult, reportSetupFailure } from './report/index.js';
+import { parseSettings } from './inputs.js';
+import { connect } from './kube/index.js';
+import { bufferedSink, createLiveLog, failureMessage, inputProblemAnnotation, outputsFor, reportResult, reportSetupFailure } from './report/index.js';
+import { InputError, type Settings } from './settings.js';
 import { targetsFromInputs, type TargetSpec } from './targets/index.js';
 
 /** A step that is done must end even if some library left a socket open. */
@@ -40,19 +41,14 @@ async function waitOnCluster(settings: Settings, targets: TargetSpec[]): Promise
   const log = bufferedSink(core);
   try {
     const result = await waitForTargets(cluster, {
+      ...settings,
       targets,
       defaultNamespace: settings.namespace || cluster.namespace || 'default',
-      waitFor: settings.waitFor,
-      timeoutMs: settings.timeoutMs,
-      pollIntervalMs: settings.pollIntervalMs,
-      mode: settings.mode,
-      failFast: settings.failFast,
-      jobCompletion: settings.jobCompletion,
       signal: cancellation.signal,
-      observer: createLiveLog(log, { waitFor: settings.waitFor }),
+      observer: createLiveLog(log, settings),
     });
     log.flush();
-    await reportResult(result, { server: cluster.server, context: cluster.contextName, summary: settings.summary, waitFor: settings.waitFor });
+    await reportResult(result, { ...settings, server: cluster.server, context: cluster.contextName });
     return result;
   } finally {
     log.flush();
@@ -85,16 +81,11 @@ function cancelOnSignals(): { signal: AbortSignal; dispose(): void } {
  * line, the stack only in debug.
  */
 async function failStep(error: unknown): Promise<void> {
-  if (error instanceof InputError || error instanceof KubeConfigError) {
-    const message = error instanceof InputError ? error.message : `Input "${error.input}": ${error.message}`;
-    const source = error instanceof InputError ? error.source : undefined;
-    core.error(message, {
-      title: `kubewait: invalid input "${error.input}"`,
-      ...(source && { file: source.file }),
-      ...(source?.line !== undefined && { startLine: source.line }),
-    });
+  if (error instanceof InputError) {
+    const { message, ...properties } = inputProblemAnnotation(error);
+    core.error(message, properties);
     // Settings may not have parsed, so the summary input is read as is: only an explicit `false` turns it off.
-    await reportSetupFailure({ input: error.input, message }, { summary: core.getInput('summary').trim() !== 'false' });
+    await reportSetupFailure(error, { summary: core.getInput('summary').trim() !== 'false' });
     process.exitCode = 1;
     return;
   }

@@ -4,10 +4,10 @@
  * workload). A slow namespace (many pods) stretches its own interval so diagnosis never dominates.
  */
 import { diagnosePods } from '../status/index.js';
-import { ApiError, listPages } from '../kube/index.js';
+import { ApiError, corePath, listPages, withKind } from '../kube/index.js';
 import type { Cluster } from '../kube/index.js';
-import { withKind } from './follower.js';
 import type { DiagnosisSubject, PodLike } from './group.js';
+import { Scheduler, type Clock } from './scheduler.js';
 
 export interface DiagnoserOptions {
   cluster: Cluster;
@@ -16,6 +16,7 @@ export interface DiagnoserOptions {
   /** A workload is diagnosed once it has been pending this long (most rollouts finish before). */
   minPendingMs: number;
   imagePullGraceMs?: number;
+  clock?: Clock;
   subjects(): DiagnosisSubject[];
   warn(message: string): void;
   changed(): void;
@@ -33,7 +34,9 @@ interface KubeEvent {
 }
 
 export class NamespaceDiagnoser {
-  private timer?: NodeJS.Timeout;
+  /** The next round, when one is scheduled. */
+  private scheduled = false;
+  private readonly timers: Scheduler;
   private running = false;
   private stopped = false;
   private warned = false;
@@ -42,26 +45,31 @@ export class NamespaceDiagnoser {
 
   constructor(private readonly options: DiagnoserOptions) {
     this.delayMs = options.intervalMs;
+    this.timers = new Scheduler(options.clock);
   }
 
   /** A workload here is pending: make sure a diagnosis is scheduled. */
   poke(): void {
-    if (this.timer || this.running || this.stopped) return;
-    this.timer = setTimeout(() => void this.tick(), this.options.intervalMs);
+    if (this.scheduled || this.running || this.stopped) return;
+    this.schedule(this.options.intervalMs);
   }
 
   stop(): void {
     this.stopped = true;
     this.abort.abort();
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.timers.close();
+  }
+
+  private schedule(ms: number): void {
+    this.scheduled = true;
+    this.timers.after(ms, () => void this.tick());
   }
 
   private async tick(): Promise<void> {
-    this.timer = undefined;
+    this.scheduled = false;
     const pending = this.options.subjects();
     if (pending.length === 0 || this.stopped) return; // idle until a workload is pending again
-    const started = Date.now();
+    const started = this.timers.now();
     const subjects = pending.filter((s) => started - s.pendingSince >= this.options.minPendingMs);
     this.running = true;
     try {
@@ -83,8 +91,8 @@ export class NamespaceDiagnoser {
       this.running = false;
     }
     if (this.stopped) return;
-    const delay = Math.max(this.delayMs, 3 * (Date.now() - started));
-    this.timer = setTimeout(() => void this.tick(), delay);
+    const delay = Math.max(this.delayMs, 3 * (this.timers.now() - started));
+    this.schedule(delay);
   }
 
   private async diagnose(subjects: DiagnosisSubject[]): Promise<void> {
@@ -93,10 +101,9 @@ export class NamespaceDiagnoser {
     for (const subject of subjects) byOwner.set(`${subject.kind}/${subject.name}`, subject);
     const pods = new Map<DiagnosisSubject, Pod[]>();
     const podOwner = new Map<string, DiagnosisSubject>();
-    const base = `/api/v1/namespaces/${encodeURIComponent(namespace)}`;
     const signal = this.abort.signal;
 
-    await listPages(cluster.client, `${base}/pods`, (items) => {
+    await listPages(cluster.client, corePath('pods', namespace), (items) => {
       for (const pod of items as Pod[]) {
         withKind(pod, 'v1', 'Pod');
         const subject = ownerOf(pod, byOwner);
@@ -110,7 +117,7 @@ export class NamespaceDiagnoser {
 
     // Events only add detail: without them (forbidden, unsupported selector) the pods still tell why.
     const events = new Map<DiagnosisSubject, KubeEvent[]>();
-    await listPages(cluster.client, `${base}/events`, (items) => {
+    await listPages(cluster.client, corePath('events', namespace), (items) => {
       for (const event of items as KubeEvent[]) {
         withKind(event, 'v1', 'Event');
         const subject = eventSubject(event, byOwner, podOwner);
@@ -124,7 +131,7 @@ export class NamespaceDiagnoser {
       events.clear();
     });
 
-    const now = new Date();
+    const now = new Date(this.timers.now());
     if (this.stopped) return;
     for (const subject of subjects) {
       const diagnosis = diagnosePods(pods.get(subject) ?? [], events.get(subject) ?? [], { now, imagePullGraceMs: this.options.imagePullGraceMs });

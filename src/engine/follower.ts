@@ -4,10 +4,11 @@
  * relist on 410 Gone; back off with jitter on errors and honour Retry-After. In `auto` mode a forbidden
  * or repeatedly failing watch falls back to LIST every poll interval, with one warning.
  */
-import { ApiError, describeFailure, groupVersion, listPages, qualifiedResource, resourcePath, statusError, watchCollection } from '../kube/index.js';
+import { ApiError, describeFailure, groupVersion, listPages, qualifiedResource, resourcePath, statusError, watchCollection, withKind } from '../kube/index.js';
 import type { Cluster, WatchEnd, WatchHandle } from '../kube/index.js';
 import { backoffMs } from './backoff.js';
 import type { GroupState } from './group.js';
+import { Scheduler, type Clock } from './scheduler.js';
 import type { Mode } from './types.js';
 
 /** Watch failures in a row (with HTTP answers, so the server is reachable) before `auto` polls instead. */
@@ -22,6 +23,7 @@ export interface FollowerOptions {
   group: GroupState;
   mode: Mode;
   pollIntervalMs: number;
+  clock?: Clock;
   warn(message: string): void;
   /** Called after anything may have changed a target. */
   changed(): void;
@@ -35,7 +37,9 @@ type WatchResult =
 export class Follower {
   private stopped = false;
   private polling: boolean;
-  private interrupt?: () => void;
+  /** Ends the running watch early (targets changed, or stopping). */
+  private interruptWatch?: () => void;
+  private readonly timers: Scheduler;
   private readonly abort = new AbortController();
   private readonly path: string;
   private readonly apiVersion: string;
@@ -46,6 +50,7 @@ export class Follower {
 
   constructor(private readonly options: FollowerOptions) {
     this.polling = options.mode === 'poll';
+    this.timers = new Scheduler(options.clock);
     this.path = resourcePath(options.group.type, options.group.namespace);
     this.apiVersion = groupVersion(options.group.type.group, options.group.type.version);
   }
@@ -61,12 +66,15 @@ export class Follower {
   stop(): void {
     this.stopped = true;
     this.abort.abort();
-    this.interrupt?.();
+    this.interruptWatch?.();
+    this.timers.close();
   }
 
   /** Targets were added: the server-side filter may be stale, so list again now. */
   targetsChanged(): void {
-    if (this.options.group.revision !== this.filterRevision) this.interrupt?.();
+    if (this.options.group.revision === this.filterRevision) return;
+    this.interruptWatch?.();
+    this.timers.wakeAll();
   }
 
   private async run(): Promise<void> {
@@ -90,7 +98,7 @@ export class Follower {
         this.options.changed();
         if (group.revision !== this.filterRevision) continue; // targets added during the list
       }
-      if (this.polling && this.retryWatchAt !== undefined && Date.now() >= this.retryWatchAt) {
+      if (this.polling && this.retryWatchAt !== undefined && this.timers.now() >= this.retryWatchAt) {
         this.polling = false;
         this.retryWatchAt = undefined;
         watchFailures = 0;
@@ -101,7 +109,7 @@ export class Follower {
         continue;
       }
 
-      const startedAt = Date.now();
+      const startedAt = this.timers.now();
       const result = await this.watch(resourceVersion);
       if (this.stopped) return;
       switch (result.kind) {
@@ -111,7 +119,7 @@ export class Follower {
           resourceVersion = result.resourceVersion;
           unreachable = 0;
           // A watch that ends at once with nothing in it is a struggling server: do not spin.
-          if (result.events === 0 && Date.now() - startedAt < 1000) await this.sleep(backoffMs(watchFailures++));
+          if (result.events === 0 && this.timers.now() - startedAt < 1000) await this.sleep(backoffMs(watchFailures++));
           else watchFailures = 0;
           break;
         case 'failed':
@@ -204,7 +212,7 @@ export class Follower {
     }
     if (mode === 'auto' && error.status !== 0 && failures >= WATCH_FAILURES_BEFORE_POLLING) {
       this.polling = true;
-      this.retryWatchAt = Date.now() + WATCH_RETRY_AFTER_MS;
+      this.retryWatchAt = this.timers.now() + WATCH_RETRY_AFTER_MS;
       this.options.warn(`watching ${group.description} keeps failing (${error.message}); polling every ${interval} instead`);
       return true;
     }
@@ -229,10 +237,10 @@ export class Follower {
         if (settled) return;
         settled = true;
         handle?.stop();
-        this.interrupt = undefined;
+        this.interruptWatch = undefined;
         resolve(result);
       };
-      this.interrupt = () => finish({ kind: 'interrupted' });
+      this.interruptWatch = () => finish({ kind: 'interrupted' });
       handle = watchCollection(
         cluster.client,
         this.path,
@@ -275,29 +283,8 @@ export class Follower {
   }
 
   private sleep(ms: number): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.interrupt = () => {
-        this.interrupt = undefined;
-        done();
-      };
-    });
+    return this.timers.sleep(ms);
   }
-}
-
-/** A real API server leaves kind and apiVersion out of LIST items; status rules need them. */
-export function withKind(item: unknown, apiVersion: string, kind: string): unknown {
-  const object = item as { apiVersion?: string; kind?: string };
-  if (object && typeof object === 'object' && !object.kind) {
-    object.kind = kind;
-    object.apiVersion = apiVersion;
-  }
-  return item;
 }
 
 export function formatInterval(ms: number): string {

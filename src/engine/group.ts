@@ -7,6 +7,7 @@
  * that lets kstatus's 15 s rule turn it Failed.
  */
 import type { Diagnosis } from '../status/types.js';
+import { podOwnership, recheckAt, runsPods, type PodOwnership } from '../status/workloads.js';
 import type { ResourceType } from '../kube/index.js';
 import { groupVersion, qualifiedResource } from '../kube/index.js';
 import { evaluate } from './evaluate.js';
@@ -16,9 +17,6 @@ import type { LabelMatcher, Labels } from './labels.js';
 import type { SelectorSet } from './selector-set.js';
 import type { TargetState, Tracker, Update } from './tracker.js';
 import type { WaitFor } from './types.js';
-
-/** kstatus re-reads an unschedulable pod after this window (its Pod rule turns it Failed then). */
-export const UNSCHEDULABLE_WINDOW_MS = 15_000;
 
 export interface GroupContext {
   tracker: Tracker;
@@ -90,8 +88,6 @@ interface KubeObject {
   status?: { conditions?: Array<{ type?: string; status?: string; reason?: string }> };
 }
 
-const WORKLOADS = new Set(['apps/Deployment', 'apps/StatefulSet', 'apps/DaemonSet', 'apps/ReplicaSet', 'batch/Job', '/Pod']);
-
 export class GroupState {
   private readonly named = new Map<string, Slot>();
   private readonly selectors: SelectorTarget[] = [];
@@ -111,7 +107,7 @@ export class GroupState {
     readonly namespace: string,
     private readonly ctx: GroupContext,
   ) {
-    this.workload = WORKLOADS.has(`${type.group}/${type.kind}`);
+    this.workload = runsPods(type);
   }
 
   /** What the user reads: `deployments.apps in namespace "shop"`. */
@@ -267,7 +263,7 @@ export class GroupState {
       subjects.push({
         kind: this.type.kind,
         name,
-        pendingSince: slot.pendingSince ?? Date.now(),
+        pendingSince: slot.pendingSince ?? this.ctx.now().getTime(),
         ownsPod: tracked.pods,
         apply: (diagnosis) => {
           slot.diagnosis = diagnosis;
@@ -288,14 +284,14 @@ export class GroupState {
     const evaluation = evaluate(object, this.ctx.waitFor, { now, jobCompletion: this.ctx.jobCompletion });
     const tracked: Tracked = { uid: object.metadata?.uid ?? '', resourceVersion: object.metadata?.resourceVersion, evaluation };
     if (this.workload && !evaluation.done) {
-      tracked.pods = this.type.kind === 'Pod' ? podNamed(object.metadata!.name!) : podsSelectedBy(object.spec?.selector);
+      tracked.pods = podMatcher(podOwnership(this.type.kind, object));
       this.ctx.workloadPending(this.namespace);
     }
-    const recheckAt = this.type.kind === 'Pod' && !evaluation.done ? unschedulableRecheckAt(object, now) : undefined;
-    if (recheckAt !== undefined) {
+    const again = evaluation.done ? undefined : recheckAt(this.type.kind, object, now);
+    if (again !== undefined) {
       tracked.raw = object;
       const name = object.metadata!.name!;
-      this.ctx.schedule(recheckAt, () => {
+      this.ctx.schedule(again, () => {
         if (this.objects.get(name) === tracked) this.upsert(object);
       });
     }
@@ -373,20 +369,9 @@ function hasController(object: KubeObject): boolean {
   return (object.metadata?.ownerReferences ?? []).some((o) => o?.controller === true);
 }
 
-function podNamed(name: string): (pod: PodLike) => boolean {
-  return (pod) => pod.metadata?.name === name;
-}
-
-function podsSelectedBy(selector: unknown): ((pod: PodLike) => boolean) | undefined {
-  const matcher = selectorFromObject(selector);
+function podMatcher(ownership: PodOwnership | undefined): ((pod: PodLike) => boolean) | undefined {
+  if (!ownership) return undefined;
+  if ('podName' in ownership) return (pod) => pod.metadata?.name === ownership.podName;
+  const matcher = selectorFromObject(ownership.selector);
   return matcher ? (pod) => matcher(pod.metadata?.labels ?? {}) : undefined;
-}
-
-/** When an unschedulable pod's status may change by time alone (kstatus: Failed 15 s after creation). */
-function unschedulableRecheckAt(object: KubeObject, now: Date): number | undefined {
-  const scheduled = object.status?.conditions?.find((c) => c?.type === 'PodScheduled');
-  if (scheduled?.status !== 'False' || scheduled.reason !== 'Unschedulable') return undefined;
-  const created = Date.parse(object.metadata?.creationTimestamp ?? '');
-  const at = (Number.isNaN(created) ? now.getTime() : created) + UNSCHEDULABLE_WINDOW_MS + 100;
-  return at > now.getTime() ? at : undefined;
 }

@@ -1,18 +1,21 @@
 /**
- * The readiness engine: resolves target types through discovery, follows each (resource type, namespace)
- * group with one list+watch (or poll), diagnoses pending workloads' pods, and decides the outcome as
- * early as it is known. Never throws for cluster problems: they become target statuses, warnings or
- * `result.error`. Every watch, timer and request is stopped before it returns.
+ * The readiness engine: resolves target types (resolver.ts), follows each (resource type, namespace)
+ * group with one list+watch or poll (follower.ts feeding group.ts), diagnoses pending workloads' pods
+ * (diagnoser.ts), and decides the outcome as early as it is known. Never throws for cluster problems:
+ * they become target statuses, warnings or `result.error`. Every watch, timer and request is stopped
+ * before it returns.
  */
-import { describeFailure, groupVersion } from '../kube/index.js';
+import { groupVersion } from '../kube/index.js';
 import type { Cluster, ResourceType } from '../kube/index.js';
+import type { InputProblem } from '../settings.js';
 import type { TargetSpec } from '../targets/types.js';
-import { backoffMs } from './backoff.js';
 import { NamespaceDiagnoser } from './diagnoser.js';
 import { Follower } from './follower.js';
 import { GroupState, groupKey } from './group.js';
 import { SelectorSet } from './selector-set.js';
 import type { GroupContext } from './group.js';
+import { Resolver, type Unresolved } from './resolver.js';
+import { Scheduler } from './scheduler.js';
 import { Tracker } from './tracker.js';
 import type { Identity, TargetState } from './tracker.js';
 import type { EngineObserver, EngineOptions, EngineResult, Outcome, TargetReport } from './types.js';
@@ -31,9 +34,9 @@ interface Entry {
   states: () => TargetState[];
 }
 
-interface Unresolved {
+/** An entry waiting for its type, with the state that reports it meanwhile. */
+interface Pending extends Unresolved {
   entry: Entry;
-  state: TargetState;
 }
 
 interface Group {
@@ -45,19 +48,18 @@ class Engine {
   private readonly observer: EngineObserver;
   private readonly tracker: Tracker;
   private readonly entries: Entry[] = [];
-  private unresolved: Unresolved[] = [];
   private readonly groups = new Map<string, Group>();
   private readonly sets = new Map<string, { set: SelectorSet; lead: Entry }>();
   private readonly diagnosers = new Map<string, NamespaceDiagnoser>();
   private readonly warnings: string[] = [];
-  private error?: { input: string; message: string };
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private error?: InputProblem;
+  private readonly timers: Scheduler;
+  private readonly resolver: Resolver<Pending>;
   private readonly stop = new AbortController();
   private running = false;
   private finished = false;
   private outcome: Outcome = 'timeout';
   private cancelled = false;
-  private wake?: () => void;
   private finishWait!: () => void;
   private readonly groupContext: GroupContext;
   /** A tiny interval would turn polling into a busy loop against the server. */
@@ -69,15 +71,22 @@ class Engine {
   ) {
     this.observer = safeObserver(options.observer);
     this.pollIntervalMs = Math.max(options.pollIntervalMs, 50);
-    this.tracker = new Tracker(this.observer);
+    this.timers = new Scheduler(options.clock);
+    this.tracker = new Tracker(this.observer, this.timers.now);
+    this.resolver = new Resolver<Pending>(cluster, options.waitFor, this.timers, this.stop.signal, {
+      attach: (item, type) => this.attach(item, type),
+      warn: (message) => this.warn(message),
+      problem: (problem) => (this.error ??= problem),
+      changed: () => this.check(),
+    });
     this.groupContext = {
       tracker: this.tracker,
       waitFor: options.waitFor,
       jobCompletion: options.jobCompletion,
       failFast: options.failFast,
-      now: () => new Date(),
+      now: () => new Date(this.timers.now()),
       schedule: (atMs, run) =>
-        this.after(atMs - Date.now(), () => {
+        this.timers.at(atMs, () => {
           run();
           this.check();
         }),
@@ -94,19 +103,18 @@ class Engine {
       const state = this.tracker.add(this.identityOf(spec), { status: 'Unknown', message: 'resolving the resource type', done: false });
       entry.states = () => [state];
       this.entries.push(entry);
-      this.unresolved.push({ entry, state });
+      this.resolver.add({ entry, spec, state });
     }
     this.startClocks();
 
-    await this.discover();
+    await this.resolver.resolveFirst();
     if (!this.finished) {
-      this.resolvePending();
       this.observer.resolved?.(this.reports());
       this.tracker.announcing = true;
       for (const message of this.warnings) this.observer.warning?.(message); // held back until now
       this.running = true;
       for (const group of this.groups.values()) group.follower.start();
-      void this.rediscoverWhileUnresolved();
+      void this.resolver.keepResolving();
       this.check();
     }
     await finishedWaiting;
@@ -123,40 +131,7 @@ class Engine {
 
   // ---- resolution ------------------------------------------------------------------------------------
 
-  private async discover(): Promise<void> {
-    try {
-      await this.cluster.discovery.load(this.stop.signal);
-    } catch (error) {
-      this.discoveryFailed(error);
-    }
-  }
-
-  private resolvePending(): void {
-    if (!this.cluster.discovery.loaded) return;
-    const still: Unresolved[] = [];
-    for (const item of this.unresolved) {
-      const { spec } = item.entry;
-      const resolution = this.cluster.discovery.resolve({ type: spec.type, apiVersion: spec.apiVersion });
-      if (resolution.ok) {
-        this.attach(item, resolution.type);
-      } else if (resolution.ambiguous) {
-        item.state.update({ status: 'Unknown', message: resolution.message, done: false, blocked: true });
-        this.error ??= { input: spec.source ? 'manifests' : 'resources', message: resolution.message };
-      } else if (this.options.waitFor.kind === 'deleted') {
-        // No such type, no such object: what a deleted CRD leaves behind.
-        item.state.update({ status: 'NotFound', message: `${resolution.message}, so no such object exists`, done: true });
-        this.warn(`${resolution.message}; counting its targets as deleted`);
-      } else {
-        const message = `${resolution.message} (yet); waiting for it to appear, e.g. a CRD being installed`;
-        item.state.update({ status: 'Unknown', message, done: false });
-        this.warn(`${resolution.message} yet; waiting for it until the deadline`);
-        still.push(item);
-      }
-    }
-    this.unresolved = still;
-  }
-
-  private attach({ entry, state }: Unresolved, type: ResourceType): void {
+  private attach({ entry, state }: Pending, type: ResourceType): void {
     const { spec } = entry;
     const namespace = type.namespaced ? spec.namespace || this.options.defaultNamespace : '';
     state.identify({ apiVersion: groupVersion(type.group, type.version), kind: type.kind, namespace });
@@ -193,33 +168,6 @@ class Engine {
     return found;
   }
 
-  private async rediscoverWhileUnresolved(): Promise<void> {
-    let failures = 0;
-    while (!this.finished && this.unresolved.length > 0) {
-      const { discovery } = this.cluster;
-      await this.sleep(discovery.loaded && failures === 0 ? Math.max(discovery.refreshDelayMs(), 250) : backoffMs(failures, 1000));
-      if (this.finished) return;
-      try {
-        if (discovery.loaded) await discovery.refresh(this.stop.signal);
-        else await discovery.load(this.stop.signal);
-        failures = 0;
-      } catch (error) {
-        failures++;
-        if (!discovery.loaded) this.discoveryFailed(error);
-        continue;
-      }
-      this.resolvePending();
-      this.check();
-    }
-  }
-
-  /** Until discovery works, the targets say why their types are unknown. */
-  private discoveryFailed(error: unknown): void {
-    if (this.finished) return;
-    const message = `cannot discover the API server's resource types: ${describeFailure(error, this.cluster.server)}`;
-    for (const { state } of this.unresolved) state.update({ status: 'Unknown', message, done: false });
-  }
-
   private groupFor(type: ResourceType, namespace: string): Group {
     const key = groupKey(type, namespace);
     const existing = this.groups.get(key);
@@ -230,6 +178,7 @@ class Engine {
       group: state,
       mode: this.options.mode,
       pollIntervalMs: this.pollIntervalMs,
+      clock: this.timers.now,
       warn: (message) => this.warn(message),
       changed: () => this.check(),
     });
@@ -248,6 +197,7 @@ class Engine {
         intervalMs: this.pollIntervalMs,
         minPendingMs: 2 * this.pollIntervalMs,
         imagePullGraceMs: this.options.imagePullGraceMs,
+        clock: this.timers.now,
         subjects: () => [...this.groups.values()].filter((g) => g.state.namespace === namespace).flatMap((g) => g.state.pendingWorkloads()),
         warn: (message) => this.warn(message),
         changed: () => this.check(),
@@ -266,7 +216,7 @@ class Engine {
     if (this.error) return this.finish('failed'); // an ambiguous type: bad input, fail at once
     if (this.options.failFast && tracker.failed > 0) return this.finish('failed');
     if (tracker.pending === 0) {
-      if (this.unresolved.length === 0 && [...this.groups.values()].every((g) => g.state.settled)) this.finish('ready');
+      if (this.resolver.done && [...this.groups.values()].every((g) => g.state.settled)) this.finish('ready');
       return;
     }
     if (tracker.blocked === tracker.pending) {
@@ -282,34 +232,24 @@ class Engine {
 
   private finish(outcome: Outcome, cancelled = false): void {
     if (this.finished) return;
-    this.sayUnserved();
+    this.resolver.sayUnserved();
     this.finished = true;
     this.outcome = outcome;
     this.cancelled = cancelled;
     this.stop.abort();
-    this.wake?.();
+    this.timers.close();
     this.finishWait();
   }
 
-  /** The wait is over: a type still unknown is not served, no "yet" about it. */
-  private sayUnserved(): void {
-    if (!this.cluster.discovery.loaded) return;
-    for (const { state, entry } of this.unresolved) {
-      const resolution = this.cluster.discovery.resolve({ type: entry.spec.type, apiVersion: entry.spec.apiVersion });
-      if (!resolution.ok) state.update({ status: 'Unknown', message: resolution.message, done: false });
-    }
-  }
-
   private startClocks(): void {
-    this.after(Math.max(0, this.options.timeoutMs), () => {
+    this.timers.after(this.options.timeoutMs, () => {
       for (const group of this.groups.values()) group.state.deadlinePassed();
       this.finish(this.tracker.failed > 0 ? 'failed' : 'timeout');
     });
-    const heartbeat = setInterval(() => {
+    this.timers.every(this.options.heartbeatMs ?? HEARTBEAT_MS, () => {
       const pending = this.reports().filter((r) => !r.done);
       this.observer.heartbeat?.(pending, this.tracker.elapsedSeconds());
-    }, this.options.heartbeatMs ?? HEARTBEAT_MS);
-    this.timers.add(heartbeat);
+    });
     const { signal } = this.options;
     const onAbort = () => {
       const outcome = this.tracker.pending === 0 ? 'ready' : this.tracker.failed > 0 ? 'failed' : 'timeout';
@@ -323,8 +263,7 @@ class Engine {
   private shutdown(): void {
     for (const group of this.groups.values()) group.follower.stop();
     for (const diagnoser of this.diagnosers.values()) diagnoser.stop();
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
+    this.timers.close();
   }
 
   // ---- helpers ---------------------------------------------------------------------------------------
@@ -348,30 +287,6 @@ class Engine {
     if (this.warnings.includes(message)) return;
     this.warnings.push(message);
     if (this.tracker.announcing) this.observer.warning?.(message);
-  }
-
-  private after(ms: number, run: () => void): void {
-    if (this.finished) return;
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      if (!this.finished) run();
-    }, Math.max(0, ms));
-    this.timers.add(timer);
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      this.timers.add(timer);
-      const self = this;
-      function done() {
-        clearTimeout(timer);
-        self.timers.delete(timer);
-        if (self.wake === done) self.wake = undefined;
-        resolve();
-      }
-      this.wake = done;
-    });
   }
 }
 

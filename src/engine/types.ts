@@ -1,29 +1,18 @@
+import type { InputProblem, Settings } from '../settings.js';
 import type { Condition, Diagnosis, Status } from '../status/types.js';
 import type { TargetSpec } from '../targets/types.js';
 
-/** The `wait-for` input, parsed. */
-export type WaitFor =
-  | { kind: 'ready' }
-  | { kind: 'deleted' }
-  /** `condition=TYPE[=VALUE]`; VALUE defaults to `True` (kubectl wait). */
-  | { kind: 'condition'; type: string; value: string }
-  /** `jsonpath=EXPR[=VALUE]`; without VALUE the path must merely exist (kubectl wait). */
-  | { kind: 'jsonpath'; expression: string; value?: string };
-
-export type Mode = 'auto' | 'watch' | 'poll';
+export type { Mode, WaitFor } from '../settings.js';
 
 export type Outcome = 'ready' | 'failed' | 'timeout';
 
-export interface EngineOptions {
+/** The part of the run's settings the engine acts on. */
+export type EngineSettings = Pick<Settings, 'waitFor' | 'timeoutMs' | 'pollIntervalMs' | 'mode' | 'failFast' | 'jobCompletion'>;
+
+export interface EngineOptions extends EngineSettings {
   targets: TargetSpec[];
   /** Namespace for namespaced targets that name none. */
   defaultNamespace: string;
-  waitFor: WaitFor;
-  timeoutMs: number;
-  pollIntervalMs: number;
-  mode: Mode;
-  failFast: boolean;
-  jobCompletion: boolean;
   /** Aborted on SIGTERM/SIGINT (a cancelled job): the engine stops and still returns a full result. */
   signal?: AbortSignal;
   /** Live notifications for the log. */
@@ -33,6 +22,8 @@ export interface EngineOptions {
   imagePullGraceMs?: number;
   /** Added by the engine: interval of `observer.heartbeat` (default 30 s). */
   heartbeatMs?: number;
+  /** Epoch milliseconds now; every time the engine reads comes from here (default `Date.now`). */
+  clock?: () => number;
 }
 
 /** One status change of a target. */
@@ -76,7 +67,7 @@ export interface EngineResult {
   warnings: string[];
   /** A problem found after the wait started that is the user's to fix (an ambiguous type, a forbidden
    *  LIST, ...): the outcome is `failed`, every target is still reported, and this names the input. */
-  error?: { input: string; message: string };
+  error?: InputProblem;
 }
 
 export interface EngineObserver {

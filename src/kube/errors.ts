@@ -3,16 +3,8 @@
  * (ApiException, undici's `fetch failed`) are long, multi-line or vague; nothing of them reaches a user
  * except through `describeFailure`.
  */
+import { InputError } from '../settings.js';
 
-/** The kubeconfig cannot be used: names the input to fix. */
-export class KubeConfigError extends Error {
-  readonly input: 'kubeconfig' | 'context';
-  constructor(input: 'kubeconfig' | 'context', message: string) {
-    super(message);
-    this.name = 'KubeConfigError';
-    this.input = input;
-  }
-}
 
 /** A failed request to the API server. `status` 0 means no HTTP response (network, TLS, timeout). */
 export class ApiError extends Error {
@@ -116,7 +108,7 @@ export function networkErrorMessage(error: unknown, server: string): string {
 
 /** Any error thrown by this layer as one short line. */
 export function describeFailure(error: unknown, server: string): string {
-  if (error instanceof ApiError || error instanceof KubeConfigError) return error.message;
+  if (error instanceof ApiError || error instanceof InputError) return error.message;
   return networkErrorMessage(error, server);
 }
 

@@ -9,7 +9,7 @@ import { defaultSources, loadKubeConfig } from './kubeconfig.js';
 import type { KubeconfigSources, Secrets } from './kubeconfig.js';
 import type { ResourceType } from './restmapper.js';
 
-export { KubeConfigError, ApiError, describeFailure, statusError } from './errors.js';
+export { ApiError, describeFailure, statusError } from './errors.js';
 export { qualifiedResource, groupVersion } from './restmapper.js';
 export type { ResourceType, Resolution } from './restmapper.js';
 export type { WatchEnd, WatchHandle } from './client.js';
@@ -31,7 +31,7 @@ export interface Cluster {
 /**
  * Loads the kubeconfig (input content, $KUBECONFIG, ~/.kube/config, in-cluster) and selects the context.
  * Masks every secret it reads. Does no network I/O: an unreachable server is the engine's to survive.
- * Throws KubeConfigError when the kubeconfig cannot be used.
+ * Throws an InputError naming `kubeconfig` or `context` when the kubeconfig cannot be used.
  */
 export async function connect(
   settings: { kubeconfig: string; context: string },
@@ -48,6 +48,21 @@ export async function connect(
     discovery: new Discovery(client),
     close: () => client.close(),
   };
+}
+
+/** The collection path of pods (or events) in a namespace, for pod diagnosis and logs. */
+export function corePath(resource: 'pods' | 'events', namespace: string): string {
+  return resourcePath({ group: '', version: 'v1', resource, namespaced: true }, namespace);
+}
+
+/** A real API server leaves kind and apiVersion out of LIST items; status rules need them. */
+export function withKind(item: unknown, apiVersion: string, kind: string): unknown {
+  const object = item as { apiVersion?: string; kind?: string };
+  if (object && typeof object === 'object' && !object.kind) {
+    object.kind = kind;
+    object.apiVersion = apiVersion;
+  }
+  return item;
 }
 
 /** The collection URL path of a resource type, in a namespace for namespaced types. */

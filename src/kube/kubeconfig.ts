@@ -10,7 +10,7 @@ import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Cluster as KcCluster, Context as KcContext, User as KcUser } from '@kubernetes/client-node';
 import { parseDocument } from 'yaml';
-import { KubeConfigError } from './errors.js';
+import { InputError } from '../settings.js';
 
 export interface Secrets {
   mask(value: string): void;
@@ -64,7 +64,7 @@ export function loadKubeConfig(
   if (envPaths.length > 0) {
     const existing = envPaths.filter((file) => fs.existsSync(file));
     if (existing.length === 0) {
-      throw new KubeConfigError('kubeconfig', `$KUBECONFIG names ${envPaths.join(', ')}, but none of these files exists. ${EXAMPLE}`);
+      throw new InputError('kubeconfig', `$KUBECONFIG names ${envPaths.join(', ')}, but none of these files exists. ${EXAMPLE}`);
     }
     return fromDocs(existing.map(readDoc), settings.context, secrets);
   }
@@ -74,7 +74,7 @@ export function loadKubeConfig(
   }
   const inCluster = inClusterConfig(sources, secrets);
   if (inCluster) return inCluster;
-  throw new KubeConfigError(
+  throw new InputError(
     'kubeconfig',
     `no kubeconfig found: the kubeconfig input is empty, $KUBECONFIG is not set, ${homeConfig ?? '~/.kube/config'} does not exist, and this is not running inside a cluster. ${EXAMPLE}`,
   );
@@ -91,9 +91,9 @@ function decodeContent(content: string, secrets: Secrets): string {
     }
   }
   if (!content.includes('\n') && fs.existsSync(content)) {
-    throw new KubeConfigError('kubeconfig', `the kubeconfig input is a file path; it takes the file's content instead (or set $KUBECONFIG to the path). ${EXAMPLE}`);
+    throw new InputError('kubeconfig', `the kubeconfig input is a file path; it takes the file's content instead (or set $KUBECONFIG to the path). ${EXAMPLE}`);
   }
-  throw new KubeConfigError('kubeconfig', `the kubeconfig input is neither kubeconfig YAML nor base64 of it. ${EXAMPLE}`);
+  throw new InputError('kubeconfig', `the kubeconfig input is neither kubeconfig YAML nor base64 of it. ${EXAMPLE}`);
 }
 
 function readDoc(file: string): RawDoc {
@@ -102,7 +102,7 @@ function readDoc(file: string): RawDoc {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as { code?: string }).code ?? 'unreadable';
-    throw new KubeConfigError('kubeconfig', `cannot read kubeconfig file ${file} (${code})`);
+    throw new InputError('kubeconfig', `cannot read kubeconfig file ${file} (${code})`);
   }
   return { doc: parseYaml(text, file), baseDir: path.dirname(path.resolve(file)), origin: file };
 }
@@ -114,11 +114,11 @@ function parseYaml(text: string, origin: string): Raw {
   if (error) {
     const at = error.linePos?.[0];
     const where = at ? ` at line ${at.line}, column ${at.col}` : '';
-    throw new KubeConfigError('kubeconfig', `${origin} is not valid YAML (${error.code}${where}). ${EXAMPLE}`);
+    throw new InputError('kubeconfig', `${origin} is not valid YAML (${error.code}${where}). ${EXAMPLE}`);
   }
   const doc: unknown = document.toJS();
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
-    throw new KubeConfigError('kubeconfig', `${origin} is not a kubeconfig (expected a mapping with clusters, users and contexts). ${EXAMPLE}`);
+    throw new InputError('kubeconfig', `${origin} is not a kubeconfig (expected a mapping with clusters, users and contexts). ${EXAMPLE}`);
   }
   return doc as Raw;
 }
@@ -157,28 +157,28 @@ function fromDocs(docs: RawDoc[], requestedContext: string, secrets: Secrets): L
   const current = docs.map((d) => d.doc['current-context']).find((c): c is string => typeof c === 'string' && c !== '');
   const contextName = requestedContext.trim() || current;
   if (!contextName) {
-    throw new KubeConfigError('context', `${origin} sets no current-context; set the context input (${listed}). Example: \`context: ${available[0] ?? 'my-cluster'}\``);
+    throw new InputError('context', `${origin} sets no current-context; set the context input (${listed}). Example: \`context: ${available[0] ?? 'my-cluster'}\``);
   }
   const context = contexts.get(contextName);
   if (!context) {
     const input = requestedContext.trim() ? 'context' : 'kubeconfig';
-    throw new KubeConfigError(input, `context "${contextName}" is not in ${origin} (${listed}). Example: \`context: ${available[0] ?? 'my-cluster'}\``);
+    throw new InputError(input, `context "${contextName}" is not in ${origin} (${listed}). Example: \`context: ${available[0] ?? 'my-cluster'}\``);
   }
   const clusterName = str(context.value.cluster);
   const cluster = clusterName ? clusters.get(clusterName) : undefined;
   if (!clusterName || !cluster) {
-    throw new KubeConfigError('kubeconfig', `context "${contextName}" refers to cluster "${clusterName ?? ''}", which is not in ${origin}`);
+    throw new InputError('kubeconfig', `context "${contextName}" refers to cluster "${clusterName ?? ''}", which is not in ${origin}`);
   }
   const server = str(cluster.value.server)?.replace(/\/+$/, '');
-  if (!server) throw new KubeConfigError('kubeconfig', `cluster "${clusterName}" in ${origin} has no server URL`);
+  if (!server) throw new InputError('kubeconfig', `cluster "${clusterName}" in ${origin} has no server URL`);
   maskServerCredentials(server, secrets);
   if (!/^https?:\/\/[^/]/.test(server)) {
-    throw new KubeConfigError('kubeconfig', `cluster "${clusterName}" has server "${server}", which is not an http(s) URL`);
+    throw new InputError('kubeconfig', `cluster "${clusterName}" has server "${server}", which is not an http(s) URL`);
   }
   const userName = str(context.value.user);
   const user = userName ? users.get(userName) : undefined;
   if (userName && !user) {
-    throw new KubeConfigError('kubeconfig', `context "${contextName}" refers to user "${userName}", which is not in ${origin}`);
+    throw new InputError('kubeconfig', `context "${contextName}" refers to user "${userName}", which is not in ${origin}`);
   }
 
   const kcCluster = toCluster(cluster, server);
@@ -302,7 +302,7 @@ function mustBeReadable(file: string, what: string): string {
     return fs.readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as { code?: string }).code ?? 'unreadable';
-    throw new KubeConfigError('kubeconfig', `cannot read the ${what}: ${file} (${code})`);
+    throw new InputError('kubeconfig', `cannot read the ${what}: ${file} (${code})`);
   }
 }
 

@@ -2,7 +2,8 @@
  * Error annotations: one per target that failed or ran out of time, pointing at its manifest line
  * when there is one, plus one for an input problem the engine found. Pure: result in, annotations out.
  */
-import type { EngineResult, TargetReport, WaitFor } from '../engine/types.js';
+import type { EngineResult, TargetReport } from '../engine/types.js';
+import { describeInputProblem, type InputProblem, type WaitFor } from '../settings.js';
 import { desiredPhrase, diagnosisLines, formatSeconds, outputRef, standing, titleRef, truncate } from './text.js';
 
 export interface Annotation {
@@ -63,21 +64,21 @@ function targetAnnotation(target: TargetReport, result: EngineResult, waitFor: W
   return annotation;
 }
 
-function inputErrorAnnotation(error: { input: string; message: string }): Annotation {
-  return { title: `kubewait: input "${error.input}"`, message: inputErrorText(error) };
-}
-
-/** The error's message, led by the input's name unless the message names it already. */
-export function inputErrorText(error: { input: string; message: string }): string {
-  const named = error.message.includes(`"${error.input}"`) || error.message.includes(`\`${error.input}\``);
-  return named ? error.message : `Input "${error.input}": ${error.message}`;
+/** The one annotation for a problem with an input, found up front or during the wait. */
+export function inputProblemAnnotation(problem: InputProblem): Annotation {
+  return {
+    title: `kubewait: input "${problem.input}"`,
+    message: describeInputProblem(problem),
+    ...(problem.source && { file: problem.source.file }),
+    ...(problem.source?.line !== undefined && { startLine: problem.source.line }),
+  };
 }
 
 /** All error annotations for a result, within `MAX_ERROR_ANNOTATIONS`: when there are more targets
  *  than fit, the last annotation names the rest instead of dropping them. */
 export function annotationsFor(result: EngineResult, waitFor: WaitFor, options: AnnotationOptions = {}): Annotation[] {
   const max = options.max ?? MAX_ERROR_ANNOTATIONS;
-  const head = result.error ? [inputErrorAnnotation(result.error)] : [];
+  const head = result.error ? [inputProblemAnnotation(result.error)] : [];
   const targets = annotatedTargets(result, options.failFast);
   const room = Math.max(1, max - head.length);
   if (targets.length <= room) return [...head, ...targets.map((t) => targetAnnotation(t, result, waitFor))];
@@ -105,7 +106,7 @@ export function failureMessage(result: EngineResult, waitFor: WaitFor): string |
   const failed = notDone.filter((t) => t.status === 'Failed');
   const names = (ts: TargetReport[]) => ts.slice(0, 5).map(outputRef).join(', ') + (ts.length > 5 ? `, and ${ts.length - 5} more` : '');
   const took = formatSeconds(result.durationSeconds);
-  if (result.error) return `kubewait: ${inputErrorText(result.error)}`;
+  if (result.error) return `kubewait: ${describeInputProblem(result.error)}`;
   if (result.cancelled) return `kubewait: cancelled after ${took} with ${notDone.length} of ${total} targets not ${desiredPhrase(waitFor)}`;
   if (failed.length === 0) {
     const how = result.outcome === 'timeout' ? 'timed out' : 'failed';

@@ -5,28 +5,27 @@
 import { appendFileSync } from 'node:fs';
 import * as core from '@actions/core';
 import { context as githubContext } from '@actions/github';
-import type { EngineResult, WaitFor } from '../engine/types.js';
+import type { EngineResult } from '../engine/types.js';
+import type { InputProblem, Settings, WaitFor } from '../settings.js';
 import { annotationsFor } from './annotations.js';
 import { finalLogLines } from './live-log.js';
 import { outputsFor } from './outputs.js';
 import { renderSummary, type RunInfo } from './summary.js';
 
-export { annotationsFor, failureMessage, MAX_ERROR_ANNOTATIONS, type Annotation, type AnnotationOptions } from './annotations.js';
+export { annotationsFor, failureMessage, inputProblemAnnotation, MAX_ERROR_ANNOTATIONS, type Annotation, type AnnotationOptions } from './annotations.js';
 export { bufferedSink, createLiveLog, finalLogLines, heartbeatLines, transitionLine, type LiveLogOptions, type LogSink } from './live-log.js';
 export { outputsFor, type Outputs, type ResourceOutput } from './outputs.js';
 export { renderSummary, DEFAULT_LIMITS, type RunInfo, type SummaryContext, type SummaryLimits } from './summary.js';
 
-export interface ReportContext {
+/** The part of the run's settings the report acts on. `failFast`: without it, a failed wait ran to its
+ *  deadline, so the targets still pending get annotations too. */
+export type ReportSettings = Pick<Settings, 'summary' | 'waitFor' | 'failFast'>;
+
+export interface ReportContext extends ReportSettings {
   /** Cluster API server URL (shown without userinfo or query). */
   server: string;
   /** Kubeconfig context name. */
   context: string;
-  /** The `summary` input. */
-  summary: boolean;
-  waitFor: WaitFor;
-  /** The `fail-fast` input (default true): without it, a failed wait ran to its deadline, so the
-   *  targets still pending get annotations too. */
-  failFast?: boolean;
   /** Links to the run and to manifest lines; defaults to `@actions/github`'s `context`. */
   run?: RunInfo;
 }
@@ -67,12 +66,13 @@ export async function reportResult(result: EngineResult, ctx: ReportContext): Pr
 /**
  * For a failure before any target was resolved (a bad input, an unusable kubeconfig): the outputs (no
  * targets, `result: failed`) and, when `summary` is on, a short job summary saying which input is wrong.
- * The caller writes the error annotation itself.
+ * The caller writes the error annotation itself (`inputProblemAnnotation`).
  */
 export async function reportSetupFailure(
-  error: { input: string; message: string },
+  problem: InputProblem,
   ctx: { summary: boolean; waitFor?: WaitFor; server?: string; context?: string; run?: RunInfo },
 ): Promise<void> {
+  const error = { input: problem.input, message: problem.message };
   const result: EngineResult = { outcome: 'failed', cancelled: false, durationSeconds: 0, targets: [], warnings: [], error };
   for (const [name, value] of Object.entries(outputsFor(result))) core.setOutput(name, value);
   if (!ctx.summary) return;

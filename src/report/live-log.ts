@@ -2,7 +2,8 @@
  * The live log: what a user watching the step sees while kubewait waits.
  * Line formatting is pure; `createLiveLog` only routes lines to a core-like sink.
  */
-import type { EngineObserver, EngineResult, TargetReport, WaitFor } from '../engine/types.js';
+import type { EngineObserver, EngineResult, TargetReport } from '../engine/types.js';
+import type { WaitFor } from '../settings.js';
 import type { Status } from '../status/types.js';
 import { byStanding, desiredPhrase, diagnosisLines, fileLine, formatSeconds, logRef, oneLine, targetCount, truncate } from './text.js';
 

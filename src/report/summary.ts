@@ -2,9 +2,10 @@
  * The job summary as markdown. Pure: result + context in, string out; `index.ts` writes it.
  * GitHub rejects a step summary over 1 MiB, so large target sets are aggregated, always saying so.
  */
-import type { EngineResult, TargetReport, WaitFor } from '../engine/types.js';
+import type { EngineResult, TargetReport } from '../engine/types.js';
+import type { WaitFor } from '../settings.js';
 import type { Status } from '../status/types.js';
-import { inputErrorText } from './annotations.js';
+import { describeInputProblem } from '../settings.js';
 import { cell, code, details, escapeHtml, escapeMarkdown, table, urlPath } from './markdown.js';
 import {
   byStanding,
@@ -157,7 +158,7 @@ function warningsBlock(result: EngineResult): string | undefined {
 
 function errorBlock(result: EngineResult): string | undefined {
   if (!result.error) return undefined;
-  return callout('CAUTION', [escapeMarkdown(inputErrorText(result.error))]);
+  return callout('CAUTION', [escapeMarkdown(describeInputProblem(result.error))]);
 }
 
 function resourceCell(target: TargetReport, run: RunInfo | undefined): string {

@@ -3,7 +3,8 @@
  * how a target is named, how long something took, and what the user waited for.
  */
 import type { Diagnosis } from '../status/types.js';
-import type { TargetReport, WaitFor } from '../engine/types.js';
+import type { TargetReport } from '../engine/types.js';
+import type { WaitFor } from '../settings.js';
 
 type Named = Pick<TargetReport, 'kind' | 'namespace' | 'name' | 'selector'>;
 

@@ -2,7 +2,7 @@
  * The target set: every object the action waits for, from the `resources`, `selector` and `manifests`
  * inputs, each listed once.
  */
-import { selectorStandsAlone, type Settings } from '../inputs.js';
+import { selectorStandsAlone, type Settings } from '../settings.js';
 import { targetsFromManifests } from './manifests.js';
 import { targetsFromRefs } from './refs.js';
 import type { TargetSpec } from './types.js';

@@ -9,7 +9,7 @@ import * as glob from '@actions/glob';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { LineCounter, parseAllDocuments, isMap, isSeq, type Node } from 'yaml';
-import { InputError } from '../inputs.js';
+import { InputError } from '../settings.js';
 import type { TargetSpec } from './types.js';
 
 const MANIFEST_EXTENSIONS = ['.yaml', '.yml', '.json'];

@@ -3,15 +3,10 @@
  * `TYPE` (every object of the type, filtered by `selector`). Pure: parsing returns a ref or the problem in
  * words; turning refs into targets needs no I/O either.
  */
+import type { ResourceRef } from '../settings.js';
 import type { TargetSpec } from './types.js';
 
-export interface ResourceRef {
-  /** As written (`deploy`, `deployments.apps`, `Certificate.cert-manager.io`); discovery resolves it. */
-  type: string;
-  namespace?: string;
-  /** Undefined for a bare TYPE. */
-  name?: string;
-}
+export type { ResourceRef } from '../settings.js';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string };
 

@@ -19,3 +19,8 @@ export interface TargetSpec {
   /** Where the target came from, for annotations on manifest lines. */
   source?: { file: string; line: number };
 }
+
+/** The input that named a target, for a problem found with it later (an ambiguous type). */
+export function inputOf(spec: Pick<TargetSpec, 'source'>): 'manifests' | 'resources' {
+  return spec.source ? 'manifests' : 'resources';
+}

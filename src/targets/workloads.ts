@@ -1,19 +1,10 @@
 /**
- * A `selector` on its own selects every workload in the namespace that matches it. Pods count only when no
- * controller owns them: a Deployment's pods are already judged through the Deployment.
+ * A `selector` on its own selects every workload in the namespace that matches it; the status library
+ * says which types those are.
  */
+import { LONE_SELECTOR_TYPES } from '../status/workloads.js';
 import type { TargetSpec } from './types.js';
 
-const WORKLOAD_TYPES = [
-  'deployments.apps',
-  'statefulsets.apps',
-  'daemonsets.apps',
-  'jobs.batch',
-  'pods',
-  'persistentvolumeclaims',
-  'services',
-] as const;
-
 export function workloadTargets(selector: string): TargetSpec[] {
-  return WORKLOAD_TYPES.map((type) => ({ type, selector, ...(type === 'pods' && { ownerless: true }) }));
+  return LONE_SELECTOR_TYPES.map(({ type, ownerless }) => ({ type, selector, ...(ownerless && { ownerless }) }));
 }

@@ -39,7 +39,7 @@ afterAll(() => rmSync(workspace, { recursive: true, force: true }));
 function expectOneInputError(run: ActionRun, input: string): ActionRun['errors'][number] {
   expect(run.exitCode).toBe(1);
   expect(run.errors).toHaveLength(1);
-  expect(run.errors[0].properties.title).toBe(`kubewait: invalid input "${input}"`);
+  expect(run.errors[0].properties.title).toBe(`kubewait: input "${input}"`);
   expect(`${run.stdout}${run.stderr}`).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m); // no stack trace
   expect(run.outputs).toMatchObject({ result: 'failed', ready: 'false', resources: '[]' });
   // The job summary says which input stopped the step (summary is on by default).

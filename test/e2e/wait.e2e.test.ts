@@ -66,6 +66,27 @@ describe('kubewait end to end', () => {
     expect(run.summary).toBe(''); // summary: false
   }, 150_000);
 
+  it('with fail-fast: false, annotates the targets still pending at the deadline beside the failed ones', async () => {
+    const failing = job('seed', { namespace: 'nofailfast', readyAfterMs: 200 });
+    failing.metadata.annotations['kubewait.test/job-outcome'] = 'Failed';
+    cluster.create(failing);
+    cluster.create(deployment('web', { namespace: 'nofailfast', readyAfterMs: 300 }));
+
+    const run = await runAction({
+      kubeconfig: cluster.kubeconfig({ namespace: 'nofailfast' }),
+      resources: 'job/seed, deployment/web, deployment/missing',
+      timeout: '5s',
+      'fail-fast': 'false',
+    });
+
+    expect(run.exitCode).toBe(1);
+    expect(run.outputs).toMatchObject({ result: 'failed', failed: 'nofailfast/Job/seed', pending: 'nofailfast/Job/seed\nnofailfast/Deployment/missing' });
+    const titles = run.errors.map((e) => e.properties.title);
+    expect(titles).toContain('Job nofailfast/seed');
+    expect(titles).toContain('Deployment nofailfast/missing');
+    expect(titles).not.toContain('Deployment nofailfast/web');
+  }, 150_000);
+
   it('fails fast on a bad image and says why in the annotation', async () => {
     cluster.create(deployment('api', { namespace: 'bad', podFailure: 'ImagePullBackOff', image: 'registry.example.com/api:v2' }));
     cluster.create(deployment('web', { namespace: 'bad', readyAfterMs: 300 }));

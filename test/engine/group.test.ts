@@ -1,6 +1,7 @@
 /** The pure core of the engine: a group's targets fed with objects (no I/O), with the real status library. */
 import { describe, expect, it } from '@jest/globals';
-import { GroupState, UNSCHEDULABLE_WINDOW_MS } from '../../src/engine/group.js';
+import { GroupState } from '../../src/engine/group.js';
+import { SCHEDULE_WINDOW_MS } from '../../src/status/index.js';
 import type { GroupContext } from '../../src/engine/group.js';
 import { SelectorSet } from '../../src/engine/selector-set.js';
 import { Tracker } from '../../src/engine/tracker.js';
@@ -251,7 +252,7 @@ describe('pod diagnosis and time', () => {
     list(pod('p', { app: 'p', unschedulableSince: '2026-01-01T00:00:00Z' }));
     expect(p.report.status).toBe('InProgress');
     expect(scheduled).toHaveLength(1);
-    expect(scheduled[0].at).toBe(Date.parse('2026-01-01T00:00:00Z') + UNSCHEDULABLE_WINDOW_MS + 100);
+    expect(scheduled[0].at).toBe(Date.parse('2026-01-01T00:00:00Z') + SCHEDULE_WINDOW_MS + 100);
     now = scheduled[0].at;
     scheduled[0].run();
     expect(p.report).toMatchObject({ status: 'Failed', done: false });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { INPUT_DEFAULTS, InputError, parseDurationMs, parseSettings, type Settings } from '../../src/inputs.js';
+import { parseDurationMs, parseSettings } from '../../src/inputs.js';
+import { INPUT_DEFAULTS, InputError, type Settings } from '../../src/settings.js';
 
 /** Inputs as the runner passes them; anything unset reads as ''. */
 function settingsFrom(inputs: Record<string, string>): Settings {

@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { connect, KubeConfigError } from '../../src/kube/index.js';
+import { connect } from '../../src/kube/index.js';
+import { InputError } from '../../src/settings.js';
 import type { KubeconfigSources } from '../../src/kube/index.js';
 import { startCluster } from '../cluster/index.js';
 import type { TestCluster } from '../cluster/index.js';
@@ -52,15 +53,15 @@ async function connectAndDiscover(settings: { kubeconfig: string; context: strin
   return { c, masked };
 }
 
-async function loadError(settings: { kubeconfig: string; context: string }, sources: KubeconfigSources = noSources()): Promise<KubeConfigError> {
+async function loadError(settings: { kubeconfig: string; context: string }, sources: KubeconfigSources = noSources()): Promise<InputError> {
   const { secrets } = recorder();
   try {
     await connect(settings, secrets, sources);
   } catch (error) {
-    expect(error).toBeInstanceOf(KubeConfigError);
-    return error as KubeConfigError;
+    expect(error).toBeInstanceOf(InputError);
+    return error as InputError;
   }
-  throw new Error('expected a KubeConfigError');
+  throw new Error('expected a InputError');
 }
 
 describe('kubeconfig sources', () => {

@@ -27,7 +27,7 @@ jest.unstable_mockModule('@actions/core', () => ({
 const { reportResult, reportSetupFailure } = await import('../../src/report/index.js');
 
 const run = { serverUrl: 'https://github.com', repository: 'acme/shop', runId: 7, sha: 'abc' };
-const base = { server: 'https://10.0.0.1:6443', context: 'ci', summary: true, waitFor: { kind: 'ready' as const }, run };
+const base = { server: 'https://10.0.0.1:6443', context: 'ci', summary: true, waitFor: { kind: 'ready' as const }, failFast: true, run };
 
 function named(kind: string) {
   return calls.filter((c) => c[0] === kind);

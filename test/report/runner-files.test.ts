@@ -47,6 +47,7 @@ describe('reportResult through the real @actions/core', () => {
         context: 'ci',
         summary: true,
         waitFor: { kind: 'ready' },
+        failFast: true,
         run: { serverUrl: 'https://github.com', repository: 'acme/shop', runId: 7, sha: 'abc' },
       });
     } finally {

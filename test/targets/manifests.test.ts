@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { InputError } from '../../src/inputs.js';
+import { InputError } from '../../src/settings.js';
 import { targetsFromManifests, targetsFromManifestText } from '../../src/targets/manifests.js';
 
 function inputError(action: () => unknown): InputError {

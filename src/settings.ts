@@ -1,0 +1,94 @@
+/**
+ * The action's vocabulary, in one leaf module that every layer may import and that imports nothing of
+ * the project: what a run was asked to do (`Settings`), its parts (`WaitFor`, `Mode`, `ResourceRef`), the
+ * defaults of action.yml, and the one type for a problem that is the user's to fix (`InputError`).
+ *
+ * A shell (the action's inputs, later the command line) builds one `Settings` object; the layers below
+ * take the slice they need (`Pick<Settings, ...>`), so adding an input means: action.yml, this file, the
+ * shell's parser and the layer that uses it, nothing else.
+ */
+
+/** The `wait-for` input, parsed. */
+export type WaitFor =
+  | { kind: 'ready' }
+  | { kind: 'deleted' }
+  /** `condition=TYPE[=VALUE]`; VALUE defaults to `True` (kubectl wait). */
+  | { kind: 'condition'; type: string; value: string }
+  /** `jsonpath=EXPR[=VALUE]`; without VALUE the path must merely exist (kubectl wait). */
+  | { kind: 'jsonpath'; expression: string; value?: string };
+
+/** `auto`: watch, and per group fall back to polling when watching is forbidden or keeps failing. */
+export type Mode = 'auto' | 'watch' | 'poll';
+
+/** A reference from the `resources` input, before discovery resolves its type. */
+export interface ResourceRef {
+  /** As written (`deploy`, `deployments.apps`, `Certificate.cert-manager.io`); discovery resolves it. */
+  type: string;
+  namespace?: string;
+  /** Undefined for a bare TYPE. */
+  name?: string;
+}
+
+export interface Settings {
+  /** Kubeconfig content as given (YAML or base64). Never log it. Empty: $KUBECONFIG, ~/.kube/config, in-cluster. */
+  kubeconfig: string;
+  /** Empty: the kubeconfig's current-context. */
+  context: string;
+  /** Empty: the context's namespace, else `default`. */
+  namespace: string;
+  resources: ResourceRef[];
+  /** Label selector in kubectl syntax; empty when not set. */
+  selector: string;
+  /** Paths or globs of manifest files, one per line (`!` lines exclude). */
+  manifests: string[];
+  waitFor: WaitFor;
+  timeoutMs: number;
+  pollIntervalMs: number;
+  mode: Mode;
+  failFast: boolean;
+  jobCompletion: boolean;
+  summary: boolean;
+}
+
+/** The defaults of action.yml, applied when an input is unset (the runner fills them in; tests may not). */
+export const INPUT_DEFAULTS = {
+  'wait-for': 'ready',
+  timeout: '5m',
+  'poll-interval': '2s',
+  mode: 'auto',
+  'fail-fast': 'true',
+  'job-completion': 'true',
+  summary: 'true',
+} as const;
+
+/** Without `resources` and `manifests`, a selector selects workloads of its own (src/targets/workloads.ts). */
+export function selectorStandsAlone(settings: Pick<Settings, 'resources' | 'manifests'>): boolean {
+  return settings.resources.length === 0 && settings.manifests.length === 0;
+}
+
+/** A problem that is the user's to fix, found up front or during the wait: names the input at fault. */
+export interface InputProblem {
+  /** The action input at fault, as named in action.yml (`resources`, `kubeconfig`, ...). */
+  input: string;
+  message: string;
+  /** Where in a manifest file the problem is, for the annotation. */
+  source?: { file: string; line?: number };
+}
+
+/** An `InputProblem` thrown before the wait starts (parsing inputs, reading manifests or the kubeconfig). */
+export class InputError extends Error implements InputProblem {
+  override readonly name = 'InputError';
+  constructor(
+    readonly input: string,
+    message: string,
+    readonly source?: { file: string; line?: number },
+  ) {
+    super(message);
+  }
+}
+
+/** The problem in words, led by the input's name unless the message names it already. */
+export function describeInputProblem(problem: Pick<InputProblem, 'input' | 'message'>): string {
+  const named = problem.message.includes(`"${problem.input}"`) || problem.message.includes(`\`${problem.input}\``);
+  return named ? problem.message : `Input "${problem.input}": ${problem.message}`;
+}
