@@ -80,10 +80,15 @@ export async function prepareBundles(options: { rebuildDist: boolean; ncc: boole
     // ncc with the flags `npm run package` used before it moved to esbuild, without the license file.
     const nccDir = path.join(scratch, 'ncc');
     const started = now();
-    execFileSync(path.join(ROOT, 'node_modules/.bin/ncc'), ['build', path.join(ROOT, 'src/index.ts'), '-o', nccDir, '--minify', '--quiet'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(path.join(ROOT, 'node_modules/.bin/ncc'), ['build', path.join(ROOT, 'src/index.ts'), '-o', nccDir, '--minify', '--quiet'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     const entry = path.join(nccDir, 'index.js');
     // src/index.ts imports main.js dynamically, which ncc emits as a separate chunk: count every file.
-    const bytes = readdirSync(nccDir).filter((name) => name.endsWith('.js')).reduce((sum, name) => sum + statSync(path.join(nccDir, name)).size, 0);
+    const bytes = readdirSync(nccDir)
+      .filter((name) => name.endsWith('.js'))
+      .reduce((sum, name) => sum + statSync(path.join(nccDir, name)).size, 0);
     ncc = { id: 'ncc', label: 'ncc --minify (entry + chunks; ncc leaves the main.js chunk unminified)', entry, bytes, buildMs: now() - started };
   }
 

@@ -39,7 +39,10 @@ export function explanation(r: BenchResults): string {
   const perObjectRollout = (rollout100 - med(r, 1, 1, 'kubectl-rollout', latency)) / 99;
   const kw5000 = med(r, 5000, 1, 'kubewait-watch', latency);
   const kwDetect5000 = med(r, 5000, 1, 'kubewait-watch', (x) => x.phases.detectMs);
-  const rss5000 = Math.max(med(r, 5000, 1, 'kubewait-watch', (x) => x.peakRssKiB), med(r, 5000, 50, 'kubewait-watch', (x) => x.peakRssKiB));
+  const rss5000 = Math.max(
+    med(r, 5000, 1, 'kubewait-watch', (x) => x.peakRssKiB),
+    med(r, 5000, 50, 'kubewait-watch', (x) => x.peakRssKiB),
+  );
   const rss5000esbuild = med(r, 5000, 1, 'kubewait-esbuild', (x) => x.peakRssKiB);
   const rss1 = med(r, 1, 1, 'kubewait-watch', (x) => x.peakRssKiB);
   const rss1esbuild = med(r, 1, 1, 'kubewait-esbuild', (x) => x.peakRssKiB);

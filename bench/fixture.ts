@@ -29,6 +29,8 @@ let stamping = false;
 function stampRequests(): void {
   if (stamping) return;
   stamping = true;
+  // Wrapped, then called with the counters as `this`: not unbound.
+  // eslint-disable-next-line @typescript-eslint/unbound-method
   const record = Counters.prototype.record;
   Counters.prototype.record = function (this: Counters, r: RequestRecord) {
     const stamped = r as RequestRecord & { at?: number };
@@ -186,6 +188,7 @@ export class Fixture {
   /** Bytes of one Deployment as a LIST item: what a watcher holds per object. */
   objectBytes(): number {
     const ref = this.refs[0];
+    if (!ref) throw new Error('the fixture has no Deployments');
     return Buffer.byteLength(JSON.stringify(this.cluster.get('apps/v1', 'Deployment', ref.namespace, ref.name)));
   }
 

@@ -22,7 +22,7 @@ export function describeMachine(): Machine {
     memoryGiB: Math.round((os.totalmem() / 1024 ** 3) * 10) / 10,
     node: process.version,
     kernel: `${os.type()} ${os.release()}`,
-    loadAtStart: os.loadavg()[0],
+    loadAtStart: os.loadavg()[0] ?? Number.NaN,
     clientNode: clientNode.version,
   };
 }

@@ -59,7 +59,10 @@ export async function measure(fixture: Fixture, waiter: Waiter, options: Measure
   fixture.reset();
   const running = waiter.start(fixture);
   let exited = false;
-  void running.done.then(() => (exited = true), () => (exited = true));
+  void running.done.then(
+    () => (exited = true),
+    () => (exited = true),
+  );
 
   const armStart = now();
   while (!running.armed() && !exited && now() - armStart < ARM_TIMEOUT_MS) await sleep(2);

@@ -38,7 +38,9 @@ const RESULTS_MD = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 const RESULTS_JSON = fileURLToPath(new URL('./results.json', import.meta.url));
 
 function write(results: BenchResults, partial: boolean): string {
-  const [md, json] = partial ? [path.join(os.tmpdir(), 'kubewait-bench-RESULTS.md'), path.join(os.tmpdir(), 'kubewait-bench-results.json')] : [RESULTS_MD, RESULTS_JSON];
+  const [md, json] = partial
+    ? [path.join(os.tmpdir(), 'kubewait-bench-RESULTS.md'), path.join(os.tmpdir(), 'kubewait-bench-results.json')]
+    : [RESULTS_MD, RESULTS_JSON];
   writeFileSync(json, `${JSON.stringify(results, null, 1)}\n`);
   writeFileSync(md, renderResults(results, explanation(results)));
   return md;
@@ -57,23 +59,49 @@ async function main(): Promise<void> {
   const startedAt = new Date();
   const started = now();
   const machine = describeMachine();
-  log(`kubewait bench${options.quick ? ' (quick)' : ''}: ${machine.cpus} CPUs, ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}, load ${machine.loadAtStart.toFixed(2)}`);
+  log(
+    `kubewait bench${options.quick ? ' (quick)' : ''}: ${machine.cpus} CPUs, ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}, load ${machine.loadAtStart.toFixed(2)}`,
+  );
 
   const kubectl = await kubectlPath();
-  const kubectlVersion = (JSON.parse(execFileSync(kubectl, ['version', '--client', '-o', 'json'], { encoding: 'utf8' })) as { clientVersion: { gitVersion: string } }).clientVersion.gitVersion;
+  const kubectlVersion = (
+    JSON.parse(execFileSync(kubectl, ['version', '--client', '-o', 'json'], { encoding: 'utf8' })) as { clientVersion: { gitVersion: string } }
+  ).clientVersion.gitVersion;
   log('bundles: dist/ (built if stale), ncc and esbuild to a temp dir...');
   const bundles = await prepareBundles({ rebuildDist: options.rebuild, ncc: !options.quick });
   const compared = [bundles.empty, bundles.clientNodeFloor, bundles.esbuild, ...(bundles.ncc ? [bundles.ncc] : []), bundles.dist];
-  log(`  dist ${formatBytes(bundles.dist.bytes)}, ncc ${bundles.ncc ? `${formatBytes(bundles.ncc.bytes)} (${formatMs(bundles.ncc.buildMs ?? NaN)})` : 'not built (quick)'}, esbuild ${formatBytes(bundles.esbuild.bytes)} (${formatMs(bundles.esbuild.buildMs ?? NaN)})`);
+  log(
+    `  dist ${formatBytes(bundles.dist.bytes)}, ncc ${bundles.ncc ? `${formatBytes(bundles.ncc.bytes)} (${formatMs(bundles.ncc.buildMs ?? NaN)})` : 'not built (quick)'}, esbuild ${formatBytes(bundles.esbuild.bytes)} (${formatMs(bundles.esbuild.buildMs ?? NaN)})`,
+  );
 
   const waiters: Record<WaiterId, Waiter> = {
     'kubewait-watch': kubewait({ id: 'kubewait-watch', label: 'kubewait watch', entry: bundles.dist.entry, entryName: 'dist/index.js', mode: 'watch' }),
     'kubewait-poll': kubewait({ id: 'kubewait-poll', label: 'kubewait poll', entry: bundles.dist.entry, entryName: 'dist/index.js', mode: 'poll' }),
-    'kubewait-esbuild': kubewait({ id: 'kubewait-esbuild', label: 'kubewait watch (esbuild bundle)', entry: bundles.esbuild.entry, entryName: '<temp>/esbuild/index.mjs', mode: 'watch' }),
+    'kubewait-esbuild': kubewait({
+      id: 'kubewait-esbuild',
+      label: 'kubewait watch (esbuild bundle)',
+      entry: bundles.esbuild.entry,
+      entryName: '<temp>/esbuild/index.mjs',
+      mode: 'watch',
+    }),
     'kubectl-wait': kubectlWait(kubectl),
     'kubectl-rollout': kubectlRollout(kubectl),
-    'kubewait-gc': kubewait({ id: 'kubewait-gc', label: 'kubewait watch, heap after GC', entry: bundles.dist.entry, entryName: 'dist/index.js', mode: 'watch', nodeArgs: ['--expose-gc'] }),
-    'kubewait-young': kubewait({ id: 'kubewait-young', label: 'kubewait watch, young generation not grown', entry: bundles.dist.entry, entryName: 'dist/index.js', mode: 'watch', v8Flags: '--semi-space-growth-factor=1' }),
+    'kubewait-gc': kubewait({
+      id: 'kubewait-gc',
+      label: 'kubewait watch, heap after GC',
+      entry: bundles.dist.entry,
+      entryName: 'dist/index.js',
+      mode: 'watch',
+      nodeArgs: ['--expose-gc'],
+    }),
+    'kubewait-young': kubewait({
+      id: 'kubewait-young',
+      label: 'kubewait watch, young generation not grown',
+      entry: bundles.dist.entry,
+      entryName: 'dist/index.js',
+      mode: 'watch',
+      v8Flags: '--semi-space-growth-factor=1',
+    }),
   };
 
   try {

@@ -75,7 +75,7 @@ function kubewaitInputs(fixture: Fixture, mode: 'watch' | 'poll', pollInterval =
 }
 
 /** The environment the runner gives an action step (a clean one: no KUBECONFIG, a fresh HOME). */
-export function actionEnv(inputs: Record<string, string>, scratch: string): Record<string, string> {
+export function actionEnv(inputs: Record<string, string>, scratch: string): Record<string, string> & { GITHUB_OUTPUT: string; GITHUB_STEP_SUMMARY: string } {
   const output = path.join(scratch, 'github_output');
   const summary = path.join(scratch, 'step_summary');
   writeFileSync(output, '');
@@ -96,7 +96,8 @@ export function kubewait(options: KubewaitOptions): Waiter {
   return {
     id: options.id,
     label: options.label,
-    command: () => `${options.v8Flags ? `v8.setFlagsFromString('${options.v8Flags}'), then ` : ''}node ${options.nodeArgs?.length ? `${options.nodeArgs.join(' ')} ` : ''}${options.entryName} with INPUT_MODE=${options.mode}, INPUT_RESOURCES = one NAMESPACE/deploy/NAME line per Deployment`,
+    command: () =>
+      `${options.v8Flags ? `v8.setFlagsFromString('${options.v8Flags}'), then ` : ''}node ${options.nodeArgs?.length ? `${options.nodeArgs.join(' ')} ` : ''}${options.entryName} with INPUT_MODE=${options.mode}, INPUT_RESOURCES = one NAMESPACE/deploy/NAME line per Deployment`,
     start(fixture) {
       const scratch = mkdtempSync(path.join(tmpdir(), 'kubewait-step-'));
       const env = actionEnv(kubewaitInputs(fixture, options.mode, options.pollInterval), scratch);
@@ -128,7 +129,12 @@ export function kubewait(options: KubewaitOptions): Waiter {
 
 /** Polling: every namespace's Deployments were listed at least once (and answered). */
 function listedEveryNamespace(fixture: Fixture): boolean {
-  const listed = new Set(fixture.requests().filter((r) => r.verb === 'list' && r.resource === 'deployments' && r.status === 200).map((r) => r.namespace));
+  const listed = new Set(
+    fixture
+      .requests()
+      .filter((r) => r.verb === 'list' && r.resource === 'deployments' && r.status === 200)
+      .map((r) => r.namespace),
+  );
   return fixture.namespaces.every((ns) => listed.has(ns));
 }
 
@@ -166,6 +172,7 @@ function perNamespace(kubectl: string, spec: { id: string; label: string; args(n
       );
       const done = Promise.all(procs.map((p) => p.done)).then((exits): RunExit => {
         rmSync(home, { recursive: true, force: true });
+        if (!exits[0]) throw new Error('kubectl: no processes (the fixture has no namespaces)');
         const failed = exits.find((e) => e.code !== 0);
         return {
           ok: !failed,

@@ -47,7 +47,7 @@ function licensesText(inputs: string[]): string {
   const packageDirs = new Set<string>();
   for (const input of inputs) {
     const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
-    if (match) packageDirs.add(path.join(ROOT, match[1]));
+    if (match?.[1]) packageDirs.add(path.join(ROOT, match[1]));
   }
   const entries = [...packageDirs].map(describePackage).sort((a, b) => a.name.localeCompare(b.name));
   return entries.map((e) => `${e.name}\n${e.license}\n${e.text}`.trimEnd() + '\n').join('\n');

@@ -22,7 +22,10 @@ export const MARKERS = {
 
 /** One line of table text: folded descriptions joined, pipes escaped. */
 function tableText(text: string | undefined): string {
-  return (text ?? '').replace(/\s*\n\s*/g, ' ').trim().replace(/\|/g, '\\|');
+  return (text ?? '')
+    .replace(/\s*\n\s*/g, ' ')
+    .trim()
+    .replace(/\|/g, '\\|');
 }
 
 function defaultCell(value: ActionInput['default']): string {

@@ -21,7 +21,10 @@ export function parseSettings(read: InputReader): Settings {
   };
   const namespace = value('namespace');
   if (namespace !== '' && namespaceNameProblem(namespace)) {
-    throw new InputError('namespace', `Input "namespace" is "${namespace}": expected a namespace name of lowercase letters, digits and "-", like shop or kube-system.`);
+    throw new InputError(
+      'namespace',
+      `Input "namespace" is "${namespace}": expected a namespace name of lowercase letters, digits and "-", like shop or kube-system.`,
+    );
   }
   const resources = parseResources(value('resources'));
   const selector = parseSelector(value('selector'));
@@ -50,21 +53,30 @@ function parseResources(text: string): ResourceRef[] {
   return splitResourceEntries(text).map((entry) => {
     const parsed = parseResourceRef(entry);
     if (parsed.ok) return parsed.value;
-    throw new InputError('resources', `Input "resources" has "${entry}": ${parsed.problem}. Expected TYPE/NAME or NAMESPACE/TYPE/NAME, like deployment/web or shop/deployment/web.`);
+    throw new InputError(
+      'resources',
+      `Input "resources" has "${entry}": ${parsed.problem}. Expected TYPE/NAME or NAMESPACE/TYPE/NAME, like deployment/web or shop/deployment/web.`,
+    );
   });
 }
 
 function parseSelector(selector: string): string {
   const problem = selectorProblem(selector);
   if (problem) {
-    throw new InputError('selector', `Input "selector" is "${selector}": ${problem}. Expected a label selector like app=web,tier!=cache or env in (prod,staging).`);
+    throw new InputError(
+      'selector',
+      `Input "selector" is "${selector}": ${problem}. Expected a label selector like app=web,tier!=cache or env in (prod,staging).`,
+    );
   }
   return selector;
 }
 
 function checkSomethingToWaitFor(resources: ResourceRef[], selector: string, manifests: string[]): void {
   if (resources.length === 0 && selector === '' && manifests.length === 0) {
-    throw new InputError('resources', 'Inputs "resources", "selector" and "manifests" are all empty: nothing to wait for. Set at least one, like resources: deployment/web, selector: app=web or manifests: k8s/*.yaml.');
+    throw new InputError(
+      'resources',
+      'Inputs "resources", "selector" and "manifests" are all empty: nothing to wait for. Set at least one, like resources: deployment/web, selector: app=web or manifests: k8s/*.yaml.',
+    );
   }
 }
 
@@ -72,7 +84,10 @@ function checkSomethingToWaitFor(resources: ResourceRef[], selector: string, man
 function checkSelectorIsUsed(selector: string, resources: ResourceRef[], manifests: string[]): void {
   const filtersABareType = resources.some((ref) => ref.name === undefined);
   if (selector !== '' && !selectorStandsAlone({ resources, manifests }) && !filtersABareType) {
-    throw new InputError('selector', `Input "selector" is "${selector}", but nothing uses it: it filters the bare types of "resources" (like resources: deployments), or stands alone without "resources" and "manifests".`);
+    throw new InputError(
+      'selector',
+      `Input "selector" is "${selector}", but nothing uses it: it filters the bare types of "resources" (like resources: deployments), or stands alone without "resources" and "manifests".`,
+    );
   }
 }
 
@@ -89,7 +104,10 @@ function parseWaitFor(text: string): WaitFor {
   if (lower === 'deleted' || lower === 'delete') return { kind: 'deleted' };
   if (lower.startsWith('condition=')) return parseConditionWait(text, text.slice('condition='.length));
   if (lower.startsWith('jsonpath=')) return parseJsonPathWait(text, text.slice('jsonpath='.length));
-  throw new InputError('wait-for', `Input "wait-for" is "${text}": expected ready, deleted, condition=TYPE[=VALUE] or jsonpath=EXPR[=VALUE], like condition=Available or jsonpath={.status.phase}=Running.`);
+  throw new InputError(
+    'wait-for',
+    `Input "wait-for" is "${text}": expected ready, deleted, condition=TYPE[=VALUE] or jsonpath=EXPR[=VALUE], like condition=Available or jsonpath={.status.phase}=Running.`,
+  );
 }
 
 function parseConditionWait(text: string, rest: string): WaitFor {
@@ -97,10 +115,16 @@ function parseConditionWait(text: string, rest: string): WaitFor {
   const type = separator >= 0 ? rest.slice(0, separator) : rest;
   const value = separator >= 0 ? rest.slice(separator + 1) : 'True';
   if (type === '' || /\s/.test(type)) {
-    throw new InputError('wait-for', `Input "wait-for" is "${text}": the condition type is ${type === '' ? 'empty' : 'not a single word'}; expected condition=TYPE[=VALUE], like condition=Available or condition=Ready=False.`);
+    throw new InputError(
+      'wait-for',
+      `Input "wait-for" is "${text}": the condition type is ${type === '' ? 'empty' : 'not a single word'}; expected condition=TYPE[=VALUE], like condition=Available or condition=Ready=False.`,
+    );
   }
   if (value === '') {
-    throw new InputError('wait-for', `Input "wait-for" is "${text}": the condition value after "=" is empty; expected condition=TYPE[=VALUE], like condition=Available or condition=Ready=False.`);
+    throw new InputError(
+      'wait-for',
+      `Input "wait-for" is "${text}": the condition value after "=" is empty; expected condition=TYPE[=VALUE], like condition=Available or condition=Ready=False.`,
+    );
   }
   return { kind: 'condition', type, value };
 }
@@ -130,7 +154,7 @@ function topLevelEquals(text: string): number {
   let depth = 0;
   let quote: string | undefined;
   for (let at = 0; at < text.length; at++) {
-    const char = text[at];
+    const char = text.charAt(at);
     if (quote) {
       if (char === quote) quote = undefined;
     } else if (char === '"' || char === "'") quote = char;
@@ -177,7 +201,7 @@ function parsePollInterval(text: string): number {
   return ms;
 }
 
-const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, 'μs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, μs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 const PLAIN_SECONDS = /^[-+]?(\d+(\.\d*)?|\.\d+)$/;
 const GO_DURATION = /^[-+]?((\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h))+$/;
 
@@ -188,7 +212,7 @@ export function parseDurationMs(text: string): number | undefined {
   const sign = text.startsWith('-') ? -1 : 1;
   let total = 0;
   for (const [, amount, , unit] of text.matchAll(/(\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g)) {
-    total += Number(amount) * UNIT_MS[unit];
+    total += Number(amount) * (UNIT_MS[unit ?? ''] ?? 0);
   }
   return sign * Math.round(total);
 }

@@ -103,30 +103,42 @@ export class NamespaceDiagnoser {
     const podOwner = new Map<string, DiagnosisSubject>();
     const signal = this.abort.signal;
 
-    await listPages(cluster.client, corePath('pods', namespace), (items) => {
-      for (const pod of items as Pod[]) {
-        withKind(pod, 'v1', 'Pod');
-        const subject = ownerOf(pod, byOwner);
-        if (!subject) continue;
-        podOwner.set(pod.metadata!.name!, subject);
-        const list = pods.get(subject) ?? [];
-        list.push(pod);
-        pods.set(subject, list);
-      }
-    }, { signal }, () => pods.clear());
+    await listPages(
+      cluster.client,
+      corePath('pods', namespace),
+      (items) => {
+        for (const pod of items as Pod[]) {
+          withKind(pod, 'v1', 'Pod');
+          const subject = ownerOf(pod, byOwner);
+          if (!subject) continue;
+          podOwner.set(pod.metadata!.name!, subject);
+          const list = pods.get(subject) ?? [];
+          list.push(pod);
+          pods.set(subject, list);
+        }
+      },
+      { signal },
+      () => pods.clear(),
+    );
 
     // Events only add detail: without them (forbidden, unsupported selector) the pods still tell why.
     const events = new Map<DiagnosisSubject, KubeEvent[]>();
-    await listPages(cluster.client, corePath('events', namespace), (items) => {
-      for (const event of items as KubeEvent[]) {
-        withKind(event, 'v1', 'Event');
-        const subject = eventSubject(event, byOwner, podOwner);
-        if (!subject) continue;
-        const list = events.get(subject) ?? [];
-        list.push(event);
-        events.set(subject, list);
-      }
-    }, { signal, fieldSelector: 'type=Warning' }, () => events.clear()).catch((error: unknown) => {
+    await listPages(
+      cluster.client,
+      corePath('events', namespace),
+      (items) => {
+        for (const event of items as KubeEvent[]) {
+          withKind(event, 'v1', 'Event');
+          const subject = eventSubject(event, byOwner, podOwner);
+          if (!subject) continue;
+          const list = events.get(subject) ?? [];
+          list.push(event);
+          events.set(subject, list);
+        }
+      },
+      { signal, fieldSelector: 'type=Warning' },
+      () => events.clear(),
+    ).catch((error: unknown) => {
       if (signal.aborted) throw error;
       events.clear();
     });

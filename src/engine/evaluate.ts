@@ -68,7 +68,10 @@ function conditionMessage(object: unknown, type: string, want: string): string {
     ? (conditions as Array<Record<string, unknown>>).find((c) => typeof c?.type === 'string' && c.type.toLowerCase() === type.toLowerCase())
     : undefined;
   if (!found) return `waiting for condition ${type}=${want}: the object has no ${type} condition yet`;
-  const reason = typeof found.reason === 'string' && found.reason ? ` (${found.reason}${typeof found.message === 'string' && found.message ? `: ${found.message}` : ''})` : '';
+  const reason =
+    typeof found.reason === 'string' && found.reason
+      ? ` (${found.reason}${typeof found.message === 'string' && found.message ? `: ${found.message}` : ''})`
+      : '';
   return `waiting for condition ${type}=${want}: it is ${String(found.status)}${reason}`;
 }
 

@@ -30,9 +30,7 @@ export interface FollowerOptions {
 }
 
 type WatchResult =
-  | { kind: 'closed'; resourceVersion: string; events: number }
-  | { kind: 'interrupted' }
-  | { kind: 'failed'; error: ApiError; resourceVersion: string };
+  { kind: 'closed'; resourceVersion: string; events: number } | { kind: 'interrupted' } | { kind: 'failed'; error: ApiError; resourceVersion: string };
 
 export class Follower {
   private stopped = false;
@@ -58,7 +56,10 @@ export class Follower {
   start(): void {
     this.run().catch((error: unknown) => {
       // A bug here must not crash the step: the group's targets say what happened.
-      this.options.group.unavailable(`internal error while following ${this.options.group.description}: ${error instanceof Error ? error.message : String(error)}`, false);
+      this.options.group.unavailable(
+        `internal error while following ${this.options.group.description}: ${error instanceof Error ? error.message : String(error)}`,
+        false,
+      );
       this.options.changed();
     });
   }
@@ -207,7 +208,9 @@ export class Follower {
         return true;
       }
       this.polling = true;
-      this.options.warn(`${this.permission('watch')}; polling every ${interval} instead — grant the watch verb on ${qualifiedResource(group.type)} to this kubeconfig's identity for faster, lighter waits`);
+      this.options.warn(
+        `${this.permission('watch')}; polling every ${interval} instead — grant the watch verb on ${qualifiedResource(group.type)} to this kubeconfig's identity for faster, lighter waits`,
+      );
       return true;
     }
     if (mode === 'auto' && error.status !== 0 && failures >= WATCH_FAILURES_BEFORE_POLLING) {
@@ -232,16 +235,17 @@ export class Follower {
       let lastVersion = resourceVersion;
       let events = 0;
       let settled = false;
-      let handle: WatchHandle | undefined;
+      // Assigned once; `finish` may run before that (a watch that ends at once), hence the holder.
+      const started: { handle?: WatchHandle } = {};
       const finish = (result: WatchResult) => {
         if (settled) return;
         settled = true;
-        handle?.stop();
+        started.handle?.stop();
         this.interruptWatch = undefined;
         resolve(result);
       };
       this.interruptWatch = () => finish({ kind: 'interrupted' });
-      handle = watchCollection(
+      const handle = watchCollection(
         cluster.client,
         this.path,
         { resourceVersion, ...this.filter },
@@ -278,6 +282,7 @@ export class Follower {
           else finish({ kind: 'closed', resourceVersion: lastVersion, events });
         },
       );
+      started.handle = handle;
       if (settled) handle.stop();
     });
   }

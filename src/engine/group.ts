@@ -153,8 +153,10 @@ export class GroupState {
 
   /** Server-side filter for LIST/WATCH: only when a single target makes it exact. */
   serverFilter(): { labelSelector?: string; fieldSelector?: string } {
-    if (this.named.size === 1 && this.selectors.length === 0) return { fieldSelector: `metadata.name=${[...this.named.keys()][0]}` };
-    if (this.named.size === 0 && this.selectors.length === 1 && this.selectors[0].text) return { labelSelector: this.selectors[0].text };
+    const [onlyName] = this.named.keys();
+    const [onlySelector] = this.selectors;
+    if (onlyName !== undefined && this.named.size === 1 && this.selectors.length === 0) return { fieldSelector: `metadata.name=${onlyName}` };
+    if (this.named.size === 0 && this.selectors.length === 1 && onlySelector?.text) return { labelSelector: onlySelector.text };
     return {};
   }
 
@@ -334,7 +336,11 @@ export class GroupState {
       slot.state.update({ status: 'NotFound', message: deletedNow || slot.seenUid ? 'deleted' : 'does not exist', done: true });
       return;
     }
-    slot.state.update({ status: 'NotFound', message: deletedNow ? 'deleted; waiting for it to be created again' : 'not found; waiting for it to be created', done: false });
+    slot.state.update({
+      status: 'NotFound',
+      message: deletedNow ? 'deleted; waiting for it to be created again' : 'not found; waiting for it to be created',
+      done: false,
+    });
   }
 
   private leave(s: SelectorTarget, name: string): void {

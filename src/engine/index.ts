@@ -292,19 +292,17 @@ class Engine {
 
 /** An observer that throws must not break the wait. */
 function safeObserver(observer: EngineObserver | undefined): EngineObserver {
-  const guard =
-    <A extends unknown[]>(fn: ((...args: A) => void) | undefined) =>
-    (...args: A) => {
-      try {
-        fn?.apply(observer, args);
-      } catch {
-        // The report layer's problem; the wait goes on.
-      }
-    };
+  const guard = (call: (o: EngineObserver) => void): void => {
+    try {
+      if (observer) call(observer);
+    } catch {
+      // The report layer's problem; the wait goes on.
+    }
+  };
   return {
-    resolved: guard(observer?.resolved),
-    transition: guard(observer?.transition),
-    warning: guard(observer?.warning),
-    heartbeat: guard(observer?.heartbeat),
+    resolved: (targets) => guard((o) => o.resolved?.(targets)),
+    transition: (target, previous) => guard((o) => o.transition?.(target, previous)),
+    warning: (message) => guard((o) => o.warning?.(message)),
+    heartbeat: (pending, elapsed) => guard((o) => o.heartbeat?.(pending, elapsed)),
   };
 }

@@ -27,9 +27,9 @@ function satisfies(r: Requirement, labels: Labels): boolean {
   const value = labels[r.key];
   switch (r.op) {
     case 'in':
-      return has && r.values.includes(value);
+      return has && value !== undefined && r.values.includes(value);
     case 'notin':
-      return !has || !r.values.includes(value);
+      return !has || value === undefined || !r.values.includes(value);
     case 'exists':
       return has;
     case 'doesnotexist':

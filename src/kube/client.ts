@@ -108,8 +108,9 @@ export class KubeClient {
       const settle = () => signal.removeEventListener('abort', abort);
       const fail = (error: unknown) => {
         settle();
-        if (signal.aborted) reject(signal.reason);
+        if (signal.aborted) reject(signal.reason as Error);
         else if (!responded && request.reusedSocket && (error as { code?: string }).code === 'ECONNRESET') reject(new StaleConnection(error));
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- node:http emits Errors; passed on as they are
         else reject(error);
       };
       request.on('error', fail);
@@ -220,7 +221,7 @@ class StaleConnection extends Error {
 
 function httpError(status: number, body: unknown, headers: http.IncomingHttpHeaders): ApiError {
   const retryAfter = headers['retry-after'];
-  return statusError(status, body, parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter));
+  return statusError(status, body, parseRetryAfter(Array.isArray(retryAfter) ? String(retryAfter[0]) : retryAfter));
 }
 
 /** The body stream, decompressed when the server compressed it (real API servers gzip large lists). */

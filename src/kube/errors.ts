@@ -5,7 +5,6 @@
  */
 import { InputError } from '../settings.js';
 
-
 /** A failed request to the API server. `status` 0 means no HTTP response (network, TLS, timeout). */
 export class ApiError extends Error {
   readonly status: number;
@@ -102,7 +101,7 @@ export function networkErrorMessage(error: unknown, server: string): string {
   if (code && TLS_CODES.has(code)) {
     return `TLS verification of the API server at ${server} failed (${code}): check certificate-authority-data, or set insecure-skip-tls-verify for a test cluster`;
   }
-  const what = code ?? (cause?.message ? firstLine(String(cause.message)) : firstLine(String(error)));
+  const what = code ?? (cause?.message ? firstLine(typeof cause.message === 'string' ? cause.message : String(error)) : firstLine(String(error)));
   return `cannot reach the API server at ${server}: ${what}`;
 }
 
@@ -115,12 +114,12 @@ export function describeFailure(error: unknown, server: string): string {
 function innermostCause(error: unknown): { code?: unknown; message?: unknown } | undefined {
   let current = error as { cause?: unknown } | undefined;
   for (let depth = 0; depth < 5 && current && typeof current === 'object' && current.cause; depth++) {
-    current = current.cause as { cause?: unknown };
+    current = current.cause;
   }
   return current as { code?: unknown; message?: unknown } | undefined;
 }
 
 export function firstLine(text: string, max = 300): string {
-  const line = text.split('\n', 1)[0].trim();
+  const line = (text.split('\n', 1)[0] ?? '').trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }

@@ -157,7 +157,10 @@ function fromDocs(docs: RawDoc[], requestedContext: string, secrets: Secrets): L
   const current = docs.map((d) => d.doc['current-context']).find((c): c is string => typeof c === 'string' && c !== '');
   const contextName = requestedContext.trim() || current;
   if (!contextName) {
-    throw new InputError('context', `${origin} sets no current-context; set the context input (${listed}). Example: \`context: ${available[0] ?? 'my-cluster'}\``);
+    throw new InputError(
+      'context',
+      `${origin} sets no current-context; set the context input (${listed}). Example: \`context: ${available[0] ?? 'my-cluster'}\``,
+    );
   }
   const context = contexts.get(contextName);
   if (!context) {
@@ -236,7 +239,7 @@ function toUser({ name, value, baseDir }: Named, secrets: Secrets): KcUser {
     exec,
     authProvider: value['auth-provider'],
     impersonateUser: str(value.as),
-  } as KcUser;
+  };
 }
 
 const SECRET_PROVIDER_KEYS = ['id-token', 'refresh-token', 'client-secret', 'access-token', 'idp-certificate-authority-data'];

@@ -8,7 +8,6 @@ export class LineSplitter {
   constructor(private readonly onLine: (line: string) => void) {}
 
   push(chunk: string): void {
-    let start = 0;
     let newline = chunk.indexOf('\n');
     if (newline < 0) {
       this.partial += chunk;
@@ -16,7 +15,7 @@ export class LineSplitter {
     }
     this.emit(this.partial + chunk.slice(0, newline));
     this.partial = '';
-    start = newline + 1;
+    let start = newline + 1;
     while ((newline = chunk.indexOf('\n', start)) >= 0) {
       this.emit(chunk.slice(start, newline));
       start = newline + 1;

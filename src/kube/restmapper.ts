@@ -27,9 +27,7 @@ export interface DiscoveryIndex {
   resources: Map<string, ResourceType[]>;
 }
 
-export type Resolution =
-  | { ok: true; type: ResourceType }
-  | { ok: false; ambiguous: boolean; message: string; candidates?: string[] };
+export type Resolution = { ok: true; type: ResourceType } | { ok: false; ambiguous: boolean; message: string; candidates?: string[] };
 
 export function groupVersion(group: string, version: string): string {
   return group ? `${group}/${version}` : version;
@@ -44,12 +42,12 @@ export function resolveType(index: DiscoveryIndex, spec: { type: string; apiVers
   const written = spec.type.trim();
   if (spec.apiVersion) return resolveExact(index, written, spec.apiVersion);
   const parts = written.toLowerCase().split('.');
-  const name = parts[0];
+  const name = parts[0] ?? '';
   if (parts.length >= 3) {
     // `deployments.v1.apps`: a fully specified resource wins when that group and version exist.
     const group = parts.slice(2).join('.');
-    const exact = (index.resources.get(groupVersion(group, parts[1])) ?? []).filter((r) => matchesName(r, name));
-    if (exact.length === 1) return { ok: true, type: exact[0] };
+    const exact = (index.resources.get(groupVersion(group, parts[1] ?? '')) ?? []).filter((r) => matchesName(r, name));
+    if (exact.length === 1 && exact[0]) return { ok: true, type: exact[0] };
   }
   const group = parts.length >= 2 ? parts.slice(1).join('.') : undefined;
   const groups = index.groups.filter((g) => group === undefined || g.name === group);
@@ -61,7 +59,7 @@ export function resolveType(index: DiscoveryIndex, spec: { type: string; apiVers
   }
   const best = Math.min(...matches.map((m) => groupRank(m.group)));
   const top = matches.filter((m) => groupRank(m.group) === best);
-  if (top.length === 1) return { ok: true, type: top[0] };
+  if (top.length === 1 && top[0]) return { ok: true, type: top[0] };
   const candidates = top.map(qualifiedResource);
   return {
     ok: false,
@@ -83,11 +81,7 @@ function matchesName(resource: ResourceType, name: string): boolean {
 }
 
 /** For each group, the match in its most preferred version that has one. */
-function matchesPerGroup(
-  index: DiscoveryIndex,
-  groups: DiscoveryIndex['groups'],
-  matches: (r: ResourceType) => boolean,
-): ResourceType[] {
+function matchesPerGroup(index: DiscoveryIndex, groups: DiscoveryIndex['groups'], matches: (r: ResourceType) => boolean): ResourceType[] {
   const found: ResourceType[] = [];
   for (const group of groups) {
     const seen = new Set<string>();

@@ -76,10 +76,12 @@ export function bufferedSink(sink: LogSink): LogSink & { flush(): void } {
     lines = [];
     sink.info(text);
   };
-  const flushing = <A extends unknown[]>(write: (...args: A) => void) => (...args: A) => {
-    flush();
-    write(...args);
-  };
+  const flushing =
+    <A extends unknown[]>(write: (...args: A) => void) =>
+    (...args: A) => {
+      flush();
+      write(...args);
+    };
   return {
     info(message) {
       if (lines.length === 0) setImmediate(flush);
@@ -123,20 +125,18 @@ export function createLiveLog(sink: LogSink, options: LiveLogOptions): EngineObs
 
 /** The closing lines of the log: the outcome, then every target that is not done with its reason
  *  and diagnosis (at most `names` of them), so the log alone explains a failure. */
-export function finalLogLines(
-  result: Pick<EngineResult, 'outcome' | 'cancelled' | 'durationSeconds' | 'targets'>,
-  waitFor: WaitFor,
-  names = 50,
-): string[] {
+export function finalLogLines(result: Pick<EngineResult, 'outcome' | 'cancelled' | 'durationSeconds' | 'targets'>, waitFor: WaitFor, names = 50): string[] {
   const total = result.targets.length;
   const done = result.targets.filter((t) => t.done).length;
   const outcome = result.cancelled ? 'cancelled' : result.outcome;
   const header = `kubewait: ${outcome} after ${formatSeconds(result.durationSeconds)}: ${done} of ${targetCount(total)} ${desiredPhrase(waitFor)}`;
   const notDone = byStanding(result.targets.filter((t) => !t.done));
-  const lines = notDone.slice(0, names).flatMap((target) => [
-    `  ${logRef(target)}: ${target.status}${target.message ? `: ${truncate(oneLine(target.message), MESSAGE_MAX)}` : ''}`,
-    ...diagnosisLines(target.diagnosis, { alreadySaid: target.message }).map((line) => `    ${truncate(oneLine(line), MESSAGE_MAX)}`),
-  ]);
+  const lines = notDone
+    .slice(0, names)
+    .flatMap((target) => [
+      `  ${logRef(target)}: ${target.status}${target.message ? `: ${truncate(oneLine(target.message), MESSAGE_MAX)}` : ''}`,
+      ...diagnosisLines(target.diagnosis, { alreadySaid: target.message }).map((line) => `    ${truncate(oneLine(line), MESSAGE_MAX)}`),
+    ]);
   const more = notDone.length > names ? [`  and ${notDone.length - names} more (see the job summary and the outputs)`] : [];
   return [header, ...lines, ...more];
 }

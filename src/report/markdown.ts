@@ -41,7 +41,5 @@ export function details(summaryHtml: string, body: string): string {
 
 /** A URL path built from raw segments, safe inside the `(...)` of a markdown link. */
 export function urlPath(segments: string[]): string {
-  return segments
-    .map((s) => encodeURIComponent(s).replace(/[()'*!]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`))
-    .join('/');
+  return segments.map((s) => encodeURIComponent(s).replace(/[()'*!]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)).join('/');
 }

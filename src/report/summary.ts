@@ -7,18 +7,7 @@ import type { WaitFor } from '../settings.js';
 import type { Status } from '../status/types.js';
 import { describeInputProblem } from '../settings.js';
 import { cell, code, details, escapeHtml, escapeMarkdown, table, urlPath } from './markdown.js';
-import {
-  byStanding,
-  desiredPhrase,
-  displayServer,
-  fileLine,
-  formatSeconds,
-  standing,
-  targetCount,
-  titleRef,
-  truncate,
-  waitForInput,
-} from './text.js';
+import { byStanding, desiredPhrase, displayServer, fileLine, formatSeconds, standing, targetCount, titleRef, truncate, waitForInput } from './text.js';
 
 /** Where the run lives on GitHub, for links (from `@actions/github`'s `context`). */
 export interface RunInfo {
@@ -122,10 +111,7 @@ export function fileUrl(run: RunInfo | undefined, file: string, line: number | u
 }
 
 function facts(result: EngineResult, ctx: SummaryContext): string {
-  const parts = [
-    `**Duration** ${formatSeconds(result.durationSeconds)}`,
-    `**Waited for** ${code(waitForInput(ctx.waitFor))}`,
-  ];
+  const parts = [`**Duration** ${formatSeconds(result.durationSeconds)}`, `**Waited for** ${code(waitForInput(ctx.waitFor))}`];
   const server = displayServer(ctx.server);
   if (server) parts.push(`**Cluster** ${code(server)}`);
   if (ctx.context) parts.push(`**Context** ${code(ctx.context)}`);
@@ -153,7 +139,10 @@ function warningsBlock(result: EngineResult): string | undefined {
   const more = result.warnings.length > MAX_WARNINGS ? [`... and ${result.warnings.length - MAX_WARNINGS} more warnings (see the log)`] : [];
   const lines = [...shown, ...more];
   // A blank quoted line between warnings keeps each one its own paragraph.
-  return callout('WARNING', lines.flatMap((l, i) => (i === 0 ? [l] : ['', l])));
+  return callout(
+    'WARNING',
+    lines.flatMap((l, i) => (i === 0 ? [l] : ['', l])),
+  );
 }
 
 function errorBlock(result: EngineResult): string | undefined {
@@ -236,13 +225,15 @@ function detailTables(target: TargetReport): string[] {
   section(
     'Failing containers',
     ['Pod', 'Container', 'Reason', 'Restarts', 'Message'],
-    problems.slice(0, DETAIL_ROWS.containers).map((p) => [
-      cell(p.pod),
-      cell(p.init ? `${p.container} (init)` : p.container),
-      cell(p.lastTerminationReason ? `${p.reason} (last exit: ${p.lastTerminationReason})` : p.reason),
-      String(p.restartCount ?? 0),
-      chars(p.message),
-    ]),
+    problems
+      .slice(0, DETAIL_ROWS.containers)
+      .map((p) => [
+        cell(p.pod),
+        cell(p.init ? `${p.container} (init)` : p.container),
+        cell(p.lastTerminationReason ? `${p.reason} (last exit: ${p.lastTerminationReason})` : p.reason),
+        String(p.restartCount ?? 0),
+        chars(p.message),
+      ]),
     problems.length,
     'containers',
   );
@@ -300,7 +291,9 @@ function render(result: EngineResult, ctx: SummaryContext, limits: SummaryLimits
     sections.push(`### Why ${notDone.length === 1 ? 'it is' : 'they are'} not ${escapeMarkdown(desiredPhrase(ctx.waitFor))}`);
     sections.push(...detailed.map((t) => targetDetails(t, ctx)));
     if (notDone.length > detailed.length) {
-      sections.push(`_Details are shown for the first ${detailed.length} of ${notDone.length} targets that are not ${escapeMarkdown(desiredPhrase(ctx.waitFor))}; the table lists the others._`);
+      sections.push(
+        `_Details are shown for the first ${detailed.length} of ${notDone.length} targets that are not ${escapeMarkdown(desiredPhrase(ctx.waitFor))}; the table lists the others._`,
+      );
     }
   }
   return `${sections.filter((s): s is string => s !== undefined).join('\n\n')}\n`;

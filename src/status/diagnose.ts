@@ -34,8 +34,7 @@ const IMAGE_PULL = new Set(['ErrImagePull', 'ImagePullBackOff']);
 type Obj = Record<string, unknown>;
 const obj = (value: unknown): Obj => (isPlainObject(value) ? value : {});
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
-const int = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isInteger(value) ? value : undefined;
+const int = (value: unknown): number | undefined => (typeof value === 'number' && Number.isInteger(value) ? value : undefined);
 
 export function diagnosePods(pods: unknown[], events: unknown[], opts: DiagnoseOptions): Diagnosis {
   const graceMs = opts.imagePullGraceMs ?? DEFAULT_IMAGE_PULL_GRACE_MS;

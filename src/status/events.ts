@@ -15,8 +15,7 @@ interface Subject {
 }
 
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
-const positiveInt = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
+const positiveInt = (value: unknown): number | undefined => (typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined);
 
 /** The object an event is about: `involvedObject` (core/v1) or `regarding` (events.k8s.io/v1). */
 function subjectOf(event: Record<string, unknown>): Subject | undefined {
@@ -54,8 +53,7 @@ export interface PodRef {
  * workload's own events when it has them, e.g. a ReplicaSet's FailedCreate). Events about other pods are dropped.
  */
 export function recentWarnings(events: unknown[], pods: PodRef[], max = DEFAULT_MAX_EVENTS): WarningEvent[] {
-  const isOurPod = (s: Subject) =>
-    pods.some((pod) => pod.name === s.name && (s.namespace === '' || pod.namespace === '' || pod.namespace === s.namespace));
+  const isOurPod = (s: Subject) => pods.some((pod) => pod.name === s.name && (s.namespace === '' || pod.namespace === '' || pod.namespace === s.namespace));
   const merged = new Map<string, { warning: WarningEvent; seenMs: number }>();
   for (const raw of events) {
     const parsed = toWarning(raw);

@@ -41,16 +41,13 @@ function typed<T>(obj: KubeObject, fields: string[], expected: string, accept: (
   const lookup = nestedField(obj, fields);
   if (!lookup.found) return undefined;
   if (!accept(lookup.value)) {
-    throw new ComputeError(
-      `${jsonPath(fields)} accessor error: ${goValue(lookup.value)} is of the type ${goType(lookup.value)}, expected ${expected}`,
-    );
+    throw new ComputeError(`${jsonPath(fields)} accessor error: ${goValue(lookup.value)} is of the type ${goType(lookup.value)}, expected ${expected}`);
   }
   return lookup.value;
 }
 
 /** unstructured.NestedInt64: undefined when absent, ComputeError when not an integer. */
-export const nestedInt64 = (obj: KubeObject, ...fields: string[]): number | undefined =>
-  typed(obj, fields, 'int64', isInt64);
+export const nestedInt64 = (obj: KubeObject, ...fields: string[]): number | undefined => typed(obj, fields, 'int64', isInt64);
 
 /** unstructured.NestedString: undefined when absent, ComputeError when not a string. */
 export const nestedString = (obj: KubeObject, ...fields: string[]): string | undefined =>
@@ -70,8 +67,7 @@ function lenient<T>(obj: KubeObject, path: string, fallback: T, accept: (v: unkn
 }
 
 /** kstatus GetIntField: integers only; floats, strings and booleans give the default. */
-export const getIntField = (obj: KubeObject, path: string, fallback: number): number =>
-  lenient(obj, path, fallback, isInt64);
+export const getIntField = (obj: KubeObject, path: string, fallback: number): number => lenient(obj, path, fallback, isInt64);
 
 export const getStringField = (obj: KubeObject, path: string, fallback: string): string =>
   lenient(obj, path, fallback, (v): v is string => typeof v === 'string');

@@ -15,19 +15,15 @@ function lookingUp<T>(field: string, read: () => T): T {
 }
 
 export function checkTerminating(obj: KubeObject): StatusResult | undefined {
-  const deletionTimestamp = lookingUp('metadata.deletionTimestamp', () =>
-    nestedString(obj, 'metadata', 'deletionTimestamp'),
-  );
+  const deletionTimestamp = lookingUp('metadata.deletionTimestamp', () => nestedString(obj, 'metadata', 'deletionTimestamp'));
   if (deletionTimestamp) {
     return { status: 'Terminating', message: 'Resource scheduled for deletion', conditions: [] };
   }
   return undefined;
 }
 
-const readGeneration = (obj: KubeObject) =>
-  lookingUp('metadata.generation', () => nestedInt64(obj, 'metadata', 'generation'));
-const readObservedGeneration = (obj: KubeObject) =>
-  lookingUp('status.observedGeneration', () => nestedInt64(obj, 'status', 'observedGeneration'));
+const readGeneration = (obj: KubeObject) => lookingUp('metadata.generation', () => nestedInt64(obj, 'metadata', 'generation'));
+const readObservedGeneration = (obj: KubeObject) => lookingUp('status.observedGeneration', () => nestedInt64(obj, 'status', 'observedGeneration'));
 
 /** InProgress when the controller has not observed the latest generation; skipped when either field is absent. */
 export function checkGeneration(obj: KubeObject): StatusResult | undefined {

@@ -44,7 +44,7 @@ export function goValue(value: unknown): string {
   if (typeof value === 'number') return isInt64(value) ? String(value) : goFloat(value);
   if (typeof value === 'string' || typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) return `[${value.map(goValue).join(' ')}]`;
-  const entries = Object.keys(value as object)
+  const entries = Object.keys(value)
     .sort()
     .map((key) => `${key}:${goValue((value as Record<string, unknown>)[key])}`);
   return `map[${entries.join(' ')}]`;

@@ -36,8 +36,11 @@ export function targetsFromManifestText(text: string, file: string): TargetSpec[
     if (error) {
       // An error at the end of the file (an unclosed bracket) points past the last line: keep it on the file.
       const line = error.linePos && Math.min(error.linePos[0].line, text.replace(/\n$/, '').split('\n').length);
-      const reason = error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-      throw new InputError('manifests', `Input "manifests" has "${file}", which is not valid YAML or JSON${line ? ` at line ${line}` : ''}: ${reason}.`, { file, ...(line && { line }) });
+      const reason = (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
+      throw new InputError('manifests', `Input "manifests" has "${file}", which is not valid YAML or JSON${line ? ` at line ${line}` : ''}: ${reason}.`, {
+        file,
+        ...(line && { line }),
+      });
     }
     const root = document.contents;
     if (root === null || (!isMap(root) && !isSeq(root) && document.toJS() === null)) continue; // empty document
@@ -78,7 +81,10 @@ function targetsFromObject(value: unknown, node: Node, place: Place, fromList?: 
 }
 
 function notAnObject(file: string, line: number, why: string): never {
-  throw new InputError('manifests', `Input "manifests" has "${file}" line ${line}, which is not a Kubernetes object: ${why}. ${OBJECT_EXAMPLE}`, { file, line });
+  throw new InputError('manifests', `Input "manifests" has "${file}" line ${line}, which is not a Kubernetes object: ${why}. ${OBJECT_EXAMPLE}`, {
+    file,
+    line,
+  });
 }
 
 async function manifestFiles(patterns: string[], cwd: string): Promise<string[]> {
@@ -89,7 +95,10 @@ async function manifestFiles(patterns: string[], cwd: string): Promise<string[]>
     const matches = await globber.glob();
     const found = (await Promise.all(matches.map(filesOf))).flat();
     if (found.length === 0) {
-      throw new InputError('manifests', `Input "manifests" has "${pattern}", which matches no manifest file. Expected paths or globs of YAML or JSON files, like k8s/*.yaml or deploy/app.json.`);
+      throw new InputError(
+        'manifests',
+        `Input "manifests" has "${pattern}", which matches no manifest file. Expected paths or globs of YAML or JSON files, like k8s/*.yaml or deploy/app.json.`,
+      );
     }
     found.forEach((file) => files.add(file));
   }
@@ -110,7 +119,11 @@ async function readManifest(file: string, displayName: string): Promise<string> 
     return await readFile(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
-    throw new InputError('manifests', `Input "manifests" has "${displayName}", which cannot be read (${code}). Expected readable YAML or JSON files, like k8s/*.yaml.`, { file: displayName });
+    throw new InputError(
+      'manifests',
+      `Input "manifests" has "${displayName}", which cannot be read (${code}). Expected readable YAML or JSON files, like k8s/*.yaml.`,
+      { file: displayName },
+    );
   }
 }
 

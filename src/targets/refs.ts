@@ -32,8 +32,7 @@ export function parseResourceRef(entry: string): Parsed<ResourceRef> {
   const parts = entry.split('/');
   if (parts.length > 3) return fail('it has too many "/"');
   if (parts.some((part) => part.length === 0)) return fail('a part between "/" is empty');
-  const [namespace, type, name] =
-    parts.length === 3 ? parts : parts.length === 2 ? [undefined, parts[0], parts[1]] : [undefined, parts[0], undefined];
+  const [namespace, type = '', name] = parts.length === 3 ? parts : parts.length === 2 ? [undefined, parts[0], parts[1]] : [undefined, parts[0], undefined];
 
   if (!RESOURCE_TYPE.test(type)) {
     return fail(`"${type}" is not a resource type (a kind, plural or short name, optionally with its group, like deployments.apps)`);

@@ -18,9 +18,7 @@ export interface Requirement {
   values: string[];
 }
 
-type Token =
-  | { kind: 'word'; text: string }
-  | { kind: 'op'; text: '=' | '==' | '!=' | '!' | '>' | '<' | '(' | ')' | ',' };
+type Token = { kind: 'word'; text: string } | { kind: 'op'; text: '=' | '==' | '!=' | '!' | '>' | '<' | '(' | ')' | ',' };
 
 /** Returns why `selector` is not a valid label selector, or undefined when it is. */
 export function selectorProblem(selector: string): string | undefined {
@@ -139,7 +137,7 @@ function tokenize(text: string): Token[] | string {
   const tokens: Token[] = [];
   let at = 0;
   while (at < text.length) {
-    const char = text[at];
+    const char = text.charAt(at);
     if (/\s/.test(char)) {
       at++;
       continue;

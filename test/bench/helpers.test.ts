@@ -56,9 +56,15 @@ describe('summaries and formatting', () => {
 
 describe('table', () => {
   it('pads columns, aligns right where asked and escapes pipes', () => {
-    expect(table(['name', { title: 'ms', align: 'right' }], [['a|b', 5], ['long name', 1234]])).toBe(
-      ['| name      |   ms |', '|-----------|-----:|', '| a\\|b      |    5 |', '| long name | 1234 |'].join('\n'),
-    );
+    expect(
+      table(
+        ['name', { title: 'ms', align: 'right' }],
+        [
+          ['a|b', 5],
+          ['long name', 1234],
+        ],
+      ),
+    ).toBe(['| name      |   ms |', '|-----------|-----:|', '| a\\|b      |    5 |', '| long name | 1234 |'].join('\n'));
   });
 });
 
@@ -77,7 +83,7 @@ describe('plan', () => {
 
   it('interleaves waiters repetition by repetition', () => {
     const [first] = plan(false);
-    const order = schedule({ ...first, runs: { 'kubewait-watch': 2, 'kubectl-wait': 1 } });
+    const order = schedule({ ...first!, runs: { 'kubewait-watch': 2, 'kubectl-wait': 1 } });
     expect(order.map((s) => `${s.waiter}#${s.rep}`)).toEqual(['kubewait-watch#0', 'kubectl-wait#0', 'kubewait-watch#1']);
   });
 

@@ -8,7 +8,10 @@ import type { KubeObject, Store } from './store.js';
 export class Api {
   private readonly alloc: Allocator = allocator();
 
-  constructor(readonly registry: Registry, readonly store: Store) {}
+  constructor(
+    readonly registry: Registry,
+    readonly store: Store,
+  ) {}
 
   /** The served type for an apiVersion/kind, or a 404 like a real server's "no matches for kind". */
   typeFor(apiVersion: string, kind: string): ResourceType {
@@ -48,7 +51,12 @@ export class Api {
     const patched = applyPatch(type, current, patch) as KubeObject;
     // A patch never carries a stale resourceVersion unless the client put one in it on purpose.
     const sentRv = (patch as KubeObject)?.metadata?.resourceVersion;
-    patched.metadata = { ...patched.metadata, name, ...(namespace !== undefined && t.namespaced ? { namespace } : {}), resourceVersion: sentRv ?? current.metadata.resourceVersion };
+    patched.metadata = {
+      ...patched.metadata,
+      name,
+      ...(namespace !== undefined && t.namespaced ? { namespace } : {}),
+      resourceVersion: sentRv ?? current.metadata.resourceVersion,
+    };
     return this.store.update(t, this.defaulted(t, patched, subresource), { subresource });
   }
 

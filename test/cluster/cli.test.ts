@@ -10,8 +10,13 @@ import { eventually, until } from './testkit.js';
 
 describe('parseArgs', () => {
   it('reads every option', () => {
-    expect(parseArgs(['--kubeconfig', 'k', '--scenario', 's.yaml', '--http', '--port', '8443', '--speed', '0.5']))
-      .toEqual({ kubeconfig: 'k', scenario: 's.yaml', http: true, port: 8443, speed: 0.5 });
+    expect(parseArgs(['--kubeconfig', 'k', '--scenario', 's.yaml', '--http', '--port', '8443', '--speed', '0.5'])).toEqual({
+      kubeconfig: 'k',
+      scenario: 's.yaml',
+      http: true,
+      port: 8443,
+      speed: 0.5,
+    });
   });
 
   it.each([
@@ -28,11 +33,13 @@ describe('parseArgs', () => {
 
 describe('scenarioObjects', () => {
   it('reads multi-document YAML and flattens List kinds', () => {
-    const docs = scenarioObjects([
-      'apiVersion: v1\nkind: Namespace\nmetadata: {name: a}',
-      'apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: x, namespace: a}}\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: y, namespace: a}}',
-      '',
-    ].join('\n---\n'));
+    const docs = scenarioObjects(
+      [
+        'apiVersion: v1\nkind: Namespace\nmetadata: {name: a}',
+        'apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: x, namespace: a}}\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: y, namespace: a}}',
+        '',
+      ].join('\n---\n'),
+    );
     expect(docs.map((d) => `${d.kind}/${d.metadata.name}`)).toEqual(['Namespace/a', 'ConfigMap/x', 'ConfigMap/y']);
   });
 
@@ -46,13 +53,18 @@ describe('the cluster command', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kubewait-cli-'));
     const kubeconfig = join(dir, 'kubeconfig');
     const scenario = join(dir, 'scenario.yaml');
-    writeFileSync(scenario, [
-      'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w1, namespace: demo, annotations: {kubewait.test/conditions-after-ms: "10"}}\nspec: {}',
-      'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: demo}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: app, image: nginx}]}',
-      'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: widgets.example.com}\nspec:\n  group: example.com\n  scope: Namespaced\n  names: {plural: widgets, singular: widget, kind: Widget}\n  versions: [{name: v1, served: true, storage: true, subresources: {status: {}}}]',
-      'apiVersion: v1\nkind: Namespace\nmetadata: {name: demo}',
-    ].join('\n---\n'));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/cluster/cli.ts', '--kubeconfig', kubeconfig, '--scenario', scenario, '--speed', '0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    writeFileSync(
+      scenario,
+      [
+        'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w1, namespace: demo, annotations: {kubewait.test/conditions-after-ms: "10"}}\nspec: {}',
+        'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: demo}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: app, image: nginx}]}',
+        'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: widgets.example.com}\nspec:\n  group: example.com\n  scope: Namespaced\n  names: {plural: widgets, singular: widget, kind: Widget}\n  versions: [{name: v1, served: true, storage: true, subresources: {status: {}}}]',
+        'apiVersion: v1\nkind: Namespace\nmetadata: {name: demo}',
+      ].join('\n---\n'),
+    );
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/cluster/cli.ts', '--kubeconfig', kubeconfig, '--scenario', scenario, '--speed', '0.1'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c));
@@ -66,8 +78,16 @@ describe('the cluster command', () => {
       const kc = new KubeConfig();
       kc.loadFromFile(kubeconfig);
       const apps = kc.makeApiClient(AppsV1Api);
-      await eventually(async () => (await apps.readNamespacedDeployment({ name: 'web', namespace: 'demo' })).status?.availableReplicas === 1, 'deployment available', 30_000);
-      const widget = await KubernetesObjectApi.makeApiClient(kc).read({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1', namespace: 'demo' } });
+      await eventually(
+        async () => (await apps.readNamespacedDeployment({ name: 'web', namespace: 'demo' })).status?.availableReplicas === 1,
+        'deployment available',
+        30_000,
+      );
+      const widget = await KubernetesObjectApi.makeApiClient(kc).read({
+        apiVersion: 'example.com/v1',
+        kind: 'Widget',
+        metadata: { name: 'w1', namespace: 'demo' },
+      });
       expect(widget.metadata?.name).toBe('w1');
 
       child.kill('SIGTERM');

@@ -21,8 +21,13 @@ describe('custom resource definitions', () => {
     const created = await raw(cluster, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: widgetCrd() });
     expect(created.status).toBe(201);
 
-    await until(() => cluster.get('apiextensions.k8s.io/v1', 'CustomResourceDefinition', undefined, 'widgets.example.com')?.status?.conditions?.some(
-      (c: { type: string; status: string }) => c.type === 'Established' && c.status === 'True'), 'Established');
+    await until(
+      () =>
+        cluster
+          .get('apiextensions.k8s.io/v1', 'CustomResourceDefinition', undefined, 'widgets.example.com')
+          ?.status?.conditions?.some((c: { type: string; status: string }) => c.type === 'Established' && c.status === 'True'),
+      'Established',
+    );
     const crd = cluster.get('apiextensions.k8s.io/v1', 'CustomResourceDefinition', undefined, 'widgets.example.com')!;
     expect(crd.status.conditions.map((c: { type: string }) => c.type)).toEqual(['NamesAccepted', 'Established']);
     expect(crd.status.acceptedNames).toMatchObject({ kind: 'Widget', plural: 'widgets' });

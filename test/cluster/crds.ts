@@ -15,20 +15,22 @@ interface CrdVersion {
 function typesOf(crd: KubeObject): ResourceType[] {
   const spec = crd.spec ?? {};
   const names = spec.names ?? {};
-  return (spec.versions as CrdVersion[] ?? []).filter((v) => v.served !== false).map((v) => ({
-    group: spec.group,
-    version: v.name,
-    kind: names.kind,
-    plural: names.plural,
-    singular: names.singular || String(names.kind ?? '').toLowerCase(),
-    namespaced: spec.scope !== 'Cluster',
-    shortNames: names.shortNames ?? [],
-    categories: names.categories ?? [],
-    verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'],
-    statusSubresource: Boolean(v.subresources?.status),
-    printerColumns: v.additionalPrinterColumns,
-    custom: true,
-  }));
+  return ((spec.versions as CrdVersion[]) ?? [])
+    .filter((v) => v.served !== false)
+    .map((v) => ({
+      group: spec.group,
+      version: v.name,
+      kind: names.kind,
+      plural: names.plural,
+      singular: names.singular || String(names.kind ?? '').toLowerCase(),
+      namespaced: spec.scope !== 'Cluster',
+      shortNames: names.shortNames ?? [],
+      categories: names.categories ?? [],
+      verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'],
+      statusSubresource: Boolean(v.subresources?.status),
+      printerColumns: v.additionalPrinterColumns,
+      custom: true,
+    }));
 }
 
 function condition(type: string, reason: string, message: string): object {
@@ -49,10 +51,18 @@ export function runCrdEstablisher(api: Api, faults: Faults, delayMs: number): ()
   const setConditions = (name: string, conditions: object[]) => {
     const crd = api.store.get(crdType, undefined, name);
     if (!crd) return;
-    api.store.update(crdType, {
-      ...crd,
-      status: { conditions, acceptedNames: crd.spec?.names ?? {}, storedVersions: (crd.spec?.versions ?? []).filter((v: { storage?: boolean }) => v.storage).map((v: CrdVersion) => v.name) },
-    }, { subresource: 'status' });
+    api.store.update(
+      crdType,
+      {
+        ...crd,
+        status: {
+          conditions,
+          acceptedNames: crd.spec?.names ?? {},
+          storedVersions: (crd.spec?.versions ?? []).filter((v: { storage?: boolean }) => v.storage).map((v: CrdVersion) => v.name),
+        },
+      },
+      { subresource: 'status' },
+    );
   };
 
   const establish = (crd: KubeObject) => {
@@ -76,11 +86,11 @@ export function runCrdEstablisher(api: Api, faults: Faults, delayMs: number): ()
     const spec = crd.spec ?? {};
     later(0, () => {
       const served = api.registry.all().filter((t) => t.custom && t.group === spec.group && t.plural === spec.names?.plural);
-      if (served.length === 0) return;
       const t = served[0];
+      if (!t) return;
       for (const obj of api.store.list(t)) {
         const { finalizers: _f, ...meta } = obj.metadata;
-        if (obj.metadata.finalizers?.length) api.store.update(t, { ...obj, metadata: { ...meta, finalizers: [] } as KubeObject['metadata'] });
+        if (obj.metadata.finalizers?.length) api.store.update(t, { ...obj, metadata: { ...meta, finalizers: [] } });
         if (api.store.get(t, obj.metadata.namespace, obj.metadata.name)) api.store.delete(t, obj.metadata.namespace, obj.metadata.name);
       }
       api.registry.remove(spec.group, spec.names?.plural);

@@ -17,7 +17,7 @@ export function allocator(): Allocator {
   };
 }
 
-function podSpecDefaults(spec: any): void { // eslint-disable-line @typescript-eslint/no-explicit-any
+function podSpecDefaults(spec: any): void {
   if (!spec) return;
   spec.restartPolicy ??= 'Always';
   spec.dnsPolicy ??= 'ClusterFirst';

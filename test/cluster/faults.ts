@@ -13,8 +13,17 @@ export interface OpenWatch {
   close(): void;
 }
 
-interface FailRule { remaining: number; status: 500 | 429 | 503; retryAfterSeconds?: number; verb?: string; resource?: string }
-interface GoneRule { remaining: number; resource?: string }
+interface FailRule {
+  remaining: number;
+  status: 500 | 429 | 503;
+  retryAfterSeconds?: number;
+  verb?: string;
+  resource?: string;
+}
+interface GoneRule {
+  remaining: number;
+  resource?: string;
+}
 
 export class Faults {
   private readonly failRules: FailRule[] = [];
@@ -56,8 +65,7 @@ export class Faults {
   /** The injected error for this request, if a rule matches (consuming one of its count).
    *  Discovery requests only match rules that ask for verb `discovery`. */
   injectedError(verb: string, resource: string): ApiError | undefined {
-    const rule = this.failRules.find((r) => r.remaining > 0 &&
-      (r.verb ? r.verb === verb : verb !== 'discovery') && (!r.resource || r.resource === resource));
+    const rule = this.failRules.find((r) => r.remaining > 0 && (r.verb ? r.verb === verb : verb !== 'discovery') && (!r.resource || r.resource === resource));
     if (!rule) return undefined;
     rule.remaining--;
     if (rule.status === 429) return errors.tooManyRequests(rule.retryAfterSeconds ?? 1);

@@ -11,9 +11,7 @@ export interface KubeconfigOptions {
 export function kubeconfigYaml(server: string, caPem: string | undefined, opts: KubeconfigOptions = {}): string {
   const token = opts.token ?? 'admin';
   const context = opts.context ?? 'test';
-  const cluster = caPem
-    ? { server, 'certificate-authority-data': Buffer.from(caPem).toString('base64') }
-    : { server, 'insecure-skip-tls-verify': true };
+  const cluster = caPem ? { server, 'certificate-authority-data': Buffer.from(caPem).toString('base64') } : { server, 'insecure-skip-tls-verify': true };
   return stringify({
     apiVersion: 'v1',
     kind: 'Config',

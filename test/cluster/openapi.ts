@@ -53,8 +53,7 @@ export function openapiV3(registry: Registry, path: string): object | undefined 
   }
   const m = /^\/openapi\/v3\/(?:api\/(v1)|apis\/([^/]+)\/([^/]+))$/.exec(path);
   if (!m) return undefined;
-  const [group, version] = m[1] ? ['', m[1]] : [m[2], m[3]];
+  const [group, version] = m[1] ? ['', m[1]] : [m[2] ?? '', m[3] ?? ''];
   if (!registry.inGroupVersion(group, version).length) return undefined;
   return gvDocument(registry, group, version);
 }
-

@@ -61,14 +61,14 @@ function unescapePointer(token: string): string {
 function parentOf(doc: Json, path: string): { parent: Json; key: string } {
   const tokens = path.split('/').slice(1).map(unescapePointer);
   if (tokens.length === 0) throw errors.badRequest('the server rejected our request due to an error in our request');
-  let cur: Json = doc;
+  let cur: Json | undefined = doc;
   for (const t of tokens.slice(0, -1)) {
     if (Array.isArray(cur)) cur = cur[Number(t)];
     else if (isObject(cur)) cur = cur[t];
-    else cur = undefined as unknown as Json;
+    else cur = undefined;
     if (cur === undefined) throw errors.invalid('', '', '', [{ field: path, message: `doc is missing path: "${path}": missing value` }]);
   }
-  return { parent: cur, key: tokens[tokens.length - 1] };
+  return { parent: cur, key: tokens[tokens.length - 1] ?? '' };
 }
 
 function getAt(doc: Json, path: string): Json {
@@ -98,24 +98,43 @@ function addAt(doc: Json, path: string, value: Json): Json {
   return doc;
 }
 
-interface Operation { op: string; path: string; from?: string; value?: Json }
+interface Operation {
+  op: string;
+  path: string;
+  from?: string;
+  value?: Json;
+}
 
 export function jsonPatch(target: Json, ops: unknown): Json {
   if (!Array.isArray(ops)) throw errors.badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
   let doc = structuredClone(target);
   for (const op of ops as Operation[]) {
     switch (op.op) {
-      case 'add': doc = addAt(doc, op.path, structuredClone(op.value ?? null)); break;
-      case 'remove': removeAt(doc, op.path); break;
-      case 'replace': removeAt(doc, op.path); doc = addAt(doc, op.path, structuredClone(op.value ?? null)); break;
-      case 'move': { const v = removeAt(doc, op.from ?? ''); doc = addAt(doc, op.path, v); break; }
-      case 'copy': doc = addAt(doc, op.path, structuredClone(getAt(doc, op.from ?? ''))); break;
+      case 'add':
+        doc = addAt(doc, op.path, structuredClone(op.value ?? null));
+        break;
+      case 'remove':
+        removeAt(doc, op.path);
+        break;
+      case 'replace':
+        removeAt(doc, op.path);
+        doc = addAt(doc, op.path, structuredClone(op.value ?? null));
+        break;
+      case 'move': {
+        const v = removeAt(doc, op.from ?? '');
+        doc = addAt(doc, op.path, v);
+        break;
+      }
+      case 'copy':
+        doc = addAt(doc, op.path, structuredClone(getAt(doc, op.from ?? '')));
+        break;
       case 'test':
         if (JSON.stringify(getAt(doc, op.path)) !== JSON.stringify(op.value)) {
           throw errors.invalid('', '', '', [{ field: op.path, message: `testing value ${op.path} failed: test failed` }]);
         }
         break;
-      default: throw errors.badRequest(`Unexpected kind: ${op.op}`);
+      default:
+        throw errors.badRequest(`Unexpected kind: ${op.op}`);
     }
   }
   return doc;
@@ -124,21 +143,26 @@ export function jsonPatch(target: Json, ops: unknown): Json {
 export type PatchType = 'merge' | 'json' | 'strategic' | 'apply';
 
 export function patchTypeOf(contentType: string | undefined): PatchType | undefined {
-  const ct = (contentType ?? '').split(';')[0].trim();
-  return ({
-    'application/merge-patch+json': 'merge',
-    'application/json-patch+json': 'json',
-    'application/strategic-merge-patch+json': 'strategic',
-    'application/apply-patch+yaml': 'apply',
-    'application/apply-patch+cbor': undefined,
-  } as Record<string, PatchType | undefined>)[ct];
+  const ct = (contentType ?? '').split(';')[0]?.trim() ?? '';
+  return (
+    {
+      'application/merge-patch+json': 'merge',
+      'application/json-patch+json': 'json',
+      'application/strategic-merge-patch+json': 'strategic',
+      'application/apply-patch+yaml': 'apply',
+      'application/apply-patch+cbor': undefined,
+    } as Record<string, PatchType | undefined>
+  )[ct];
 }
 
 export function applyPatch(type: PatchType, target: object, patch: unknown): object {
   switch (type) {
-    case 'merge': return mergePatch(target as Json, patch as Json) as object;
-    case 'json': return jsonPatch(target as Json, patch) as object;
+    case 'merge':
+      return mergePatch(target as Json, patch as Json) as object;
+    case 'json':
+      return jsonPatch(target as Json, patch) as object;
     case 'strategic':
-    case 'apply': return strategicMergePatch(target as Json, patch as Json) as object;
+    case 'apply':
+      return strategicMergePatch(target as Json, patch as Json) as object;
   }
 }

@@ -16,16 +16,17 @@ export interface Attributes {
   namespace?: string;
 }
 
-const wildcardOr = (list: string[] | undefined, value: string): boolean =>
-  list === undefined || list.includes('*') || list.includes(value);
+const wildcardOr = (list: string[] | undefined, value: string): boolean => list === undefined || list.includes('*') || list.includes(value);
 
 export function allows(rules: AccessRule[], a: Attributes): boolean {
-  return rules.some((r) =>
-    wildcardOr(r.verbs, a.verb) &&
-    wildcardOr(r.resources, a.resource) &&
-    wildcardOr(r.apiGroups, a.group) &&
-    // A namespace-restricted rule (like a RoleBinding) never grants cluster-wide or cluster-scoped access.
-    (r.namespaces === undefined || (a.namespace !== undefined && r.namespaces.includes(a.namespace))));
+  return rules.some(
+    (r) =>
+      wildcardOr(r.verbs, a.verb) &&
+      wildcardOr(r.resources, a.resource) &&
+      wildcardOr(r.apiGroups, a.group) &&
+      // A namespace-restricted rule (like a RoleBinding) never grants cluster-wide or cluster-scoped access.
+      (r.namespaces === undefined || (a.namespace !== undefined && r.namespaces.includes(a.namespace))),
+  );
 }
 
 export const ADMIN: AccessRule[] = [{ verbs: ['*'], resources: ['*'], apiGroups: ['*'] }];
@@ -41,7 +42,7 @@ export class Authorizer {
   /** The user name for a bearer token (the token itself, as the test kubeconfigs use readable tokens). */
   authenticate(authorization: string | undefined): string | undefined {
     const m = /^Bearer\s+(.+)$/i.exec(authorization ?? '');
-    if (!m) return undefined;
+    if (!m?.[1]) return undefined;
     return this.tokens.has(m[1].trim()) ? m[1].trim() : undefined;
   }
 

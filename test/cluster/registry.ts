@@ -59,7 +59,13 @@ const BUILT_INS: Row[] = [
 
 function builtIn([group, version, kind, plural, namespaced, shortNames, categories, status]: Row): ResourceType {
   return {
-    group, version, kind, plural, namespaced, shortNames, categories,
+    group,
+    version,
+    kind,
+    plural,
+    namespaced,
+    shortNames,
+    categories,
     singular: kind.toLowerCase(),
     verbs: kind === 'Event' ? READ_ONLY_EVENTS : ALL_VERBS,
     statusSubresource: status,
@@ -149,7 +155,15 @@ export function apiResources(types: ResourceType[]): object[] {
       out.push({ name: `${t.plural}/status`, singularName: '', namespaced: t.namespaced, kind: t.kind, verbs: ['get', 'patch', 'update'] });
     }
     if (t.scaleSubresource) {
-      out.push({ name: `${t.plural}/scale`, singularName: '', namespaced: t.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] });
+      out.push({
+        name: `${t.plural}/scale`,
+        singularName: '',
+        namespaced: t.namespaced,
+        group: 'autoscaling',
+        version: 'v1',
+        kind: 'Scale',
+        verbs: ['get', 'patch', 'update'],
+      });
     }
   }
   return out;

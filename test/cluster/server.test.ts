@@ -46,11 +46,16 @@ describe('discovery', () => {
 
   it('lists the status subresource of workloads', async () => {
     const list = (await raw(cluster, 'GET', '/apis/apps/v1')).json;
-    expect(list.resources.find((r: { name: string }) => r.name === 'deployments/status')).toMatchObject({ kind: 'Deployment', verbs: ['get', 'patch', 'update'] });
+    expect(list.resources.find((r: { name: string }) => r.name === 'deployments/status')).toMatchObject({
+      kind: 'Deployment',
+      verbs: ['get', 'patch', 'update'],
+    });
   });
 
   it('answers the aggregated-discovery Accept header with a plain APIGroupList (clients fall back)', async () => {
-    const res = await raw(cluster, 'GET', '/apis', { headers: { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json' } });
+    const res = await raw(cluster, 'GET', '/apis', {
+      headers: { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json' },
+    });
     expect(res.headers['content-type']).toBe('application/json');
     expect(res.json.kind).toBe('APIGroupList');
   });
@@ -65,7 +70,7 @@ describe('discovery', () => {
 describe('objects', () => {
   it('creates with server-set metadata and reads back through KubernetesObjectApi', async () => {
     const client = KubernetesObjectApi.makeApiClient(kubeConfigFor(cluster));
-    const created = await client.create(deployment('web-create') as KubernetesObject);
+    const created = await client.create<KubernetesObject>(deployment('web-create'));
     expect(created.metadata).toMatchObject({ name: 'web-create', namespace: 'default', generation: 1, uid: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expect(created.metadata?.creationTimestamp).toBeDefined();
     const read = await client.read({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web-create', namespace: 'default' } });
@@ -74,15 +79,21 @@ describe('objects', () => {
 
   it('bumps generation on spec changes only, and ignores status sent to the main resource', async () => {
     const apps = kubeConfigFor(cluster).makeApiClient(AppsV1Api);
-    const d = await apps.createNamespacedDeployment({ namespace: 'default', body: deployment('web-gen') as never });
+    const d = await apps.createNamespacedDeployment({ namespace: 'default', body: deployment('web-gen') });
     const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
     const labelled = await apps.patchNamespacedDeployment({ name: 'web-gen', namespace: 'default', body: { metadata: { labels: { tier: 'x' } } } }, merge);
     expect(labelled.metadata?.generation).toBe(1);
     expect(Number(labelled.metadata?.resourceVersion)).toBeGreaterThan(Number(d.metadata?.resourceVersion));
-    const scaled = await apps.patchNamespacedDeployment({ name: 'web-gen', namespace: 'default', body: { spec: { replicas: 3 }, status: { replicas: 99 } } }, merge);
+    const scaled = await apps.patchNamespacedDeployment(
+      { name: 'web-gen', namespace: 'default', body: { spec: { replicas: 3 }, status: { replicas: 99 } } },
+      merge,
+    );
     expect(scaled.metadata?.generation).toBe(2);
     expect(scaled.status?.replicas).toBeUndefined();
-    const status = await apps.patchNamespacedDeploymentStatus({ name: 'web-gen', namespace: 'default', body: { status: { replicas: 3, observedGeneration: 2 } } }, merge);
+    const status = await apps.patchNamespacedDeploymentStatus(
+      { name: 'web-gen', namespace: 'default', body: { status: { replicas: 3, observedGeneration: 2 } } },
+      merge,
+    );
     expect(status.status).toMatchObject({ replicas: 3, observedGeneration: 2 });
     expect(status.metadata?.generation).toBe(2);
   });
@@ -115,7 +126,14 @@ describe('objects', () => {
       ['GET', '/apis/apps/v1/namespaces/default/deployments/missing', undefined, 404, 'NotFound', 'deployments.apps "missing" not found'],
       ['GET', '/api/v1/namespaces/default/pods/missing', undefined, 404, 'NotFound', 'pods "missing" not found'],
       ['POST', '/api/v1/namespaces/default/configmaps', configMap('cm-exists'), 409, 'AlreadyExists', 'configmaps "cm-exists" already exists'],
-      ['POST', '/api/v1/namespaces/default/configmaps', configMap('Bad_Name'), 422, 'Invalid', 'ConfigMap "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name"'],
+      [
+        'POST',
+        '/api/v1/namespaces/default/configmaps',
+        configMap('Bad_Name'),
+        422,
+        'Invalid',
+        'ConfigMap "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name"',
+      ],
       ['GET', '/apis/apps/v1/namespaces/default/widgets', undefined, 404, 'NotFound', 'the server could not find the requested resource'],
     ];
     for (const [method, path, body, code, reason, message] of cases) {
@@ -131,7 +149,11 @@ describe('objects', () => {
     cluster.apply({ ...configMap('cm-conflict'), data: { k: 'changed' } });
     const res = await raw(cluster, 'PUT', '/api/v1/namespaces/default/configmaps/cm-conflict', { body: cm });
     expect(res.status).toBe(409);
-    expect(res.json).toMatchObject({ reason: 'Conflict', message: 'Operation cannot be fulfilled on configmaps "cm-conflict": the object has been modified; please apply your changes to the latest version and try again' });
+    expect(res.json).toMatchObject({
+      reason: 'Conflict',
+      message:
+        'Operation cannot be fulfilled on configmaps "cm-conflict": the object has been modified; please apply your changes to the latest version and try again',
+    });
   });
 
   it('deletes objects with finalizers only after the finalizers are cleared', async () => {
@@ -140,7 +162,10 @@ describe('objects', () => {
     expect(del.status).toBe(200);
     expect(del.json.metadata.deletionTimestamp).toBeDefined();
     expect(cluster.get('v1', 'ConfigMap', 'default', 'cm-final')?.metadata.deletionTimestamp).toBeDefined();
-    await raw(cluster, 'PATCH', '/api/v1/namespaces/default/configmaps/cm-final', { body: { metadata: { finalizers: null } }, headers: { 'Content-Type': 'application/merge-patch+json' } });
+    await raw(cluster, 'PATCH', '/api/v1/namespaces/default/configmaps/cm-final', {
+      body: { metadata: { finalizers: null } },
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+    });
     expect(cluster.get('v1', 'ConfigMap', 'default', 'cm-final')).toBeUndefined();
   });
 
@@ -212,7 +237,9 @@ describe('list', () => {
   });
 
   it('prints a Table when asked (kubectl get)', async () => {
-    const res = await raw(cluster, 'GET', '/api/v1/namespaces/sel-a/configmaps', { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' } });
+    const res = await raw(cluster, 'GET', '/api/v1/namespaces/sel-a/configmaps', {
+      headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' },
+    });
     expect(res.json).toMatchObject({ kind: 'Table', apiVersion: 'meta.k8s.io/v1' });
     expect(res.json.columnDefinitions.map((c: { name: string }) => c.name)).toEqual(['Name', 'Age']);
     expect(res.json.rows.map((r: { cells: string[] }) => r.cells[0])).toEqual(['one', 'three', 'two']);
@@ -228,13 +255,25 @@ describe('authentication and authorization', () => {
   });
 
   it.each([
-    ['watch', '/apis/apps/v1/namespaces/default/deployments?watch=true', 'deployments.apps is forbidden: User "ci" cannot watch resource "deployments" in API group "apps" in the namespace "default"'],
+    [
+      'watch',
+      '/apis/apps/v1/namespaces/default/deployments?watch=true',
+      'deployments.apps is forbidden: User "ci" cannot watch resource "deployments" in API group "apps" in the namespace "default"',
+    ],
     ['list', '/api/v1/namespaces/default/pods', 'pods is forbidden: User "ci" cannot list resource "pods" in API group "" in the namespace "default"'],
     ['get', '/api/v1/namespaces/default/pods/p1', 'pods "p1" is forbidden: User "ci" cannot get resource "pods" in API group "" in the namespace "default"'],
     ['list', '/apis/batch/v1/jobs', 'jobs.batch is forbidden: User "ci" cannot list resource "jobs" in API group "batch" at the cluster scope'],
-    ['patch', '/apis/apps/v1/namespaces/default/deployments/x/status', 'deployments.apps "x" is forbidden: User "ci" cannot patch resource "deployments/status" in API group "apps" in the namespace "default"'],
+    [
+      'patch',
+      '/apis/apps/v1/namespaces/default/deployments/x/status',
+      'deployments.apps "x" is forbidden: User "ci" cannot patch resource "deployments/status" in API group "apps" in the namespace "default"',
+    ],
   ])('forbids %s with the real message', async (_verb, path, message) => {
-    const res = await raw(cluster, _verb === 'patch' ? 'PATCH' : 'GET', path, { token: 'ci', body: _verb === 'patch' ? {} : undefined, headers: _verb === 'patch' ? { 'Content-Type': 'application/merge-patch+json' } : {} });
+    const res = await raw(cluster, _verb === 'patch' ? 'PATCH' : 'GET', path, {
+      token: 'ci',
+      body: _verb === 'patch' ? {} : undefined,
+      headers: _verb === 'patch' ? { 'Content-Type': 'application/merge-patch+json' } : {},
+    });
     expect(res.status).toBe(403);
     expect(res.json).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'Forbidden', code: 403, message });
   });

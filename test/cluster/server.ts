@@ -115,7 +115,15 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   }
 }
 
-async function serve(deps: ServerDeps, req: IncomingMessage, res: ServerResponse, rec: RequestRecord, verb: string, target: Target, q: URLSearchParams): Promise<void> {
+async function serve(
+  deps: ServerDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  rec: RequestRecord,
+  verb: string,
+  target: Target,
+  q: URLSearchParams,
+): Promise<void> {
   const { api } = deps;
   const t = target.type;
   const sub = target.subresource === 'status' ? 'status' : undefined;
@@ -131,7 +139,7 @@ async function serve(deps: ServerDeps, req: IncomingMessage, res: ServerResponse
       case 'watch':
         return watch(deps, req, res, rec, target, q);
       case 'create': {
-        const body = await readJson(req) as KubeObject;
+        const body = (await readJson(req)) as KubeObject;
         if (target.namespace && body.metadata?.namespace && body.metadata.namespace !== target.namespace) {
           throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
         }
@@ -139,11 +147,15 @@ async function serve(deps: ServerDeps, req: IncomingMessage, res: ServerResponse
         return send(res, rec, 201, obj);
       }
       case 'update': {
-        const body = await readJson(req) as KubeObject;
+        const body = (await readJson(req)) as KubeObject;
         if (body.metadata?.name && body.metadata.name !== target.name) {
           throw errors.badRequest(`the name of the object (${body.metadata.name}) does not match the name on the URL (${target.name})`);
         }
-        const obj = api.update(t, { ...body, metadata: { ...body.metadata, name: target.name!, ...(target.namespace ? { namespace: target.namespace } : {}) } }, sub);
+        const obj = api.update(
+          t,
+          { ...body, metadata: { ...body.metadata, name: target.name!, ...(target.namespace ? { namespace: target.namespace } : {}) } },
+          sub,
+        );
         return send(res, rec, 200, obj);
       }
       case 'patch': {
@@ -160,15 +172,26 @@ async function serve(deps: ServerDeps, req: IncomingMessage, res: ServerResponse
         const stillThere = api.store.get(t, target.namespace, target.name!);
         if (stillThere || t.kind === 'Pod') return send(res, rec, 200, obj);
         return send(res, rec, 200, {
-          kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success',
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Success',
           details: { name: obj.metadata.name, ...(t.group ? { group: t.group } : {}), kind: t.plural, uid: obj.metadata.uid },
         });
       }
       case 'deletecollection': {
         await readBody(req);
         const matcher = matcherFor(t, target, q);
-        const deleted = api.store.list(t, target.namespace).filter(matcher).map((o) => api.delete(t, o.metadata.namespace, o.metadata.name));
-        return send(res, rec, 200, { kind: `${t.kind}List`, apiVersion: apiVersionOf(t), metadata: { resourceVersion: String(api.store.resourceVersion()) }, items: deleted });
+        const deleted = api.store
+          .list(t, target.namespace)
+          .filter(matcher)
+          .map((o) => api.delete(t, o.metadata.namespace, o.metadata.name));
+        return send(res, rec, 200, {
+          kind: `${t.kind}List`,
+          apiVersion: apiVersionOf(t),
+          metadata: { resourceVersion: String(api.store.resourceVersion()) },
+          items: deleted,
+        });
       }
     }
   } catch (err) {
@@ -192,7 +215,9 @@ async function serveScale(deps: ServerDeps, req: IncomingMessage, res: ServerRes
     const patched = (type ? applyPatch(type, scaleOf(current), body) : body) as { spec?: { replicas?: number } };
     const replicas = Number(patched.spec?.replicas);
     if (!Number.isInteger(replicas) || replicas < 0) {
-      throw errors.invalid('Scale', 'autoscaling', target.name!, [{ field: 'spec.replicas', message: `Invalid value: ${patched.spec?.replicas}: must be greater than or equal to 0` }]);
+      throw errors.invalid('Scale', 'autoscaling', target.name!, [
+        { field: 'spec.replicas', message: `Invalid value: ${patched.spec?.replicas}: must be greater than or equal to 0` },
+      ]);
     }
     const { resourceVersion: _rv, ...metadata } = current.metadata;
     obj = api.update(t, { ...current, metadata, spec: { ...current.spec, replicas } } as KubeObject);
@@ -202,9 +227,12 @@ async function serveScale(deps: ServerDeps, req: IncomingMessage, res: ServerRes
 
 function scaleOf(obj: KubeObject): object {
   const { name, namespace, uid, resourceVersion, creationTimestamp } = obj.metadata;
-  const selector = Object.entries(obj.spec?.selector?.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`).join(',');
+  const selector = Object.entries(obj.spec?.selector?.matchLabels ?? {})
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
   return {
-    kind: 'Scale', apiVersion: 'autoscaling/v1',
+    kind: 'Scale',
+    apiVersion: 'autoscaling/v1',
     metadata: { name, namespace, uid, resourceVersion, creationTimestamp },
     spec: { replicas: obj.spec?.replicas ?? 0 },
     status: { replicas: obj.status?.replicas ?? 0, selector },
@@ -232,7 +260,7 @@ function discoveryDocument(deps: ServerDeps, path: string): object | null | unde
     const group = registry.groups().find((g) => g.name === m[1]);
     if (!m[2]) return group ? { kind: 'APIGroup', apiVersion: 'v1', ...groupDocument(group) } : null;
     if (!group?.versions.includes(m[2])) return null;
-    return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: `${m[1]}/${m[2]}`, resources: apiResources(registry.inGroupVersion(m[1], m[2])) };
+    return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: `${m[1]}/${m[2]}`, resources: apiResources(registry.inGroupVersion(m[1] ?? '', m[2])) };
   }
   if (path.startsWith('/openapi/')) return openapiV3(registry, path) ?? null;
   return undefined;
@@ -249,17 +277,17 @@ function groupDocument(g: { name: string; versions: string[] }): object {
 function parseTarget(deps: ServerDeps, path: string): Target | undefined {
   const m = /^\/api\/v1\/(.+)$/.exec(path) ?? /^\/apis\/([^/]+)\/([^/]+)\/(.+)$/.exec(path);
   if (!m) return undefined;
-  const [group, version, rest] = path.startsWith('/api/v1/') ? ['', 'v1', m[1]] : [m[1], m[2], m[3]];
+  const [group, version, rest] = path.startsWith('/api/v1/') ? ['', 'v1', m[1] ?? ''] : [m[1] ?? '', m[2] ?? '', m[3] ?? ''];
   let segs = rest.split('/').map(decodeURIComponent);
   const watchPath = segs[0] === 'watch';
   if (watchPath) segs = segs.slice(1);
   let namespace: string | undefined;
-  if (segs[0] === 'namespaces' && segs.length >= 3 && !(segs.length === 3 && ['status', 'finalize'].includes(segs[2]))) {
+  if (segs[0] === 'namespaces' && segs.length >= 3 && !(segs.length === 3 && ['status', 'finalize'].includes(segs[2] ?? ''))) {
     namespace = segs[1];
     segs = segs.slice(2);
   }
   const [plural, name, subresource, ...extra] = segs;
-  if (extra.length) return undefined;
+  if (!plural || extra.length) return undefined;
   const type = deps.api.registry.find(group, version, plural);
   if (!type) return undefined;
   if (namespace !== undefined && !type.namespaced) return undefined;
@@ -272,18 +300,26 @@ function verbOf(method: string, target: Target, q: URLSearchParams): string {
     case 'GET':
       if (target.watchPath || watchParam) return 'watch';
       return target.name ? 'get' : 'list';
-    case 'POST': return target.name ? '' : 'create';
-    case 'PUT': return target.name ? 'update' : '';
-    case 'PATCH': return target.name ? 'patch' : '';
-    case 'DELETE': return target.name ? 'delete' : 'deletecollection';
-    default: return '';
+    case 'POST':
+      return target.name ? '' : 'create';
+    case 'PUT':
+      return target.name ? 'update' : '';
+    case 'PATCH':
+      return target.name ? 'patch' : '';
+    case 'DELETE':
+      return target.name ? 'delete' : 'deletecollection';
+    default:
+      return '';
   }
 }
 
 // ---------------------------------------------------------------------------------------------
 // LIST
 
-interface ContinueToken { rv: number; start: string }
+interface ContinueToken {
+  rv: number;
+  start: string;
+}
 
 function encodeContinue(token: ContinueToken): string {
   return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', ...token })).toString('base64');
@@ -293,7 +329,9 @@ function decodeContinue(raw: string): ContinueToken {
   try {
     const parsed = JSON.parse(Buffer.from(raw, 'base64').toString('utf8'));
     if (typeof parsed.rv === 'number' && typeof parsed.start === 'string') return parsed;
-  } catch { /* fall through */ }
+  } catch {
+    /* fall through */
+  }
   throw errors.badRequest('continue key is not valid: illegal base64 data at input byte 0');
 }
 
@@ -320,7 +358,8 @@ function listResponse(deps: ServerDeps, req: IncomingMessage, target: Target, q:
   if (limit > 0 && items.length > limit) {
     remaining = items.length - limit;
     items = items.slice(0, limit);
-    next = encodeContinue({ rv, start: keyOf(items[items.length - 1]) });
+    const last = items[items.length - 1];
+    if (last) next = encodeContinue({ rv, start: keyOf(last) });
   }
   const metadata = { resourceVersion: String(rv), ...(next ? { continue: next, remainingItemCount: remaining } : {}) };
   return render(req, t, items, q, 'list', metadata);
@@ -334,10 +373,10 @@ function render(req: IncomingMessage, t: ResourceType, items: KubeObject[], q: U
   }
   if (/as=PartialObjectMetadata/.test(accept)) {
     const partial = items.map(partialMetadata);
-    if (shape === 'single') return partial[0];
+    if (shape === 'single') return partial[0]!;
     return { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: listMeta, items: partial };
   }
-  if (shape === 'single') return items[0];
+  if (shape === 'single') return items[0]!;
   // A real server drops apiVersion/kind from the items of built-in lists (custom resources keep them).
   const listItems = t.custom ? items : items.map(({ apiVersion: _a, kind: _k, ...rest }) => rest);
   return { kind: `${t.kind}List`, apiVersion: apiVersionOf(t), metadata: listMeta, items: listItems };
@@ -369,10 +408,12 @@ function watch(deps: ServerDeps, req: IncomingMessage, res: ServerResponse, rec:
     if (!res.writableEnded && !res.destroyed) res.write(JSON.stringify({ type, object }) + '\n');
   };
   const writeObject = (type: string, object: KubeObject) => write(type, asTable ? tableFor(t, [object], includeObject, {}) : object);
-  const bookmark = (annotations?: Record<string, string>) => write('BOOKMARK', {
-    kind: t.kind, apiVersion: apiVersionOf(t),
-    metadata: { resourceVersion: String(store.resourceVersion()), ...(annotations ? { annotations } : {}) },
-  });
+  const bookmark = (annotations?: Record<string, string>) =>
+    write('BOOKMARK', {
+      kind: t.kind,
+      apiVersion: apiVersionOf(t),
+      metadata: { resourceVersion: String(store.resourceVersion()), ...(annotations ? { annotations } : {}) },
+    });
 
   const timers: NodeJS.Timeout[] = [];
   let unsubscribe = () => {};
@@ -437,7 +478,11 @@ function watch(deps: ServerDeps, req: IncomingMessage, res: ServerResponse, rec:
 function send(res: ServerResponse, rec: RequestRecord, code: number, body: unknown, headers: Record<string, string> = {}): void {
   rec.status = code;
   const text = typeof body === 'string' ? body : JSON.stringify(body);
-  res.writeHead(code, { 'Content-Type': typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json', 'Cache-Control': 'no-cache, private', ...headers });
+  res.writeHead(code, {
+    'Content-Type': typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json',
+    'Cache-Control': 'no-cache, private',
+    ...headers,
+  });
   res.end(text);
 }
 

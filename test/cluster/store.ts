@@ -39,8 +39,8 @@ export interface KubeObject {
   apiVersion: string;
   kind: string;
   metadata: ObjectMeta;
-  spec?: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-  status?: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  spec?: any;
+  status?: any;
   [k: string]: unknown;
 }
 
@@ -116,7 +116,10 @@ export class Store {
   // ---- reads ----
 
   get(t: ResourceType, namespace: string | undefined, name: string): KubeObject | undefined {
-    return this.tables.get(typeKey(t.group, t.plural))?.get(t.namespaced ? namespace ?? '' : '')?.get(name);
+    return this.tables
+      .get(typeKey(t.group, t.plural))
+      ?.get(t.namespaced ? (namespace ?? '') : '')
+      ?.get(name);
   }
 
   /** Objects of a type, sorted by namespace then name (the etcd key order real lists have). */
@@ -159,7 +162,7 @@ export class Store {
     const ref = this.byUid.get(uid);
     if (!ref) return undefined;
     const object = this.resolve(ref);
-    const type = this.types.get(ref.split('\u0000')[0]);
+    const type = this.types.get(ref.split('\u0000')[0] ?? '');
     return object && type ? { type, object } : undefined;
   }
 
@@ -184,7 +187,7 @@ export class Store {
     if (!h) return [];
     if (sinceRv < h.compactedRv) throw errors.expired(sinceRv, h.events[0]?.rv ?? this.rv);
     let i = h.events.length;
-    while (i > 0 && h.events[i - 1].rv > sinceRv) i--;
+    while (i > 0 && h.events[i - 1]!.rv > sinceRv) i--;
     return h.events.slice(i);
   }
 
@@ -258,7 +261,7 @@ export class Store {
     if (JSON.stringify(next) === JSON.stringify(current)) return current; // no-op writes keep the resourceVersion
     const rv = ++this.rv;
     next.metadata = { ...next.metadata, resourceVersion: String(rv) };
-    if (next.metadata.deletionTimestamp && !(next.metadata.finalizers?.length)) {
+    if (next.metadata.deletionTimestamp && !next.metadata.finalizers?.length) {
       return this.remove(t, next, current, rv);
     }
     this.put(t, next, current);
@@ -268,13 +271,16 @@ export class Store {
 
   /** Deletes: objects with finalizers only get a deletionTimestamp; the rest go at once. */
   delete(t: ResourceType, namespace: string | undefined, name: string): KubeObject {
-    const ns = t.namespaced ? namespace ?? 'default' : undefined;
+    const ns = t.namespaced ? (namespace ?? 'default') : undefined;
     const current = this.get(t, ns, name);
     if (!current) throw errors.notFound(t, name);
     if (current.metadata.deletionTimestamp) return current;
     const rv = ++this.rv;
     if (current.metadata.finalizers?.length) {
-      const next = { ...current, metadata: { ...current.metadata, deletionTimestamp: timestamp(), deletionGracePeriodSeconds: 0, resourceVersion: String(rv) } };
+      const next = {
+        ...current,
+        metadata: { ...current.metadata, deletionTimestamp: timestamp(), deletionGracePeriodSeconds: 0, resourceVersion: String(rv) },
+      };
       this.put(t, next, current);
       this.emit({ type: 'MODIFIED', rv, resource: t, object: next, previous: current });
       return next;
@@ -349,11 +355,12 @@ export class Store {
 
   private keyOfKind(obj: KubeObject): string {
     const ref = this.byUid.get(obj.metadata.uid);
-    return ref ? ref.split('\u0000')[0] : '';
+    return ref ? (ref.split('\u0000')[0] ?? '') : '';
   }
 
   private resolve(ref: string): KubeObject | undefined {
     const [key, ns, name] = ref.split('\u0000');
+    if (key === undefined || ns === undefined || name === undefined) return undefined;
     return this.tables.get(key)?.get(ns)?.get(name);
   }
 
@@ -364,7 +371,7 @@ export class Store {
     h.events.push(event);
     if (h.events.length > this.historyLimit) {
       const dropped = h.events.splice(0, h.events.length - this.historyLimit);
-      h.compactedRv = dropped[dropped.length - 1].rv;
+      h.compactedRv = dropped[dropped.length - 1]!.rv;
     }
     for (const listener of this.typeListeners.get(key) ?? []) safely(listener, event);
     for (const listener of this.globalListeners) safely(listener, event);
@@ -391,18 +398,32 @@ function compareKeys(a: KubeObject, b: KubeObject): number {
 
 /** Fields clients may not set: the server owns them. */
 function stripServerFields(meta: Partial<ObjectMeta> | undefined): Partial<ObjectMeta> {
-  const { uid: _u, resourceVersion: _r, generation: _g, creationTimestamp: _c, deletionTimestamp: _d, deletionGracePeriodSeconds: _p, managedFields: _m, selfLink: _s, ...rest } = meta ?? {};
+  const {
+    uid: _u,
+    resourceVersion: _r,
+    generation: _g,
+    creationTimestamp: _c,
+    deletionTimestamp: _d,
+    deletionGracePeriodSeconds: _p,
+    managedFields: _m,
+    selfLink: _s,
+    ...rest
+  } = meta ?? {};
   return structuredClone(rest);
 }
 
 function validateName(t: ResourceType, name: string): void {
   if (!name) {
-    throw errors.invalid(t.kind, t.group, '', [{ field: 'metadata.name', message: 'Required value: name or generateName is required', reason: 'FieldValueRequired' }]);
+    throw errors.invalid(t.kind, t.group, '', [
+      { field: 'metadata.name', message: 'Required value: name or generateName is required', reason: 'FieldValueRequired' },
+    ]);
   }
   if (name.length > 253 || !DNS_SUBDOMAIN.test(name)) {
-    throw errors.invalid(t.kind, t.group, name, [{
-      field: 'metadata.name',
-      message: `Invalid value: "${name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
-    }]);
+    throw errors.invalid(t.kind, t.group, name, [
+      {
+        field: 'metadata.name',
+        message: `Invalid value: "${name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
+      },
+    ]);
   }
 }

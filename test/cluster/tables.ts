@@ -39,7 +39,7 @@ const AGE: Column = { name: 'Age', cell: (o, now) => since(o.metadata.creationTi
 function podStatusReason(pod: KubeObject): string {
   let reason: string = pod.status?.reason || pod.status?.phase || 'Unknown';
   let hasRunning = false;
-  const statuses: any[] = pod.status?.containerStatuses ?? []; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const statuses: any[] = pod.status?.containerStatuses ?? [];
   for (const c of [...statuses].reverse()) {
     if (c.state?.waiting?.reason) reason = c.state.waiting.reason;
     else if (c.state?.terminated?.reason) reason = c.state.terminated.reason;
@@ -63,12 +63,17 @@ function podRestarts(pod: KubeObject, now: number): string {
 }
 
 const selectorText = (sel: { matchLabels?: Record<string, string> } | undefined) =>
-  Object.entries(sel?.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`).join(',') || '<none>';
+  Object.entries(sel?.matchLabels ?? {})
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',') || '<none>';
 
 const COLUMNS: Record<string, Column[]> = {
   Pod: [
     NAME,
-    { name: 'Ready', cell: (o) => `${(o.status?.containerStatuses ?? []).filter((c: { ready?: boolean }) => c.ready).length}/${(o.spec?.containers ?? []).length}` },
+    {
+      name: 'Ready',
+      cell: (o) => `${(o.status?.containerStatuses ?? []).filter((c: { ready?: boolean }) => c.ready).length}/${(o.spec?.containers ?? []).length}`,
+    },
     { name: 'Status', cell: podStatusReason },
     { name: 'Restarts', cell: podRestarts },
     AGE,
@@ -98,22 +103,40 @@ const COLUMNS: Record<string, Column[]> = {
     { name: 'Ready', type: 'integer', cell: (o) => num(o.status?.numberReady) },
     { name: 'Up-to-date', type: 'integer', cell: (o) => num(o.status?.updatedNumberScheduled) },
     { name: 'Available', type: 'integer', cell: (o) => num(o.status?.numberAvailable) },
-    { name: 'Node Selector', cell: (o) => Object.entries(o.spec?.template?.spec?.nodeSelector ?? {}).map(([k, v]) => `${k}=${v}`).join(',') || '<none>' },
+    {
+      name: 'Node Selector',
+      cell: (o) =>
+        Object.entries(o.spec?.template?.spec?.nodeSelector ?? {})
+          .map(([k, v]) => `${k}=${v}`)
+          .join(',') || '<none>',
+    },
     AGE,
   ],
   Job: [
     NAME,
     { name: 'Status', cell: jobStatus },
     { name: 'Completions', cell: (o) => `${num(o.status?.succeeded)}/${o.spec?.completions ?? 1}` },
-    { name: 'Duration', cell: (o, now) => (o.status?.startTime ? humanDuration((o.status?.completionTime ? Date.parse(o.status.completionTime) : now) - Date.parse(o.status.startTime)) : '') },
+    {
+      name: 'Duration',
+      cell: (o, now) =>
+        o.status?.startTime ? humanDuration((o.status?.completionTime ? Date.parse(o.status.completionTime) : now) - Date.parse(o.status.startTime)) : '',
+    },
     AGE,
   ],
   Service: [
     NAME,
     { name: 'Type', cell: (o) => o.spec?.type ?? 'ClusterIP' },
     { name: 'Cluster-IP', cell: (o) => o.spec?.clusterIP ?? '<none>' },
-    { name: 'External-IP', cell: (o) => (o.status?.loadBalancer?.ingress ?? []).map((i: { ip?: string; hostname?: string }) => i.ip ?? i.hostname).join(',') || (o.spec?.type === 'LoadBalancer' ? '<pending>' : '<none>') },
-    { name: 'Port(s)', cell: (o) => (o.spec?.ports ?? []).map((p: { port: number; protocol?: string }) => `${p.port}/${p.protocol ?? 'TCP'}`).join(',') || '<none>' },
+    {
+      name: 'External-IP',
+      cell: (o) =>
+        (o.status?.loadBalancer?.ingress ?? []).map((i: { ip?: string; hostname?: string }) => i.ip ?? i.hostname).join(',') ||
+        (o.spec?.type === 'LoadBalancer' ? '<pending>' : '<none>'),
+    },
+    {
+      name: 'Port(s)',
+      cell: (o) => (o.spec?.ports ?? []).map((p: { port: number; protocol?: string }) => `${p.port}/${p.protocol ?? 'TCP'}`).join(',') || '<none>',
+    },
     AGE,
   ],
   PersistentVolumeClaim: [
@@ -121,7 +144,15 @@ const COLUMNS: Record<string, Column[]> = {
     { name: 'Status', cell: (o) => o.status?.phase ?? '' },
     { name: 'Volume', cell: (o) => o.spec?.volumeName ?? '' },
     { name: 'Capacity', cell: (o) => o.status?.capacity?.storage ?? '' },
-    { name: 'Access Modes', cell: (o) => (o.status?.accessModes ?? []).map((m: string) => ({ ReadWriteOnce: 'RWO', ReadOnlyMany: 'ROX', ReadWriteMany: 'RWX', ReadWriteOncePod: 'RWOP' } as Record<string, string>)[m] ?? m).join(',') },
+    {
+      name: 'Access Modes',
+      cell: (o) =>
+        (o.status?.accessModes ?? [])
+          .map(
+            (m: string) => (({ ReadWriteOnce: 'RWO', ReadOnlyMany: 'ROX', ReadWriteMany: 'RWX', ReadWriteOncePod: 'RWOP' }) as Record<string, string>)[m] ?? m,
+          )
+          .join(','),
+    },
     { name: 'StorageClass', cell: (o) => o.spec?.storageClassName ?? '<unset>' },
     AGE,
   ],
@@ -132,7 +163,13 @@ const COLUMNS: Record<string, Column[]> = {
     { name: 'Last Seen', cell: (o, now) => since((o.lastTimestamp as string | undefined) ?? o.metadata.creationTimestamp, now) },
     { name: 'Type', cell: (o) => String(o.type ?? '') },
     { name: 'Reason', cell: (o) => String(o.reason ?? '') },
-    { name: 'Object', cell: (o) => { const io = o.involvedObject as { kind?: string; name?: string } | undefined; return `${(io?.kind ?? '').toLowerCase()}/${io?.name ?? ''}`; } },
+    {
+      name: 'Object',
+      cell: (o) => {
+        const io = o.involvedObject as { kind?: string; name?: string } | undefined;
+        return `${(io?.kind ?? '').toLowerCase()}/${io?.name ?? ''}`;
+      },
+    },
     { name: 'Message', cell: (o) => String(o.message ?? '') },
   ],
 };
@@ -152,7 +189,7 @@ function jobStatus(o: KubeObject): string {
 function pathValue(o: KubeObject, jsonPath: string): string {
   let found: unknown;
   try {
-    found = (JSONPath({ path: `$${jsonPath.startsWith('.') || jsonPath.startsWith('[') ? '' : '.'}${jsonPath}`, json: o, wrap: true }) as unknown[])[0];
+    found = JSONPath<unknown[]>({ path: `$${jsonPath.startsWith('.') || jsonPath.startsWith('[') ? '' : '.'}${jsonPath}`, json: o, wrap: true })[0];
   } catch {
     return '';
   }
@@ -160,10 +197,17 @@ function pathValue(o: KubeObject, jsonPath: string): string {
 }
 
 function customColumns(columns: PrinterColumn[]): Column[] {
-  return [NAME, ...columns.map((c) => ({
-    name: c.name, type: c.type, format: c.format, priority: c.priority,
-    cell: (o: KubeObject, now: number) => (c.type === 'date' ? since(pathValue(o, c.jsonPath) || undefined, now) : pathValue(o, c.jsonPath)),
-  })), ...(columns.some((c) => c.name === 'Age') ? [] : [AGE])];
+  return [
+    NAME,
+    ...columns.map((c) => ({
+      name: c.name,
+      type: c.type,
+      format: c.format,
+      priority: c.priority,
+      cell: (o: KubeObject, now: number) => (c.type === 'date' ? since(pathValue(o, c.jsonPath) || undefined, now) : pathValue(o, c.jsonPath)),
+    })),
+    ...(columns.some((c) => c.name === 'Age') ? [] : [AGE]),
+  ];
 }
 
 function columnsFor(t: ResourceType): Column[] {
@@ -181,9 +225,12 @@ export function tableFor(t: ResourceType, objects: KubeObject[], includeObject: 
     columnDefinitions: columns.map((c) => ({ name: c.name, type: c.type ?? 'string', format: c.format ?? '', description: c.name, priority: c.priority ?? 0 })),
     rows: objects.map((o) => ({
       cells: columns.map((c) => c.cell(o, now)),
-      object: includeObject === 'None' ? undefined
-        : includeObject === 'Object' ? o
-        : { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata },
+      object:
+        includeObject === 'None'
+          ? undefined
+          : includeObject === 'Object'
+            ? o
+            : { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata },
     })),
   };
 }

@@ -8,11 +8,16 @@ export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
-  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  json: any;
 }
 
 /** One plain request, with a bearer token (default admin). */
-export function raw(cluster: TestCluster, method: string, path: string, opts: { token?: string | null; body?: unknown; headers?: Record<string, string> } = {}): Promise<RawResponse> {
+export function raw(
+  cluster: TestCluster,
+  method: string,
+  path: string,
+  opts: { token?: string | null; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<RawResponse> {
   const url = new URL(cluster.url + path);
   const body = opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
   const headers: Record<string, string> = {
@@ -49,7 +54,10 @@ export function kubeConfigFor(cluster: TestCluster, opts: { token?: string; name
   return kc;
 }
 
-export interface WatchEventRecord { type: string; object: any } // eslint-disable-line @typescript-eslint/no-explicit-any
+export interface WatchEventRecord {
+  type: string;
+  object: any;
+}
 
 /** A client-node watch that records its events, for assertions with `until`. */
 export class RecordedWatch {
@@ -60,10 +68,15 @@ export class RecordedWatch {
 
   static async start(kc: KubeConfig, path: string, query: Record<string, string | number | boolean | undefined>): Promise<RecordedWatch> {
     const w = new RecordedWatch();
-    w.controller = await new Watch(kc).watch(path, query, (type, object) => w.events.push({ type, object }), (err) => {
-      w.ended = err;
-      w.endedAt = true;
-    });
+    w.controller = await new Watch(kc).watch(
+      path,
+      query,
+      (type, object) => w.events.push({ type, object }),
+      (err) => {
+        w.ended = err;
+        w.endedAt = true;
+      },
+    );
     return w;
   }
 
@@ -93,7 +106,17 @@ export async function eventually(check: () => Promise<boolean>, what: string, ti
   }
 }
 
-export function deployment(name: string, opts: { namespace?: string; replicas?: number; labels?: Record<string, string>; annotations?: Record<string, string>; podAnnotations?: Record<string, string>; image?: string } = {}): object {
+export function deployment(
+  name: string,
+  opts: {
+    namespace?: string;
+    replicas?: number;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    podAnnotations?: Record<string, string>;
+    image?: string;
+  } = {},
+): object {
   const labels = opts.labels ?? { app: name };
   return {
     apiVersion: 'apps/v1',
@@ -124,12 +147,16 @@ export function widgetCrd(opts: { printerColumns?: boolean } = {}): object {
       group: 'example.com',
       scope: 'Namespaced',
       names: { plural: 'widgets', singular: 'widget', kind: 'Widget', shortNames: ['wdg'], categories: ['all'] },
-      versions: [{
-        name: 'v1', served: true, storage: true,
-        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-        subresources: { status: {} },
-        ...(opts.printerColumns ? { additionalPrinterColumns: [{ name: 'Ready', type: 'string', jsonPath: '.status.conditions[0].status' }] } : {}),
-      }],
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+          subresources: { status: {} },
+          ...(opts.printerColumns ? { additionalPrinterColumns: [{ name: 'Ready', type: 'string', jsonPath: '.status.conditions[0].status' }] } : {}),
+        },
+      ],
     },
   };
 }

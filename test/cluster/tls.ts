@@ -29,7 +29,14 @@ async function createPki(): Promise<ServingPki> {
       { name: 'basicConstraints', cA: false },
       { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
       { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 2, value: 'kubernetes.default.svc' }] },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+          { type: 2, value: 'kubernetes.default.svc' },
+        ],
+      },
     ],
   });
   return { caPem: ca.cert, certPem: serving.cert, keyPem: serving.private };

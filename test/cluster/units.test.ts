@@ -42,22 +42,41 @@ describe('patches', () => {
   });
 
   it('strategic merge patch merges named items and honours $patch: delete', () => {
-    const target = { containers: [{ name: 'a', image: '1' }, { name: 'b', image: '1' }] };
-    expect(strategicMergePatch(target, { containers: [{ name: 'b', image: '2' }, { name: 'c', image: '1' }] }))
-      .toEqual({ containers: [{ name: 'a', image: '1' }, { name: 'b', image: '2' }, { name: 'c', image: '1' }] });
+    const target = {
+      containers: [
+        { name: 'a', image: '1' },
+        { name: 'b', image: '1' },
+      ],
+    };
+    expect(
+      strategicMergePatch(target, {
+        containers: [
+          { name: 'b', image: '2' },
+          { name: 'c', image: '1' },
+        ],
+      }),
+    ).toEqual({
+      containers: [
+        { name: 'a', image: '1' },
+        { name: 'b', image: '2' },
+        { name: 'c', image: '1' },
+      ],
+    });
     expect(strategicMergePatch(target, { containers: [{ name: 'a', $patch: 'delete' }] })).toEqual({ containers: [{ name: 'b', image: '1' }] });
   });
 
   it('JSON patch applies add/remove/replace/move/copy/test in order', () => {
     const doc = { a: { b: 1 }, l: [1, 2] };
-    expect(jsonPatch(doc, [
-      { op: 'add', path: '/l/-', value: 3 },
-      { op: 'replace', path: '/a/b', value: 2 },
-      { op: 'copy', from: '/a', path: '/c' },
-      { op: 'move', from: '/l/0', path: '/first' },
-      { op: 'remove', path: '/a' },
-      { op: 'test', path: '/c/b', value: 2 },
-    ])).toEqual({ c: { b: 2 }, l: [2, 3], first: 1 });
+    expect(
+      jsonPatch(doc, [
+        { op: 'add', path: '/l/-', value: 3 },
+        { op: 'replace', path: '/a/b', value: 2 },
+        { op: 'copy', from: '/a', path: '/c' },
+        { op: 'move', from: '/l/0', path: '/first' },
+        { op: 'remove', path: '/a' },
+        { op: 'test', path: '/c/b', value: 2 },
+      ]),
+    ).toEqual({ c: { b: 2 }, l: [2, 3], first: 1 });
     expect(doc).toEqual({ a: { b: 1 }, l: [1, 2] });
     expect(() => jsonPatch(doc, [{ op: 'test', path: '/a/b', value: 9 }])).toThrow('test failed');
     expect(() => jsonPatch(doc, [{ op: 'remove', path: '/missing' }])).toThrow('missing');
@@ -66,8 +85,16 @@ describe('patches', () => {
 
 describe('humanDuration (the AGE column)', () => {
   it.each([
-    [0, '0s'], [59_000, '59s'], [119_000, '119s'], [120_000, '2m'], [125_000, '2m5s'], [11 * 60_000, '11m'],
-    [3 * 3600_000 + 5 * 60_000, '3h5m'], [30 * 3600_000, '30h'], [3 * 86400_000 + 3600_000, '3d1h'], [40 * 86400_000, '40d'],
+    [0, '0s'],
+    [59_000, '59s'],
+    [119_000, '119s'],
+    [120_000, '2m'],
+    [125_000, '2m5s'],
+    [11 * 60_000, '11m'],
+    [3 * 3600_000 + 5 * 60_000, '3h5m'],
+    [30 * 3600_000, '30h'],
+    [3 * 86400_000 + 3600_000, '3d1h'],
+    [40 * 86400_000, '40d'],
   ])('%p ms -> %p', (ms, text) => {
     expect(humanDuration(ms)).toBe(text);
   });

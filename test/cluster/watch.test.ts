@@ -43,7 +43,7 @@ describe('watch', () => {
     cluster.delete('v1', 'ConfigMap', n, 'b');
     await until(() => w.events.length === 4, 'live events');
     expect(w.summary()).toEqual(['ADDED a', 'ADDED b', 'MODIFIED a', 'DELETED b']);
-    expect(w.events[2].object).toMatchObject({ kind: 'ConfigMap', apiVersion: 'v1', data: { k: 'new' } });
+    expect(w.events[2]?.object).toMatchObject({ kind: 'ConfigMap', apiVersion: 'v1', data: { k: 'new' } });
   });
 
   it('from a list resourceVersion replays exactly the changes after it', async () => {
@@ -56,7 +56,7 @@ describe('watch', () => {
     const w = await watchConfigMaps(n, { resourceVersion: list.metadata?.resourceVersion });
     await until(() => w.events.length === 2, 'replayed events');
     expect(w.summary()).toEqual(['ADDED b', 'MODIFIED a']);
-    expect(Number(w.events[1].object.metadata.resourceVersion)).toBeGreaterThan(Number(w.events[0].object.metadata.resourceVersion));
+    expect(Number(w.events[1]!.object.metadata.resourceVersion)).toBeGreaterThan(Number(w.events[0]!.object.metadata.resourceVersion));
   });
 
   it('from a resourceVersion older than the history sends ERROR 410 Expired and ends', async () => {
@@ -67,16 +67,19 @@ describe('watch', () => {
     const w = await watchConfigMaps(n, { resourceVersion: list.metadata?.resourceVersion });
     await until(() => w.endedAt, 'watch end');
     expect(w.events).toHaveLength(1);
-    expect(w.events[0].type).toBe('ERROR');
-    expect(w.events[0].object).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'Expired', code: 410 });
-    expect(w.events[0].object.message).toMatch(/^too old resource version: \d+ \(\d+\)$/);
+    expect(w.events[0]?.type).toBe('ERROR');
+    expect(w.events[0]?.object).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'Expired', code: 410 });
+    expect(w.events[0]?.object.message).toMatch(/^too old resource version: \d+ \(\d+\)$/);
   });
 
   it('sends BOOKMARK events carrying the current resourceVersion when asked', async () => {
     const n = ns('w-bookmark');
     const w = await watchConfigMaps(n, { allowWatchBookmarks: true, resourceVersion: cluster.resourceVersion() });
     cluster.create(configMap('elsewhere', {}, 'default'));
-    await until(() => w.events.some((e) => e.type === 'BOOKMARK' && Number(e.object.metadata.resourceVersion) >= Number(cluster.resourceVersion())), 'a bookmark');
+    await until(
+      () => w.events.some((e) => e.type === 'BOOKMARK' && Number(e.object.metadata.resourceVersion) >= Number(cluster.resourceVersion())),
+      'a bookmark',
+    );
     const bookmark = w.events.find((e) => e.type === 'BOOKMARK')!;
     expect(bookmark.object).toMatchObject({ kind: 'ConfigMap', apiVersion: 'v1' });
     expect(w.events.every((e) => e.type === 'BOOKMARK')).toBe(true);
@@ -97,7 +100,7 @@ describe('watch', () => {
     cluster.create(configMap('a', {}, n));
     const w = await watchConfigMaps(n, { sendInitialEvents: true, allowWatchBookmarks: true, resourceVersionMatch: 'NotOlderThan' });
     await until(() => w.events.length >= 2, 'initial events and bookmark');
-    expect(w.events[0].type).toBe('ADDED');
+    expect(w.events[0]?.type).toBe('ADDED');
     expect(w.events[1]).toMatchObject({ type: 'BOOKMARK', object: { metadata: { annotations: { 'k8s.io/initial-events-end': 'true' } } } });
   });
 
@@ -144,12 +147,19 @@ describe('watch', () => {
     cluster.create(configMap('a', {}, n));
     const kc = kubeConfigFor(cluster);
     const core = kc.makeApiClient(CoreV1Api);
-    const informer = makeInformer<V1ConfigMap & KubernetesObject>(kc, `/api/v1/namespaces/${n}/configmaps`, () => core.listNamespacedConfigMap({ namespace: n }));
+    const informer = makeInformer<V1ConfigMap & KubernetesObject>(kc, `/api/v1/namespaces/${n}/configmaps`, () =>
+      core.listNamespacedConfigMap({ namespace: n }),
+    );
     await informer.start();
     try {
       cluster.create(configMap('b', {}, n));
       await until(() => informer.list(n).length === 2, 'informer cache');
-      expect(informer.list(n).map((c) => c.metadata?.name).sort()).toEqual(['a', 'b']);
+      expect(
+        informer
+          .list(n)
+          .map((c) => c.metadata?.name)
+          .sort(),
+      ).toEqual(['a', 'b']);
     } finally {
       await informer.stop().catch(() => undefined);
     }

@@ -7,13 +7,20 @@ import { join } from 'node:path';
 import type { TestCluster } from '../cluster/index.js';
 import { kubectlPath } from '../cluster/kubectl.js';
 
-export interface KubectlResult { code: number | null; stdout: string; stderr: string }
+export interface KubectlResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 export class KubectlSession {
   private readonly dir = mkdtempSync(join(tmpdir(), 'kubewait-kubectl-'));
   private readonly running = new Set<ChildProcess>();
 
-  private constructor(private readonly binary: string, private readonly cluster: TestCluster) {}
+  private constructor(
+    private readonly binary: string,
+    private readonly cluster: TestCluster,
+  ) {}
 
   static async open(cluster: TestCluster): Promise<KubectlSession> {
     return new KubectlSession(await kubectlPath(), cluster);

@@ -42,8 +42,8 @@ describe('kubectl get', () => {
     const res = await kubectl.run(['get', 'deployments,pods', '-n', ns]);
     expect(res).toMatchObject({ code: 0, stderr: '' });
     const lines = res.stdout.split('\n').filter((l) => l);
-    expect(columns(lines[0])).toEqual(['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE']);
-    expect(columns(lines[1]).slice(0, 4)).toEqual(['deployment.apps/web', '2/2', '2', '2']);
+    expect(columns(lines[0] ?? '')).toEqual(['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE']);
+    expect(columns(lines[1] ?? '').slice(0, 4)).toEqual(['deployment.apps/web', '2/2', '2', '2']);
     const podNames = cluster.list('v1', 'Pod', ns).map((p) => `pod/${p.metadata.name}`);
     const podLines = lines.filter((l) => l.startsWith('pod/')).map((l) => columns(l).slice(0, 4));
     expect(podLines).toEqual(podNames.map((name) => [name, '1/1', 'Running', '0']));
@@ -60,7 +60,8 @@ describe('kubectl get', () => {
     const parsed = JSON.parse(list.stdout);
     expect(parsed.kind).toBe('List');
     expect(parsed.items.map((p: KubeObject) => [p.kind, p.metadata.name, p.status.phase])).toEqual(
-      cluster.list('v1', 'Pod', ns).map((p) => ['Pod', p.metadata.name, 'Running']));
+      cluster.list('v1', 'Pod', ns).map((p) => ['Pod', p.metadata.name, 'Running']),
+    );
   });
 
   it('streams every change of a rollout with -w, line for line as the controller wrote them', async () => {
@@ -72,8 +73,15 @@ describe('kubectl get', () => {
       await until(() => watchesOn('deployments') > before, 'kubectl watching', T);
       cluster.create(deployment('web', { namespace: ns, replicas: 3, annotations: { 'kubewait.test/ready-after-ms': '150' } }));
       const finalLine = (l: string) => /^web\s+3\/3\s+3\s+3\s/.test(l);
-      await until(() => watching.lines().some(finalLine) && ours.events.length === watching.lines().filter((l) => l.startsWith('web')).length, 'kubectl reached 3/3', T);
-      const printed = watching.lines().filter((l) => l.startsWith('web')).map((l) => columns(l).slice(0, 4));
+      await until(
+        () => watching.lines().some(finalLine) && ours.events.length === watching.lines().filter((l) => l.startsWith('web')).length,
+        'kubectl reached 3/3',
+        T,
+      );
+      const printed = watching
+        .lines()
+        .filter((l) => l.startsWith('web'))
+        .map((l) => columns(l).slice(0, 4));
       const timeline = ours.events.map((e) => {
         const s = e.object.status ?? {};
         return ['web', `${s.readyReplicas ?? 0}/${e.object.spec.replicas}`, String(s.updatedReplicas ?? 0), String(s.availableReplicas ?? 0)];
@@ -81,7 +89,7 @@ describe('kubectl get', () => {
       expect(printed).toEqual(timeline);
       expect(printed[0]).toEqual(['web', '0/3', '0', '0']);
       expect(new Set(printed.map((p) => p[1])).size).toBeGreaterThanOrEqual(2); // it saw progress, not just the end
-      expect(columns(watching.lines()[0])).toEqual(['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE']);
+      expect(columns(watching.lines()[0] ?? '')).toEqual(['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE']);
     } finally {
       ours.stop();
       await watching.kill();
@@ -97,7 +105,9 @@ describe('kubectl get', () => {
   it('shows Forbidden for a token without list permission', async () => {
     const res = await kubectl.run(['get', 'deployments', '-n', 'default'], { token: 'viewer' });
     expect(res.code).toBe(1);
-    expect(res.stderr.trim()).toBe('Error from server (Forbidden): deployments.apps is forbidden: User "viewer" cannot list resource "deployments" in API group "apps" in the namespace "default"');
+    expect(res.stderr.trim()).toBe(
+      'Error from server (Forbidden): deployments.apps is forbidden: User "viewer" cannot list resource "deployments" in API group "apps" in the namespace "default"',
+    );
   });
 });
 
@@ -109,11 +119,15 @@ describe('kubectl wait', () => {
     cluster.create(deployment('web', { namespace: ns, replicas: 2, annotations: { 'kubewait.test/ready-after-ms': '1000' } }));
     const waiting = kubectl.start(['wait', '--for=condition=Available', 'deployment/web', '-n', ns, '--timeout=30s']);
     try {
-      await until(() => {
-        const e = ours.events.find((ev) => cond(ev.object, 'Available')?.status === 'True');
-        if (e && !availableAt) availableAt = ours.events.indexOf(e) + 1;
-        return waiting.exited;
-      }, 'kubectl wait', T);
+      await until(
+        () => {
+          const e = ours.events.find((ev) => cond(ev.object, 'Available')?.status === 'True');
+          if (e && !availableAt) availableAt = ours.events.indexOf(e) + 1;
+          return waiting.exited;
+        },
+        'kubectl wait',
+        T,
+      );
       const res = await waiting.result;
       expect(res).toMatchObject({ code: 0, stdout: 'deployment.apps/web condition met\n' });
       expect(availableAt).toBeGreaterThan(0);
@@ -170,7 +184,9 @@ describe('kubectl rollout status', () => {
   ])('follows a %s update to its final message', async (resource, kind, partitionedMessage, fullMessage) => {
     const ns = namespace(`rollout-${resource}`);
     const workload = (image: string, updateStrategy?: object) => ({
-      apiVersion: 'apps/v1', kind, metadata: { name: 'app', namespace: ns, annotations: { 'kubewait.test/ready-after-ms': '100' } },
+      apiVersion: 'apps/v1',
+      kind,
+      metadata: { name: 'app', namespace: ns, annotations: { 'kubewait.test/ready-after-ms': '100' } },
       spec: {
         ...(kind === 'StatefulSet' ? { replicas: 3, serviceName: 'app', ...(updateStrategy ? { updateStrategy } : {}) } : {}),
         selector: { matchLabels: { app: 'app' } },
@@ -239,7 +255,12 @@ describe('custom resources', () => {
     const established = await kubectl.run(['wait', '--for=condition=Established', 'crd/widgets.example.com', '--timeout=30s']);
     expect(established).toMatchObject({ code: 0, stdout: 'customresourcedefinition.apiextensions.k8s.io/widgets.example.com condition met\n' });
 
-    cluster.create({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1', namespace: ns, annotations: { 'kubewait.test/conditions-after-ms': '800' } }, spec: { size: 1 } });
+    cluster.create({
+      apiVersion: 'example.com/v1',
+      kind: 'Widget',
+      metadata: { name: 'w1', namespace: ns, annotations: { 'kubewait.test/conditions-after-ms': '800' } },
+      spec: { size: 1 },
+    });
     const ready = await kubectl.run(['wait', '--for=condition=Ready', 'widget/w1', '-n', ns, '--timeout=30s']);
     expect(ready).toMatchObject({ code: 0, stdout: 'widget.example.com/w1 condition met\n' });
     expect(cond(cluster.get('example.com/v1', 'Widget', ns, 'w1'), 'Ready')?.status).toBe('True');
@@ -248,7 +269,7 @@ describe('custom resources', () => {
     expect(table.code).toBe(0);
     const lines = table.stdout.trim().split('\n').map(columns);
     expect(lines[0]).toEqual(['NAME', 'READY', 'AGE']);
-    expect(lines[1].slice(0, 2)).toEqual(['w1', 'True']);
+    expect(lines[1]?.slice(0, 2)).toEqual(['w1', 'True']);
 
     const json = await kubectl.run(['get', 'widgets.example.com/w1', '-n', ns, '-o', 'json']);
     expect(JSON.parse(json.stdout)).toEqual(cluster.get('example.com/v1', 'Widget', ns, 'w1'));

@@ -17,7 +17,7 @@ describe('README tables', () => {
     const changed = actionYml.replace('default: 5m', 'default: 10m');
     expect(changed).not.toBe(actionYml);
     expect(updateReadme(readme, changed)).not.toBe(readme);
-    const renamedOutput = actionYml.replace(/^  duration:/m, '  elapsed:');
+    const renamedOutput = actionYml.replace(/^ {2}duration:/m, '  elapsed:');
     expect(updateReadme(readme, renamedOutput)).toContain('| `elapsed` |');
   });
 

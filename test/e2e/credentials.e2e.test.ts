@@ -32,8 +32,8 @@ async function kubeconfigWithClientCertificate(): Promise<{ kubeconfig: string; 
   const config = parse(cluster.kubeconfig({ token, namespace: 'shop' })) as { users: Array<{ user: Record<string, string> }> };
   const keyData = Buffer.from(pems.private).toString('base64');
   const certData = Buffer.from(pems.cert).toString('base64');
-  config.users[0].user['client-key-data'] = keyData;
-  config.users[0].user['client-certificate-data'] = certData;
+  config.users[0]!.user['client-key-data'] = keyData;
+  config.users[0]!.user['client-certificate-data'] = certData;
   const keyBody = pems.private.split('\n').filter((line) => line.length > 40 && !line.startsWith('-----'));
   return { kubeconfig: stringify(config), secrets: [token, keyData, certData, ...keyBody] };
 }
@@ -41,25 +41,32 @@ async function kubeconfigWithClientCertificate(): Promise<{ kubeconfig: string; 
 it.each([
   ['YAML', (kubeconfig: string) => kubeconfig],
   ['base64', (kubeconfig: string) => Buffer.from(kubeconfig).toString('base64')],
-])('never shows a credential of a %s kubeconfig', async (_form, encode) => {
-  const { kubeconfig, secrets } = await kubeconfigWithClientCertificate();
+])(
+  'never shows a credential of a %s kubeconfig',
+  async (_form, encode) => {
+    const { kubeconfig, secrets } = await kubeconfigWithClientCertificate();
 
-  const run = await runAction({ kubeconfig: encode(kubeconfig), resources: 'deployment/api\nsecret/missing', timeout: '5s' });
+    const run = await runAction({ kubeconfig: encode(kubeconfig), resources: 'deployment/api\nsecret/missing', timeout: '5s' });
 
-  expect(run.exitCode).toBe(1);
-  expect(run.outputs.result).toMatch(/failed|timeout/); // it did connect and wait: the credentials were used
-  expect(run.summary).not.toBe('');
-  expect(run.masks).toEqual(expect.arrayContaining([token]));
-  const visible = {
-    log: run.stdout.split('\n').filter((line) => !line.startsWith('::add-mask::')).join('\n'),
-    stderr: run.stderr,
-    outputs: JSON.stringify(run.outputs),
-    summary: run.summary,
-  };
-  for (const [where, text] of Object.entries(visible)) {
-    for (const secret of secrets) expect([where, text.includes(secret)]).toEqual([where, false]);
-  }
-}, 60_000);
+    expect(run.exitCode).toBe(1);
+    expect(run.outputs.result).toMatch(/failed|timeout/); // it did connect and wait: the credentials were used
+    expect(run.summary).not.toBe('');
+    expect(run.masks).toEqual(expect.arrayContaining([token]));
+    const visible = {
+      log: run.stdout
+        .split('\n')
+        .filter((line) => !line.startsWith('::add-mask::'))
+        .join('\n'),
+      stderr: run.stderr,
+      outputs: JSON.stringify(run.outputs),
+      summary: run.summary,
+    };
+    for (const [where, text] of Object.entries(visible)) {
+      for (const secret of secrets) expect([where, text.includes(secret)]).toEqual([where, false]);
+    }
+  },
+  60_000,
+);
 
 it('never shows a credential when the kubeconfig cannot be used', async () => {
   const { kubeconfig, secrets } = await kubeconfigWithClientCertificate();
@@ -69,7 +76,14 @@ it('never shows a credential when the kubeconfig cannot be used', async () => {
     const run = await runAction({ kubeconfig, resources: 'deployment/api', ...inputs });
     expect(run.exitCode).toBe(1);
     expect(run.errors).toHaveLength(1);
-    const visible = run.stdout.split('\n').filter((line) => !line.startsWith('::add-mask::')).join('\n') + run.stderr + JSON.stringify(run.outputs) + run.summary;
+    const visible =
+      run.stdout
+        .split('\n')
+        .filter((line) => !line.startsWith('::add-mask::'))
+        .join('\n') +
+      run.stderr +
+      JSON.stringify(run.outputs) +
+      run.summary;
     for (const secret of secrets) expect(visible.includes(secret)).toBe(false);
   }
 }, 60_000);

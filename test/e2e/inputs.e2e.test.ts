@@ -39,17 +39,21 @@ afterAll(() => rmSync(workspace, { recursive: true, force: true }));
 function expectOneInputError(run: ActionRun, input: string): ActionRun['errors'][number] {
   expect(run.exitCode).toBe(1);
   expect(run.errors).toHaveLength(1);
-  expect(run.errors[0].properties.title).toBe(`kubewait: input "${input}"`);
+  expect(run.errors[0]?.properties.title).toBe(`kubewait: input "${input}"`);
   expect(`${run.stdout}${run.stderr}`).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m); // no stack trace
   expect(run.outputs).toMatchObject({ result: 'failed', ready: 'false', resources: '[]' });
   // The job summary says which input stopped the step (summary is on by default).
   expect(run.summary).toContain(`a problem with input \`${input}\``);
-  return run.errors[0];
+  return run.errors[0]!;
 }
 
 describe('bad inputs fail the step at once with one annotation', () => {
   it.each<[string, Record<string, string>, string]>([
-    ['timeout', { resources: 'deployment/web', timeout: '5 minutes' }, 'Input "timeout" is "5 minutes": expected a duration like 90s, 5m or 1h30m, or a number of seconds.'],
+    [
+      'timeout',
+      { resources: 'deployment/web', timeout: '5 minutes' },
+      'Input "timeout" is "5 minutes": expected a duration like 90s, 5m or 1h30m, or a number of seconds.',
+    ],
     ['timeout', { resources: 'deployment/web', timeout: '0' }, 'Input "timeout" is "0": expected a duration greater than zero, like 90s, 5m or 1h30m.'],
     [
       'wait-for',
@@ -78,10 +82,14 @@ describe('bad inputs fail the step at once with one annotation', () => {
       { manifests: 'deploy/*.yaml' },
       'Input "manifests" has "deploy/*.yaml", which matches no manifest file. Expected paths or globs of YAML or JSON files, like k8s/*.yaml or deploy/app.json.',
     ],
-  ])('%s: %j', async (input, inputs, message) => {
-    const run = await runAction({ kubeconfig: KUBECONFIG, ...inputs }, { workspace });
-    expect(expectOneInputError(run, input).message).toBe(message);
-  }, 30_000);
+  ])(
+    '%s: %j',
+    async (input, inputs, message) => {
+      const run = await runAction({ kubeconfig: KUBECONFIG, ...inputs }, { workspace });
+      expect(expectOneInputError(run, input).message).toBe(message);
+    },
+    30_000,
+  );
 
   it('points an unparsable manifest at its file and line', async () => {
     const run = await runAction({ kubeconfig: KUBECONFIG, manifests: 'k8s/broken.yaml' }, { workspace });

@@ -46,7 +46,7 @@ it('annotates a failing object on its manifest file and line', async () => {
   expect(annotation?.properties).toMatchObject({ file: 'k8s/app.yaml', line: String(apiLine) });
   expect(annotation?.message).toMatch(/ImagePullBackOff|ErrImagePull/);
 
-  const resources = JSON.parse(run.outputs.resources) as Array<{ name: string; file?: string; line?: number }>;
+  const resources = JSON.parse(run.outputs.resources!) as Array<{ name: string; file?: string; line?: number }>;
   expect(resources.map(({ name, file, line }) => ({ name, file, line }))).toEqual(
     expect.arrayContaining([
       { name: 'web', file: 'k8s/app.yaml', line: 2 },

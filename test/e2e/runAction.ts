@@ -151,7 +151,7 @@ export function parseCommands(stdout: string): WorkflowCommand[] {
           return [pair.slice(0, at), unescapeProperty(pair.slice(at + 1))];
         }),
     );
-    return [{ command: match[1], properties, message: unescapeData(match[3]) }];
+    return [{ command: match[1]!, properties, message: unescapeData(match[3]!) }];
   });
 }
 
@@ -160,15 +160,15 @@ export function parseOutputFile(text: string): Record<string, string> {
   const outputs: Record<string, string> = {};
   const lines = text.split('\n');
   for (let at = 0; at < lines.length; at++) {
-    const heredoc = /^([^=<]+)<<(.+)$/.exec(lines[at]);
+    const heredoc = /^([^=<]+)<<(.+)$/.exec(lines[at]!);
     if (heredoc) {
-      const end = lines.indexOf(heredoc[2], at + 1);
+      const end = lines.indexOf(heredoc[2]!, at + 1);
       if (end < 0) throw new Error(`unterminated output ${heredoc[1]}`);
-      outputs[heredoc[1]] = lines.slice(at + 1, end).join('\n');
+      outputs[heredoc[1]!] = lines.slice(at + 1, end).join('\n');
       at = end;
-    } else if (lines[at].includes('=')) {
-      const eq = lines[at].indexOf('=');
-      outputs[lines[at].slice(0, eq)] = lines[at].slice(eq + 1);
+    } else if (lines[at]!.includes('=')) {
+      const eq = lines[at]!.indexOf('=');
+      outputs[lines[at]!.slice(0, eq)] = lines[at]!.slice(eq + 1);
     }
   }
   return outputs;
@@ -185,7 +185,9 @@ function render(stdout: string): string {
       if (command.command === 'endgroup' || command.command === 'add-mask' || command.command === 'debug') return [];
       const title = command.properties.title ? `${command.properties.title}: ` : '';
       const where = command.properties.file ? ` (${command.properties.file}${command.properties.line ? `:${command.properties.line}` : ''})` : '';
-      return `${command.command === 'error' ? 'Error' : command.command === 'warning' ? 'Warning' : command.command}: ${title}${command.message}${where}`.split('\n');
+      return `${command.command === 'error' ? 'Error' : command.command === 'warning' ? 'Warning' : command.command}: ${title}${command.message}${where}`.split(
+        '\n',
+      );
     })
     .join('\n');
 }

@@ -24,9 +24,8 @@ afterAll(async () => {
   await cluster?.close();
 });
 
-const resourcesOf = (outputs: Record<string, string>) => JSON.parse(outputs.resources) as ResourceOutput[];
-const statusByRef = (outputs: Record<string, string>) =>
-  Object.fromEntries(resourcesOf(outputs).map((r) => [`${r.namespace}/${r.kind}/${r.name}`, r.status]));
+const resourcesOf = (outputs: Record<string, string>) => JSON.parse(outputs.resources!) as ResourceOutput[];
+const statusByRef = (outputs: Record<string, string>) => Object.fromEntries(resourcesOf(outputs).map((r) => [`${r.namespace}/${r.kind}/${r.name}`, r.status]));
 
 describe('kubewait end to end', () => {
   it('succeeds when every target becomes ready, with outputs, log and summary', async () => {
@@ -114,15 +113,13 @@ describe('kubewait end to end', () => {
 
     expect(run.exitCode).toBe(1);
     expect(run.outputs.result).toBe('timeout');
-    expect(run.outputs.pending.split('\n').sort()).toEqual(['slow/Deployment/ghost', 'slow/PersistentVolumeClaim/data']);
+    expect(run.outputs.pending?.split('\n').sort()).toEqual(['slow/Deployment/ghost', 'slow/PersistentVolumeClaim/data']);
     expect(statusByRef(run.outputs)).toEqual({
       'slow/Deployment/web': 'Current',
       'slow/PersistentVolumeClaim/data': 'InProgress',
       'slow/Deployment/ghost': 'NotFound',
     });
-    expect(run.errors.map((e) => e.properties.title).sort()).toEqual(
-      expect.arrayContaining(['Deployment slow/ghost', 'PersistentVolumeClaim slow/data']),
-    );
+    expect(run.errors.map((e) => e.properties.title).sort()).toEqual(expect.arrayContaining(['Deployment slow/ghost', 'PersistentVolumeClaim slow/data']));
     for (const name of ['web', 'data', 'ghost']) expect(run.summary).toContain(name);
   }, 150_000);
 
@@ -146,7 +143,7 @@ describe('kubewait end to end', () => {
     expect(run.outputs.result).toBe('ready');
     const watchWarnings = run.warnings.filter((w) => /watch/i.test(w.message));
     expect(watchWarnings).toHaveLength(1);
-    expect(watchWarnings[0].message).toMatch(/deployments/);
+    expect(watchWarnings[0]?.message).toMatch(/deployments/);
   }, 150_000);
 
   it('waits for deletion, including objects that are already gone', async () => {
@@ -155,7 +152,12 @@ describe('kubewait end to end', () => {
     let deleted = false;
 
     const run = await runAction(
-      { kubeconfig: cluster.kubeconfig({ namespace: 'gone' }), resources: 'configmap/old-a\nconfigmap/old-b\nconfigmap/never-was', 'wait-for': 'deleted', timeout: '60s' },
+      {
+        kubeconfig: cluster.kubeconfig({ namespace: 'gone' }),
+        resources: 'configmap/old-a\nconfigmap/old-b\nconfigmap/never-was',
+        'wait-for': 'deleted',
+        timeout: '60s',
+      },
       {
         onStdout: (stdout) => {
           if (deleted || !stdout.includes('Waiting for 3 targets to be deleted')) return;
@@ -170,7 +172,11 @@ describe('kubewait end to end', () => {
     expect(run.errors).toEqual([]);
     expect(run.exitCode).toBe(0);
     expect(run.outputs).toMatchObject({ result: 'ready', pending: '' });
-    expect(resourcesOf(run.outputs).map((r) => r.name).sort()).toEqual(['never-was', 'old-a', 'old-b']);
+    expect(
+      resourcesOf(run.outputs)
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual(['never-was', 'old-a', 'old-b']);
   }, 150_000);
 
   it('fails with one annotation on an input problem found on the cluster (an ambiguous type), reporting every target', async () => {
@@ -179,20 +185,34 @@ describe('kubewait end to end', () => {
         apiVersion: 'apiextensions.k8s.io/v1',
         kind: 'CustomResourceDefinition',
         metadata: { name: `caches.${group}` },
-        spec: { group, scope: 'Namespaced', names: { plural: 'caches', singular: 'cache', kind: 'Cache' }, versions: [{ name: 'v1', served: true, storage: true }] },
+        spec: {
+          group,
+          scope: 'Namespaced',
+          names: { plural: 'caches', singular: 'cache', kind: 'Cache' },
+          versions: [{ name: 'v1', served: true, storage: true }],
+        },
       });
     }
-    await cluster.waitFor(() => cluster.list('apiextensions.k8s.io/v1', 'CustomResourceDefinition').filter((crd) => crd.metadata.name.startsWith('caches.') && crd.status?.conditions?.length).length === 2);
+    await cluster.waitFor(
+      () =>
+        cluster
+          .list('apiextensions.k8s.io/v1', 'CustomResourceDefinition')
+          .filter((crd) => crd.metadata.name.startsWith('caches.') && crd.status?.conditions?.length).length === 2,
+    );
     cluster.create(configMap('settings', { namespace: 'ambiguous' }));
 
     const run = await runAction({ kubeconfig: cluster.kubeconfig({ namespace: 'ambiguous' }), resources: 'cache/x\nconfigmap/settings', timeout: '5m' });
 
     expect(run.exitCode).toBe(1);
     expect(run.errors).toHaveLength(1);
-    expect(run.errors[0].message).toContain('resource type "cache" is ambiguous: it matches caches.a.example.org, caches.b.example.org');
-    expect(run.errors[0].properties.title).toContain('resources');
+    expect(run.errors[0]?.message).toContain('resource type "cache" is ambiguous: it matches caches.a.example.org, caches.b.example.org');
+    expect(run.errors[0]?.properties.title).toContain('resources');
     expect(run.outputs.result).toBe('failed');
-    expect(resourcesOf(run.outputs).map((r) => r.name).sort()).toEqual(['settings', 'x']);
+    expect(
+      resourcesOf(run.outputs)
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual(['settings', 'x']);
   }, 150_000);
 
   it('reports every target when the job is cancelled', async () => {

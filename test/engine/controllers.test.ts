@@ -35,13 +35,21 @@ describe('rollouts', () => {
       apiVersion: 'apps/v1',
       kind: 'StatefulSet',
       metadata: { name: 'db', namespace: ns },
-      spec: { replicas: 2, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'db', image: 'postgres' }] } } },
+      spec: {
+        replicas: 2,
+        serviceName: 'db',
+        selector: { matchLabels: { app: 'db' } },
+        template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'db', image: 'postgres' }] } },
+      },
     });
     server.create({
       apiVersion: 'apps/v1',
       kind: 'DaemonSet',
       metadata: { name: 'agent', namespace: ns },
-      spec: { selector: { matchLabels: { app: 'agent' } }, template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'a', image: 'agent' }] } } },
+      spec: {
+        selector: { matchLabels: { app: 'agent' } },
+        template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'a', image: 'agent' }] } },
+      },
     });
     server.create(job('migrate', ns));
     const result = await runEngine(server, [
@@ -70,13 +78,20 @@ describe('failures, fail-fast with the reason', () => {
     const ns = namespace(server, `fail-${failure.toLowerCase()}`);
     server.create(deployment('web', { namespace: ns, podAnnotations: { 'kubewait.test/pod-failure': failure } }));
     server.create(deployment('fine', { namespace: ns }));
-    const result = await runEngine(server, [{ type: 'deploy', name: 'web', namespace: ns }, { type: 'deploy', name: 'fine', namespace: ns }], { timeoutMs: 600_000, imagePullGraceMs: 500 });
+    const result = await runEngine(
+      server,
+      [
+        { type: 'deploy', name: 'web', namespace: ns },
+        { type: 'deploy', name: 'fine', namespace: ns },
+      ],
+      { timeoutMs: 600_000, imagePullGraceMs: 500 },
+    );
     expect(result.outcome).toBe('failed');
-    const web = result.targets[0];
+    const web = result.targets[0]!;
     expect(web.status).toBe('Failed');
     expect(web.message).toMatch(reason);
     expect(web.diagnosis?.unrecoverable).toBe(true);
-    expect(web.diagnosis?.problems[0].pod).toMatch(/^web-/);
+    expect(web.diagnosis?.problems[0]?.pod).toMatch(/^web-/);
   });
 
   it('a Deployment past its progress deadline', async () => {
@@ -95,7 +110,7 @@ describe('failures, fail-fast with the reason', () => {
     const result = await runEngine(server, [{ type: 'job', name: 'migrate', namespace: ns }], { timeoutMs: 600_000 });
     expect(result.outcome).toBe('failed');
     expect(result.targets[0]).toMatchObject({ kind: 'Job', status: 'Failed' });
-    expect(result.targets[0].message).toMatch(/BackoffLimitExceeded|backoff limit/i);
+    expect(result.targets[0]?.message).toMatch(/BackoffLimitExceeded|backoff limit/i);
   });
 
   it('without fail-fast, waits to the deadline and still reports the diagnosis', async () => {
@@ -103,8 +118,8 @@ describe('failures, fail-fast with the reason', () => {
     server.create(deployment('web', { namespace: ns, podAnnotations: { 'kubewait.test/pod-failure': 'CrashLoopBackOff' } }));
     const result = await runEngine(server, [{ type: 'deploy', name: 'web', namespace: ns }], { timeoutMs: 4000, failFast: false });
     expect(result.outcome).toBe('timeout');
-    expect(result.targets[0].status).toBe('InProgress');
-    expect(result.targets[0].diagnosis?.summary).toMatch(/CrashLoopBackOff/);
+    expect(result.targets[0]?.status).toBe('InProgress');
+    expect(result.targets[0]?.diagnosis?.summary).toMatch(/CrashLoopBackOff/);
   });
 
   it('an unschedulable bare Pod turns Failed when its 15 s window ends (a timer re-checks it)', async () => {
@@ -118,6 +133,6 @@ describe('failures, fail-fast with the reason', () => {
     const result = await runEngine(server, [{ type: 'pod', name: 'big', namespace: ns }], { timeoutMs: 600_000 });
     expect(result.outcome).toBe('failed');
     expect(result.targets.map(brief)).toEqual(['Pod/unschedulable/big Failed: Pod could not be scheduled']);
-    expect(result.targets[0].history.map((h) => h.status)).toContain('InProgress');
+    expect(result.targets[0]?.history.map((h) => h.status)).toContain('InProgress');
   }, 60_000);
 });

@@ -37,7 +37,7 @@ describe('eventSubject', () => {
   it.each([
     ['an event on a pod of the workload', { kind: 'Pod', name: 'web-app-7d9c5-x' }, web],
     ['an event on the workload itself', { kind: 'StatefulSet', name: 'db' }, db],
-    ['an event on the Deployment\'s ReplicaSet (FailedCreate)', { kind: 'ReplicaSet', name: 'web-app-7d9c5' }, web],
+    ["an event on the Deployment's ReplicaSet (FailedCreate)", { kind: 'ReplicaSet', name: 'web-app-7d9c5' }, web],
     ['an event on a bare pod target', { kind: 'Pod', name: 'debug' }, bare],
     ['an event on something else', { kind: 'Pod', name: 'unrelated' }, undefined],
   ])('%s', (_name, involvedObject, expected) => {

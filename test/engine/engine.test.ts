@@ -39,9 +39,16 @@ describe('readiness', () => {
     server.create(deployment('web', { namespace: ns, state: 'progressing' }));
     server.create(deployment('api', { namespace: ns, state: 'progressing' }));
     const transitions: string[] = [];
-    const running = runEngine(server, [{ type: 'deploy', name: 'web', namespace: ns }, { type: 'deployments.apps', name: 'api', namespace: ns }], {
-      observer: { transition: (t) => transitions.push(`${t.name} ${t.status}`) },
-    });
+    const running = runEngine(
+      server,
+      [
+        { type: 'deploy', name: 'web', namespace: ns },
+        { type: 'deployments.apps', name: 'api', namespace: ns },
+      ],
+      {
+        observer: { transition: (t) => transitions.push(`${t.name} ${t.status}`) },
+      },
+    );
     await following(server, 'deployments', ns);
     ready(ns, 'web');
     ready(ns, 'api');
@@ -51,17 +58,24 @@ describe('readiness', () => {
       'Deployment/delay/web Current done: Deployment is available. Replicas: 1',
       'Deployment/delay/api Current done: Deployment is available. Replicas: 1',
     ]);
-    expect(result.targets[0].history.map((h) => h.status)).toEqual(['Unknown', 'Unknown', 'InProgress', 'Current']);
-    expect(result.targets[0].apiVersion).toBe('apps/v1');
+    expect(result.targets[0]?.history.map((h) => h.status)).toEqual(['Unknown', 'Unknown', 'InProgress', 'Current']);
+    expect(result.targets[0]?.apiVersion).toBe('apps/v1');
     expect(transitions).toEqual(expect.arrayContaining(['web InProgress', 'web Current', 'api Current']));
   });
 
   it('waits for targets created after the wait started, and for selector members', async () => {
     const ns = namespace(server, 'later');
     const resolved: string[][] = [];
-    const running = runEngine(server, [{ type: 'cm', name: 'settings', namespace: ns }, { type: 'deploy', selector: 'tier=web', namespace: ns }], {
-      observer: { resolved: (targets) => resolved.push(targets.map(brief)) },
-    });
+    const running = runEngine(
+      server,
+      [
+        { type: 'cm', name: 'settings', namespace: ns },
+        { type: 'deploy', selector: 'tier=web', namespace: ns },
+      ],
+      {
+        observer: { resolved: (targets) => resolved.push(targets.map(brief)) },
+      },
+    );
     await following(server, 'deployments', ns);
     await following(server, 'configmaps', ns);
     server.create(configMap('settings', {}, ns));
@@ -70,18 +84,32 @@ describe('readiness', () => {
     await until(() => server.counters.requests().length > 0, 'noop');
     ready(ns, 'a');
     const result = await running;
-    expect(resolved).toEqual([[
-      'ConfigMap/later/settings Unknown: waiting for the first list of configmaps in namespace "later"',
-      'Deployment/later/(tier=web) Unknown: waiting for the first list of deployments.apps in namespace "later"',
-    ]]);
+    expect(resolved).toEqual([
+      [
+        'ConfigMap/later/settings Unknown: waiting for the first list of configmaps in namespace "later"',
+        'Deployment/later/(tier=web) Unknown: waiting for the first list of deployments.apps in namespace "later"',
+      ],
+    ]);
     expect(result.outcome).toBe('ready');
-    expect(result.targets.map((t) => `${t.kind}/${t.name} ${t.status}`)).toEqual(['ConfigMap/settings Current', 'Deployment/a Current', 'Deployment/b Current']);
+    expect(result.targets.map((t) => `${t.kind}/${t.name} ${t.status}`)).toEqual([
+      'ConfigMap/settings Current',
+      'Deployment/a Current',
+      'Deployment/b Current',
+    ]);
   });
 
   it('times out on a target that never gets ready, saying where it is stuck', async () => {
     const ns = namespace(server, 'stuck');
     server.create(deployment('web', { namespace: ns, state: 'progressing' }));
-    const result = await runEngine(server, [{ type: 'deploy', name: 'web', namespace: ns }, { type: 'deploy', name: 'ghost', namespace: ns }, { type: 'deploy', selector: 'app=none', namespace: ns }], { timeoutMs: 3000 });
+    const result = await runEngine(
+      server,
+      [
+        { type: 'deploy', name: 'web', namespace: ns },
+        { type: 'deploy', name: 'ghost', namespace: ns },
+        { type: 'deploy', selector: 'app=none', namespace: ns },
+      ],
+      { timeoutMs: 3000 },
+    );
     expect(result.outcome).toBe('timeout');
     expect(result.targets.map(brief)).toEqual([
       'Deployment/stuck/web InProgress: Available: 0/1',
@@ -95,12 +123,22 @@ describe('readiness', () => {
     const ns = namespace(server, 'deadline');
     server.create(deployment('web', { namespace: ns, state: 'progressing' }));
     server.create(deployment('api', { namespace: ns, state: 'progressing' }));
-    const running = runEngine(server, [{ type: 'deploy', name: 'web', namespace: ns }, { type: 'deploy', name: 'api', namespace: ns }], { timeoutMs: 600_000 });
+    const running = runEngine(
+      server,
+      [
+        { type: 'deploy', name: 'web', namespace: ns },
+        { type: 'deploy', name: 'api', namespace: ns },
+      ],
+      { timeoutMs: 600_000 },
+    );
     await following(server, 'deployments', ns);
     server.patchStatus('apps/v1', 'Deployment', ns, 'web', deploymentStatus('deadline'));
     const result = await running; // never waits for the 10-minute deadline (jest's timeout would fail first)
     expect(result.outcome).toBe('failed');
-    expect(result.targets.map(brief)).toEqual(['Deployment/deadline/web Failed: Progress deadline exceeded', 'Deployment/deadline/api InProgress: Available: 0/1']);
+    expect(result.targets.map(brief)).toEqual([
+      'Deployment/deadline/web Failed: Progress deadline exceeded',
+      'Deployment/deadline/api InProgress: Available: 0/1',
+    ]);
   });
 
   it('fails a Job that failed, under job-completion', async () => {
@@ -110,18 +148,29 @@ describe('readiness', () => {
       kind: 'Job',
       metadata: { name: 'migrate', namespace: ns },
       spec: { backoffLimit: 1, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'm', image: 'm' }] } } },
-      status: { failed: 2, conditions: [{ type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' }] },
+      status: {
+        failed: 2,
+        conditions: [{ type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' }],
+      },
     });
     const result = await runEngine(server, [{ type: 'job', name: 'migrate', namespace: ns }], { timeoutMs: 600_000 });
     expect(result.outcome).toBe('failed');
     expect(result.targets[0]).toMatchObject({ kind: 'Job', status: 'Failed' });
-    expect(result.targets[0].message).toMatch(/BackoffLimitExceeded|backoff limit/);
+    expect(result.targets[0]?.message).toMatch(/BackoffLimitExceeded|backoff limit/);
   });
 
   it('fails fast on a workload whose pods cannot pull their image, naming the reason', async () => {
     const ns = namespace(server, 'pull');
     server.create(deployment('web', { namespace: ns, state: 'progressing' }));
-    server.create(pod('web-5d8f-abcde', { namespace: ns, app: 'web', owner: { kind: 'ReplicaSet', name: 'web-5d8f' }, image: 'web:nope', waiting: { reason: 'ImagePullBackOff', message: 'Back-off pulling image "web:nope"' } }));
+    server.create(
+      pod('web-5d8f-abcde', {
+        namespace: ns,
+        app: 'web',
+        owner: { kind: 'ReplicaSet', name: 'web-5d8f' },
+        image: 'web:nope',
+        waiting: { reason: 'ImagePullBackOff', message: 'Back-off pulling image "web:nope"' },
+      }),
+    );
     server.create(pod('other-1', { namespace: ns, app: 'other', waiting: { reason: 'CrashLoopBackOff', message: 'back-off 10s' } }));
     server.create({
       apiVersion: 'v1',
@@ -135,7 +184,7 @@ describe('readiness', () => {
     });
     const result = await runEngine(server, [{ type: 'deploy', name: 'web', namespace: ns }], { timeoutMs: 600_000, imagePullGraceMs: 0 });
     expect(result.outcome).toBe('failed');
-    const [web] = result.targets;
+    const web = result.targets[0]!;
     expect(web.status).toBe('Failed');
     expect(web.message).toContain('ImagePullBackOff');
     expect(web.diagnosis).toMatchObject({ unrecoverable: true, problems: [{ pod: 'web-5d8f-abcde', reason: 'ImagePullBackOff' }] });
@@ -147,29 +196,46 @@ describe('readiness', () => {
     const ns = namespace(server, 'cancel');
     server.create(configMap('a', {}, ns));
     const controller = new AbortController();
-    const running = runEngine(server, [{ type: 'cm', name: 'a', namespace: ns }, { type: 'cm', name: 'b', namespace: ns }], { signal: controller.signal, timeoutMs: 600_000 });
+    const running = runEngine(
+      server,
+      [
+        { type: 'cm', name: 'a', namespace: ns },
+        { type: 'cm', name: 'b', namespace: ns },
+      ],
+      { signal: controller.signal, timeoutMs: 600_000 },
+    );
     await following(server, 'configmaps', ns);
     controller.abort();
     const result = await running;
     expect(result).toMatchObject({ cancelled: true, outcome: 'timeout' });
-    expect(result.targets.map(brief)).toEqual(['ConfigMap/cancel/a Current done: Resource is always ready', 'ConfigMap/cancel/b NotFound: not found; waiting for it to be created']);
+    expect(result.targets.map(brief)).toEqual([
+      'ConfigMap/cancel/a Current done: Resource is always ready',
+      'ConfigMap/cancel/b NotFound: not found; waiting for it to be created',
+    ]);
   });
 
   it('sends heartbeats with the pending targets while waiting', async () => {
     const ns = namespace(server, 'heartbeat');
     server.create(configMap('here', {}, ns));
     const beats: Array<[string[], number]> = [];
-    await runEngine(server, [{ type: 'cm', name: 'here', namespace: ns }, { type: 'cm', name: 'missing', namespace: ns }], {
-      timeoutMs: 3000,
-      heartbeatMs: 300,
-      observer: { heartbeat: (pending, elapsed) => beats.push([pending.map((t) => t.name), elapsed]) },
-    });
+    await runEngine(
+      server,
+      [
+        { type: 'cm', name: 'here', namespace: ns },
+        { type: 'cm', name: 'missing', namespace: ns },
+      ],
+      {
+        timeoutMs: 3000,
+        heartbeatMs: 300,
+        observer: { heartbeat: (pending, elapsed) => beats.push([pending.map((t) => t.name), elapsed]) },
+      },
+    );
     expect(beats.length).toBeGreaterThanOrEqual(1);
     for (const [pending, elapsed] of beats) {
       expect(pending).toContain('missing');
       expect(elapsed).toBeGreaterThan(0);
     }
-    expect(beats[beats.length - 1][0]).toEqual(['missing']);
+    expect(beats[beats.length - 1]?.[0]).toEqual(['missing']);
   });
 
   it('succeeds at once with nothing to wait for', async () => {
@@ -181,16 +247,28 @@ describe('a selector on its own (every workload type)', () => {
   it('is ready when the matching objects are, whatever types have no match', async () => {
     const ns = namespace(server, 'lone');
     server.create(deployment('web', { namespace: ns, labels: { app: 'shop' }, state: 'ready' }));
-    server.create({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: ns, labels: { app: 'shop' } }, spec: { type: 'ClusterIP', ports: [{ port: 80 }] } });
+    server.create({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'web', namespace: ns, labels: { app: 'shop' } },
+      spec: { type: 'ClusterIP', ports: [{ port: 80 }] },
+    });
     server.create(deployment('other', { namespace: ns, labels: { app: 'else' }, state: 'progressing' }));
-    const result = await runEngine(server, workloadTargets('app=shop').map((t) => ({ ...t, namespace: ns })));
+    const result = await runEngine(
+      server,
+      workloadTargets('app=shop').map((t) => ({ ...t, namespace: ns })),
+    );
     expect(result.outcome).toBe('ready');
     expect(result.targets.map((t) => `${t.kind}/${t.name} ${t.status}`)).toEqual(['Deployment/web Current', 'Service/web Current']);
   });
 
   it('reports one entry while nothing matches', async () => {
     const ns = namespace(server, 'lone-empty');
-    const result = await runEngine(server, workloadTargets('app=shop').map((t) => ({ ...t, namespace: ns })), { timeoutMs: 3000 });
+    const result = await runEngine(
+      server,
+      workloadTargets('app=shop').map((t) => ({ ...t, namespace: ns })),
+      { timeoutMs: 3000 },
+    );
     expect(result.outcome).toBe('timeout');
     expect(result.targets.map(brief)).toEqual([
       'Deployment/lone-empty/(app=shop) NotFound: no deployments, statefulsets, daemonsets, jobs, pods without an owner, persistentvolumeclaims or services match app=shop in namespace lone-empty yet',
@@ -203,7 +281,15 @@ describe('wait-for', () => {
     const ns = namespace(server, 'deleting');
     server.create(configMap('a', {}, ns));
     server.create(configMap('b', {}, ns));
-    const running = runEngine(server, [{ type: 'cm', name: 'a', namespace: ns }, { type: 'cm', name: 'b', namespace: ns }, { type: 'cm', name: 'never', namespace: ns }], { waitFor: { kind: 'deleted' } });
+    const running = runEngine(
+      server,
+      [
+        { type: 'cm', name: 'a', namespace: ns },
+        { type: 'cm', name: 'b', namespace: ns },
+        { type: 'cm', name: 'never', namespace: ns },
+      ],
+      { waitFor: { kind: 'deleted' } },
+    );
     await following(server, 'configmaps', ns);
     server.delete('v1', 'ConfigMap', ns, 'a');
     server.delete('v1', 'ConfigMap', ns, 'b');
@@ -242,7 +328,9 @@ describe('custom resources', () => {
     const warnings: string[] = [];
     const running = runEngine(server, [{ type: 'databases.example.net', name: 'main', namespace: ns }], { observer: { warning: (m) => warnings.push(m) } });
     await until(() => warnings.length > 0, 'the not-served warning');
-    expect(warnings).toEqual(['resource type "databases.example.net" (in API group "example.net") is not served by the cluster yet; waiting for it until the deadline']);
+    expect(warnings).toEqual([
+      'resource type "databases.example.net" (in API group "example.net") is not served by the cluster yet; waiting for it until the deadline',
+    ]);
     server.create({
       apiVersion: 'apiextensions.k8s.io/v1',
       kind: 'CustomResourceDefinition',
@@ -251,10 +339,22 @@ describe('custom resources', () => {
         group: 'example.net',
         scope: 'Namespaced',
         names: { plural: 'databases', singular: 'database', kind: 'Database', shortNames: ['db'] },
-        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } }, subresources: { status: {} } }],
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+            subresources: { status: {} },
+          },
+        ],
       },
     });
-    await server.waitFor(() => (server.get('apiextensions.k8s.io/v1', 'CustomResourceDefinition', undefined, 'databases.example.net')?.status?.conditions ?? []).some((c: { type: string; status: string }) => c.type === 'Established' && c.status === 'True'));
+    await server.waitFor(() =>
+      (server.get('apiextensions.k8s.io/v1', 'CustomResourceDefinition', undefined, 'databases.example.net')?.status?.conditions ?? []).some(
+        (c: { type: string; status: string }) => c.type === 'Established' && c.status === 'True',
+      ),
+    );
     server.create({
       apiVersion: 'example.net/v1',
       kind: 'Database',
@@ -263,12 +363,15 @@ describe('custom resources', () => {
       status: { observedGeneration: 1, conditions: [{ type: 'Ready', status: 'False', reason: 'Starting', message: 'starting' }] },
     });
     await following(server, 'databases', ns, 'list');
-    server.patchStatus('example.net/v1', 'Database', ns, 'main', { observedGeneration: 1, conditions: [{ type: 'Ready', status: 'True', reason: 'Up', message: 'up' }] });
+    server.patchStatus('example.net/v1', 'Database', ns, 'main', {
+      observedGeneration: 1,
+      conditions: [{ type: 'Ready', status: 'True', reason: 'Up', message: 'up' }],
+    });
     const result = await running;
     expect(result.outcome).toBe('ready');
     expect(result.targets.map(brief)).toEqual(['Database/crd/main Current done: Resource is Ready']);
-    expect(result.targets[0].history.map((h) => h.status)).toEqual(expect.arrayContaining(['InProgress', 'Current']));
-    expect(result.targets[0].apiVersion).toBe('example.net/v1');
+    expect(result.targets[0]?.history.map((h) => h.status)).toEqual(expect.arrayContaining(['InProgress', 'Current']));
+    expect(result.targets[0]?.apiVersion).toBe('example.net/v1');
   });
 
   it('says at the deadline that a type is not served', async () => {
@@ -283,13 +386,32 @@ describe('custom resources', () => {
         apiVersion: 'apiextensions.k8s.io/v1',
         kind: 'CustomResourceDefinition',
         metadata: { name: `caches.${group}` },
-        spec: { group, scope: 'Namespaced', names: { plural: 'caches', singular: 'cache', kind: 'Cache' }, versions: [{ name: 'v1', served: true, storage: true }] },
+        spec: {
+          group,
+          scope: 'Namespaced',
+          names: { plural: 'caches', singular: 'cache', kind: 'Cache' },
+          versions: [{ name: 'v1', served: true, storage: true }],
+        },
       });
     }
-    await server.waitFor(() => server.list('apiextensions.k8s.io/v1', 'CustomResourceDefinition').filter((c) => c.metadata.name.startsWith('caches.') && c.status?.conditions?.length).length === 2);
-    const result = await runEngine(server, [{ type: 'cache', name: 'x' }, { type: 'cm', name: 'y' }], { timeoutMs: 600_000 });
+    await server.waitFor(
+      () =>
+        server.list('apiextensions.k8s.io/v1', 'CustomResourceDefinition').filter((c) => c.metadata.name.startsWith('caches.') && c.status?.conditions?.length)
+          .length === 2,
+    );
+    const result = await runEngine(
+      server,
+      [
+        { type: 'cache', name: 'x' },
+        { type: 'cm', name: 'y' },
+      ],
+      { timeoutMs: 600_000 },
+    );
     expect(result.outcome).toBe('failed');
-    expect(result.error).toEqual({ input: 'resources', message: 'resource type "cache" is ambiguous: it matches caches.a.example.org, caches.b.example.org; write one of them instead' });
+    expect(result.error).toEqual({
+      input: 'resources',
+      message: 'resource type "cache" is ambiguous: it matches caches.a.example.org, caches.b.example.org; write one of them instead',
+    });
     expect(result.targets).toHaveLength(2);
   });
 });
@@ -336,7 +458,11 @@ describe('permissions', () => {
   it('a selector alone warns about a type it may not list, and waits for the others', async () => {
     const ns = namespace(server, 'nods');
     server.create(deployment('web', { namespace: ns, labels: { app: 'shop' }, state: 'ready' }));
-    const result = await runEngine(server, workloadTargets('app=shop').map((t) => ({ ...t, namespace: ns })), { token: 'no-daemonsets' });
+    const result = await runEngine(
+      server,
+      workloadTargets('app=shop').map((t) => ({ ...t, namespace: ns })),
+      { token: 'no-daemonsets' },
+    );
     expect(result.outcome).toBe('ready');
     expect(result.targets.map((t) => `${t.kind}/${t.name} ${t.status}`)).toEqual(['Deployment/web Current']);
     expect(result.warnings).toEqual([
@@ -355,9 +481,17 @@ describe('permissions', () => {
   it('a forbidden LIST fails with the permission named, once nothing else can progress', async () => {
     const ns = namespace(server, 'nolist');
     server.create(configMap('a', {}, ns));
-    const result = await runEngine(server, [{ type: 'cm', name: 'a', namespace: ns }, { type: 'deploy', name: 'web', namespace: ns }], { token: 'no-deployments', timeoutMs: 600_000 });
+    const result = await runEngine(
+      server,
+      [
+        { type: 'cm', name: 'a', namespace: ns },
+        { type: 'deploy', name: 'web', namespace: ns },
+      ],
+      { token: 'no-deployments', timeoutMs: 600_000 },
+    );
     expect(result.outcome).toBe('failed');
-    const message = 'cannot list deployments.apps in namespace "nolist": forbidden — grant the list and watch verbs on deployments.apps to this kubeconfig\'s identity';
+    const message =
+      'cannot list deployments.apps in namespace "nolist": forbidden — grant the list and watch verbs on deployments.apps to this kubeconfig\'s identity';
     expect(result.error).toEqual({ input: 'kubeconfig', message });
     expect(result.targets.map(brief)).toEqual(['ConfigMap/nolist/a Current done: Resource is always ready', `Deployment/nolist/web Unknown: ${message}`]);
   });

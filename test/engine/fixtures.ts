@@ -19,7 +19,14 @@ export function deploymentStatus(state: 'ready' | 'progressing' | 'deadline', re
 
 export function deployment(
   name: string,
-  opts: { namespace?: string; labels?: Record<string, string>; state?: 'ready' | 'progressing' | 'deadline'; uid?: string; owned?: boolean; replicas?: number } = {},
+  opts: {
+    namespace?: string;
+    labels?: Record<string, string>;
+    state?: 'ready' | 'progressing' | 'deadline';
+    uid?: string;
+    owned?: boolean;
+    replicas?: number;
+  } = {},
 ): Record<string, unknown> {
   return {
     apiVersion: 'apps/v1',
@@ -45,13 +52,38 @@ export function deployment(
 /** A pod of a Deployment's ReplicaSet, in a chosen container state. */
 export function pod(
   name: string,
-  opts: { namespace?: string; app: string; owner?: { kind: string; name: string }; waiting?: { reason: string; message: string }; unschedulableSince?: string; image?: string; created?: string },
+  opts: {
+    namespace?: string;
+    app: string;
+    owner?: { kind: string; name: string };
+    waiting?: { reason: string; message: string };
+    unschedulableSince?: string;
+    image?: string;
+    created?: string;
+  },
 ): Record<string, unknown> {
   const containerStatuses = opts.waiting
     ? [{ name: 'app', ready: false, restartCount: 0, image: opts.image ?? 'nginx:1.27', imageID: '', state: { waiting: opts.waiting } }]
-    : [{ name: 'app', ready: true, restartCount: 0, image: opts.image ?? 'nginx:1.27', imageID: '', state: { running: { startedAt: '2026-01-01T00:00:00Z' } } }];
+    : [
+        {
+          name: 'app',
+          ready: true,
+          restartCount: 0,
+          image: opts.image ?? 'nginx:1.27',
+          imageID: '',
+          state: { running: { startedAt: '2026-01-01T00:00:00Z' } },
+        },
+      ];
   const conditions = opts.unschedulableSince
-    ? [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/3 nodes are available: 3 Insufficient cpu.', lastTransitionTime: opts.unschedulableSince }]
+    ? [
+        {
+          type: 'PodScheduled',
+          status: 'False',
+          reason: 'Unschedulable',
+          message: '0/3 nodes are available: 3 Insufficient cpu.',
+          lastTransitionTime: opts.unschedulableSince,
+        },
+      ]
     : [
         { type: 'PodScheduled', status: 'True' },
         { type: 'Ready', status: opts.waiting ? 'False' : 'True', reason: opts.waiting ? 'ContainersNotReady' : '' },
@@ -65,7 +97,9 @@ export function pod(
       uid: `uid-${name}`,
       creationTimestamp: opts.created ?? opts.unschedulableSince ?? new Date().toISOString(),
       labels: { app: opts.app },
-      ...(opts.owner ? { ownerReferences: [{ apiVersion: 'apps/v1', kind: opts.owner.kind, name: opts.owner.name, uid: `uid-${opts.owner.name}`, controller: true }] } : {}),
+      ...(opts.owner
+        ? { ownerReferences: [{ apiVersion: 'apps/v1', kind: opts.owner.kind, name: opts.owner.name, uid: `uid-${opts.owner.name}`, controller: true }] }
+        : {}),
     },
     spec: { containers: [{ name: 'app', image: opts.image ?? 'nginx:1.27' }], restartPolicy: 'Always' },
     status: opts.unschedulableSince ? { phase: 'Pending', conditions } : { phase: opts.waiting ? 'Pending' : 'Running', conditions, containerStatuses },

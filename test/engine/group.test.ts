@@ -11,8 +11,26 @@ import type { ResourceType } from '../../src/kube/index.js';
 import type { Diagnosis } from '../../src/status/types.js';
 import { configMap, deployment, pod } from './fixtures.js';
 
-const DEPLOYMENTS: ResourceType = { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespaced: true, singular: 'deployment', shortNames: ['deploy'], verbs: [] };
-const CONFIGMAPS: ResourceType = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true, singular: 'configmap', shortNames: ['cm'], verbs: [] };
+const DEPLOYMENTS: ResourceType = {
+  group: 'apps',
+  version: 'v1',
+  resource: 'deployments',
+  kind: 'Deployment',
+  namespaced: true,
+  singular: 'deployment',
+  shortNames: ['deploy'],
+  verbs: [],
+};
+const CONFIGMAPS: ResourceType = {
+  group: '',
+  version: 'v1',
+  resource: 'configmaps',
+  kind: 'ConfigMap',
+  namespaced: true,
+  singular: 'configmap',
+  shortNames: ['cm'],
+  verbs: [],
+};
 const PODS: ResourceType = { group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true, singular: 'pod', shortNames: ['po'], verbs: [] };
 
 function setup(type: ResourceType, opts: { waitFor?: WaitFor; failFast?: boolean; now?: () => Date } = {}) {
@@ -38,7 +56,10 @@ function setup(type: ResourceType, opts: { waitFor?: WaitFor; failFast?: boolean
     return state;
   };
   const selector = (text: string, ownerless = false): (() => TargetReport[]) => {
-    const placeholder = tracker.add({ apiVersion: 'v1', kind: type.kind, namespace: 'default', name: '', selector: text }, { status: 'Unknown', message: '', done: false });
+    const placeholder = tracker.add(
+      { apiVersion: 'v1', kind: type.kind, namespace: 'default', name: '', selector: text },
+      { status: 'Unknown', message: '', done: false },
+    );
     const set = new SelectorSet(placeholder, tracker, text, 'default', ctx.waitFor);
     const members = group.addSelector(ownerless, set);
     return () => [...(set.empty ? [set.placeholder] : []), ...members()].map((s) => s.report);
@@ -118,7 +139,12 @@ describe('wait-for deleted', () => {
   it.each([
     ['absent from the start', [] as unknown[], [], 'does not exist'],
     ['deleted while waiting', [configMap('a')], [(g: GroupState) => g.remove('a')], 'deleted'],
-    ['re-created with a new UID (a missed delete)', [configMap('a', {}, 'default', 'uid-1')], [(g: GroupState) => g.upsert(configMap('a', {}, 'default', 'uid-2'))], 'deleted (an object with the same name was created again since)'],
+    [
+      're-created with a new UID (a missed delete)',
+      [configMap('a', {}, 'default', 'uid-1')],
+      [(g: GroupState) => g.upsert(configMap('a', {}, 'default', 'uid-2'))],
+      'deleted (an object with the same name was created again since)',
+    ],
   ])('is done when %s', (_name, initial, steps, message) => {
     const { group, named, list } = setup(CONFIGMAPS, { waitFor });
     const a = named('a');
@@ -199,7 +225,12 @@ describe('selector targets', () => {
 describe('condition and jsonpath goals', () => {
   it.each<[WaitFor, string, boolean, string]>([
     [{ kind: 'condition', type: 'available', value: 'true' }, 'Current', true, 'condition available=true'],
-    [{ kind: 'condition', type: 'Available', value: 'False' }, 'InProgress', false, 'waiting for condition Available=False: it is True (MinimumReplicasAvailable)'],
+    [
+      { kind: 'condition', type: 'Available', value: 'False' },
+      'InProgress',
+      false,
+      'waiting for condition Available=False: it is True (MinimumReplicasAvailable)',
+    ],
     [{ kind: 'condition', type: 'Frozen', value: 'True' }, 'InProgress', false, 'waiting for condition Frozen=True: the object has no Frozen condition yet'],
     [{ kind: 'jsonpath', expression: '{.status.readyReplicas}', value: '1' }, 'Current', true, 'jsonpath {.status.readyReplicas}=1'],
     [{ kind: 'jsonpath', expression: '{.status.readyReplicas}', value: '3' }, 'InProgress', false, 'waiting for {.status.readyReplicas}=3: it is "1"'],
@@ -224,7 +255,7 @@ describe('pod diagnosis and time', () => {
     const web = named('web');
     list(deployment('web', { state: 'progressing' }));
     expect(pendingNamespaces).toContain('default');
-    const [subject] = group.pendingWorkloads();
+    const subject = group.pendingWorkloads()[0]!;
     expect(subject).toMatchObject({ kind: 'Deployment', name: 'web' });
     expect(subject.ownsPod(pod('web-1', { app: 'web' }))).toBe(true);
     expect(subject.ownsPod(pod('db-1', { app: 'db' }))).toBe(false);
@@ -241,7 +272,7 @@ describe('pod diagnosis and time', () => {
     const { group, named, list } = setup(DEPLOYMENTS, { failFast: false });
     const web = named('web');
     list(deployment('web', { state: 'progressing' }));
-    group.pendingWorkloads()[0].apply(unrecoverable);
+    group.pendingWorkloads()[0]!.apply(unrecoverable);
     expect(web.report).toMatchObject({ status: 'InProgress', diagnosis: unrecoverable });
   });
 
@@ -252,9 +283,9 @@ describe('pod diagnosis and time', () => {
     list(pod('p', { app: 'p', unschedulableSince: '2026-01-01T00:00:00Z' }));
     expect(p.report.status).toBe('InProgress');
     expect(scheduled).toHaveLength(1);
-    expect(scheduled[0].at).toBe(Date.parse('2026-01-01T00:00:00Z') + SCHEDULE_WINDOW_MS + 100);
-    now = scheduled[0].at;
-    scheduled[0].run();
+    expect(scheduled[0]?.at).toBe(Date.parse('2026-01-01T00:00:00Z') + SCHEDULE_WINDOW_MS + 100);
+    now = scheduled[0]!.at;
+    scheduled[0]!.run();
     expect(p.report).toMatchObject({ status: 'Failed', done: false });
     expect(p.report.message).toBe('Pod could not be scheduled');
   });

@@ -10,7 +10,11 @@ export type RunOptions = Partial<Omit<EngineOptions, 'targets'>> & { token?: str
 /** Defaults suit tests: short poll interval, generous deadline (jest's own timeout catches hangs). */
 export async function runEngine(server: TestCluster, targets: TargetSpec[], options: RunOptions = {}): Promise<EngineResult> {
   const { token, ...engine } = options;
-  const cluster = await connect({ kubeconfig: server.kubeconfig({ token: token ?? 'admin' }), context: '' }, { mask: () => {} }, { env: {}, serviceAccountDir: '/nonexistent' });
+  const cluster = await connect(
+    { kubeconfig: server.kubeconfig({ token: token ?? 'admin' }), context: '' },
+    { mask: () => {} },
+    { env: {}, serviceAccountDir: '/nonexistent' },
+  );
   try {
     return await waitForTargets(cluster, {
       targets,
@@ -30,7 +34,10 @@ export async function runEngine(server: TestCluster, targets: TargetSpec[], opti
 
 /** Resolves once the engine has an open watch (or a finished LIST) on `resource` in `namespace`. */
 export async function following(server: TestCluster, resource: string, namespace: string, verb: 'watch' | 'list' = 'watch'): Promise<void> {
-  await server.waitFor(() => server.counters.requests().some((r) => r.verb === verb && r.resource === resource && r.namespace === namespace && r.status === 200), 20_000);
+  await server.waitFor(
+    () => server.counters.requests().some((r) => r.verb === verb && r.resource === resource && r.namespace === namespace && r.status === 200),
+    20_000,
+  );
 }
 
 export function brief(report: TargetReport): string {

@@ -34,7 +34,15 @@ describe('spec.selector objects', () => {
     [{ matchLabels: { app: 'web' } }, true],
     [{ matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['frontend', 'x'] }] }, true],
     [{ matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['frontend'] }] }, false],
-    [{ matchExpressions: [{ key: 'canary', operator: 'DoesNotExist' }, { key: 'app', operator: 'Exists' }] }, true],
+    [
+      {
+        matchExpressions: [
+          { key: 'canary', operator: 'DoesNotExist' },
+          { key: 'app', operator: 'Exists' },
+        ],
+      },
+      true,
+    ],
     [{ matchExpressions: [{ key: 'app', operator: 'Bogus' }] }, false],
   ])('%j', (selector, matches) => {
     expect(selectorFromObject(selector)!(labels)).toBe(matches);

@@ -27,7 +27,10 @@ describe('watch interruptions', () => {
     const ns = namespace(server, 'flaky');
     server.create(deployment('web', { namespace: ns, state: 'progressing' }));
     server.create(deployment('api', { namespace: ns, state: 'progressing' }));
-    const running = runEngine(server, [{ type: 'deploy', name: 'web', namespace: ns }, { type: 'deploy', name: 'api', namespace: ns }]);
+    const running = runEngine(server, [
+      { type: 'deploy', name: 'web', namespace: ns },
+      { type: 'deploy', name: 'api', namespace: ns },
+    ]);
     await following(server, 'deployments', ns);
 
     for (let round = 0; round < 3; round++) {
@@ -60,7 +63,9 @@ describe('watch interruptions', () => {
     const result = await running;
     expect(result.outcome).toBe('ready');
     // The watch's error body is read now (kube transport on node:https), so the Status message shows.
-    expect(result.warnings).toEqual(['watching secrets in namespace "watch500" keeps failing (500 Internal Server Error: Internal error occurred: injected fault); polling every 200ms instead']);
+    expect(result.warnings).toEqual([
+      'watching secrets in namespace "watch500" keeps failing (500 Internal Server Error: Internal error occurred: injected fault); polling every 200ms instead',
+    ]);
   });
 });
 
@@ -72,7 +77,9 @@ describe('throttling and errors', () => {
     server.faults.failNext(1, { status: 500, verb: 'list', resource: 'configmaps' });
     const result = await runEngine(server, [{ type: 'cm', name: 'a', namespace: ns }]);
     expect(result.outcome).toBe('ready');
-    const statuses = requestsIn(server, ns).filter((r) => r.verb === 'list').map((r) => r.status);
+    const statuses = requestsIn(server, ns)
+      .filter((r) => r.verb === 'list')
+      .map((r) => r.status);
     expect(statuses).toEqual([429, 429, 500, 200]);
     expect(result.durationSeconds).toBeGreaterThanOrEqual(2); // two waits of Retry-After: 1
   });
@@ -145,7 +152,9 @@ describe('an API server that is not there yet', () => {
       await gone.close();
       const result = await running;
       expect(result.outcome).toBe('timeout');
-      expect(result.warnings).toEqual([`cannot reach the API server at ${gone.url}: ECONNREFUSED; retrying until the deadline (statuses may be stale meanwhile)`]);
+      expect(result.warnings).toEqual([
+        `cannot reach the API server at ${gone.url}: ECONNREFUSED; retrying until the deadline (statuses may be stale meanwhile)`,
+      ]);
       expect(result.targets.map(brief)).toEqual(['Deployment/default/web InProgress: Available: 0/1']);
     } finally {
       await cluster.close();
@@ -168,7 +177,9 @@ describe('an API server that is not there yet', () => {
       jobCompletion: true,
     });
     expect(result.outcome).toBe('timeout');
-    expect(result.targets.map(brief)).toEqual(['Deployment/default/web Unknown: the API server did not answer the list of deployments.apps in namespace "default" in time']);
+    expect(result.targets.map(brief)).toEqual([
+      'Deployment/default/web Unknown: the API server did not answer the list of deployments.apps in namespace "default" in time',
+    ]);
     await cluster.close(); // must not wait for the held requests (jest's 60 s timeout would fail a hang)
     stalled.faults.unavailable(0);
     await stalled.close();
@@ -192,7 +203,9 @@ describe('an API server that is not there yet', () => {
         jobCompletion: true,
       });
       expect(result.outcome).toBe('timeout');
-      expect(result.targets.map(brief)).toEqual([`deploy/default/web Unknown: cannot discover the API server's resource types: cannot reach the API server at https://127.0.0.1:${port}: ECONNREFUSED`]);
+      expect(result.targets.map(brief)).toEqual([
+        `deploy/default/web Unknown: cannot discover the API server's resource types: cannot reach the API server at https://127.0.0.1:${port}: ECONNREFUSED`,
+      ]);
     } finally {
       await cluster.close();
     }

@@ -58,8 +58,21 @@ describe('parseSettings: good inputs', () => {
   it.each([
     ['deployment/web', [{ type: 'deployment', name: 'web' }]],
     ['shop/deploy/web', [{ type: 'deploy', namespace: 'shop', name: 'web' }]],
-    ['deployments.apps/web\nsts/db', [{ type: 'deployments.apps', name: 'web' }, { type: 'sts', name: 'db' }]],
-    ['deploy/a, deploy/b,\n\n  svc/c  ', [{ type: 'deploy', name: 'a' }, { type: 'deploy', name: 'b' }, { type: 'svc', name: 'c' }]],
+    [
+      'deployments.apps/web\nsts/db',
+      [
+        { type: 'deployments.apps', name: 'web' },
+        { type: 'sts', name: 'db' },
+      ],
+    ],
+    [
+      'deploy/a, deploy/b,\n\n  svc/c  ',
+      [
+        { type: 'deploy', name: 'a' },
+        { type: 'deploy', name: 'b' },
+        { type: 'svc', name: 'c' },
+      ],
+    ],
     ['Certificate.cert-manager.io/tls', [{ type: 'Certificate.cert-manager.io', name: 'tls' }]],
     ['deployments.v1.apps/web', [{ type: 'deployments.v1.apps', name: 'web' }]],
     ['clusterrole/system:aggregate-to-admin', [{ type: 'clusterrole', name: 'system:aggregate-to-admin' }]],
@@ -165,9 +178,21 @@ describe('parseSettings: bad inputs name the input, the problem and an example',
     ['timeout', { ...target, timeout: '0' }, 'Input "timeout" is "0": expected a duration greater than zero, like 90s, 5m or 1h30m.'],
     ['timeout', { ...target, timeout: '0s' }, 'Input "timeout" is "0s": expected a duration greater than zero, like 90s, 5m or 1h30m.'],
     ['timeout', { ...target, timeout: '-5m' }, 'Input "timeout" is "-5m": expected a duration greater than zero, like 90s, 5m or 1h30m.'],
-    ['poll-interval', { ...target, 'poll-interval': 'often' }, 'Input "poll-interval" is "often": expected a duration like 500ms, 2s or 10s, or a number of seconds.'],
-    ['poll-interval', { ...target, 'poll-interval': '10ms' }, 'Input "poll-interval" is "10ms": expected at least 100ms (to spare the API server), like 500ms, 2s or 10s.'],
-    ['poll-interval', { ...target, 'poll-interval': '0' }, 'Input "poll-interval" is "0": expected at least 100ms (to spare the API server), like 500ms, 2s or 10s.'],
+    [
+      'poll-interval',
+      { ...target, 'poll-interval': 'often' },
+      'Input "poll-interval" is "often": expected a duration like 500ms, 2s or 10s, or a number of seconds.',
+    ],
+    [
+      'poll-interval',
+      { ...target, 'poll-interval': '10ms' },
+      'Input "poll-interval" is "10ms": expected at least 100ms (to spare the API server), like 500ms, 2s or 10s.',
+    ],
+    [
+      'poll-interval',
+      { ...target, 'poll-interval': '0' },
+      'Input "poll-interval" is "0": expected at least 100ms (to spare the API server), like 500ms, 2s or 10s.',
+    ],
     [
       'wait-for',
       { ...target, 'wait-for': 'available' },

@@ -37,9 +37,14 @@ function clientFor(kubeconfig: string, options: ClientOptions = {}) {
 
 /** A watch that records what it delivers. */
 function record(client: KubeClient, path: string, query: Record<string, string | boolean | undefined> = {}) {
-  const events: Array<{ type: string; object: any }> = []; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const events: Array<{ type: string; object: any }> = [];
   const ends: WatchEnd[] = [];
-  const handle = client.watch(path, query, (type, object) => events.push({ type, object: object as never }), (end) => ends.push(end));
+  const handle = client.watch(
+    path,
+    query,
+    (type, object) => events.push({ type, object: object as never }),
+    (end) => ends.push(end),
+  );
   return { events, ends, handle };
 }
 
@@ -142,7 +147,7 @@ describe('watch against the stand-in', () => {
   });
 });
 
-describe('through a proxy-url (HTTP CONNECT), with client-node\'s proxy agent', () => {
+describe("through a proxy-url (HTTP CONNECT), with client-node's proxy agent", () => {
   it('lists and watches through the tunnel; close() ends the watch', async () => {
     const tunnels: string[] = [];
     const sockets: net.Socket[] = [];
@@ -206,6 +211,8 @@ current-context: local
     const { client } = clientFor(kubeconfig);
     const second = Buffer.from('{"type":"MODIFIED","object":{"name":"café ☕"}}\n');
     const cut = second.indexOf(Buffer.from('é')) + 1; // between the two bytes of é
+    // Assigned below, after the handler that reads it is installed.
+    // eslint-disable-next-line prefer-const
     let w!: ReturnType<typeof record>;
     handler = (_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
@@ -249,13 +256,22 @@ current-context: local
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
       res.end(gzipSync(JSON.stringify({ kind: 'List', items: [{ name: 'ü' }] })));
     };
-    await expect(client.get('/api/v1/configmaps', { limit: 500 }, { accept: 'application/json;as=Table' })).resolves.toEqual({ kind: 'List', items: [{ name: 'ü' }] });
+    await expect(client.get('/api/v1/configmaps', { limit: 500 }, { accept: 'application/json;as=Table' })).resolves.toEqual({
+      kind: 'List',
+      items: [{ name: 'ü' }],
+    });
     expect(seen[0]).toMatchObject({ 'accept-encoding': 'gzip', accept: 'application/json;as=Table', authorization: 'Bearer local-token' });
     expect(masked).toContain('local-token');
   });
 
   it.each([
-    ['a Status body', 503, { kind: 'Status', message: 'etcd is down\nmore', reason: 'ServiceUnavailable' }, '503 Service Unavailable: etcd is down', 'ServiceUnavailable'],
+    [
+      'a Status body',
+      503,
+      { kind: 'Status', message: 'etcd is down\nmore', reason: 'ServiceUnavailable' },
+      '503 Service Unavailable: etcd is down',
+      'ServiceUnavailable',
+    ],
     ['no Status body', 500, 'oops', '500 Internal Server Error', undefined],
   ])('GET error with %s', async (_name, status, body, message, reason) => {
     const { client } = clientFor(kubeconfig);
@@ -285,6 +301,9 @@ current-context: local
   it('a GET that gets no answer times out with status 0', async () => {
     const { client } = clientFor(kubeconfig);
     handler = () => {}; // never answers
-    await expect(client.get('/api/v1/configmaps', {}, { timeoutMs: 200 })).rejects.toMatchObject({ status: 0, message: expect.stringMatching(/did not answer in time/) });
+    await expect(client.get('/api/v1/configmaps', {}, { timeoutMs: 200 })).rejects.toMatchObject({
+      status: 0,
+      message: expect.stringMatching(/did not answer in time/),
+    });
   });
 });

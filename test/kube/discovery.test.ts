@@ -32,7 +32,11 @@ function established(name: string): boolean {
 }
 
 beforeAll(async () => {
-  server = await startCluster({ controllers: false, crdEstablishDelayMs: 50, tokens: { 'no-configmaps': [{ verbs: ['*'], resources: ['pods'], apiGroups: [''] }] } });
+  server = await startCluster({
+    controllers: false,
+    crdEstablishDelayMs: 50,
+    tokens: { 'no-configmaps': [{ verbs: ['*'], resources: ['pods'], apiGroups: [''] }] },
+  });
   cluster = await connect({ kubeconfig: server.kubeconfig(), context: '' }, { mask: () => {} }, sources);
 });
 afterAll(async () => {
@@ -50,7 +54,7 @@ describe('discovery', () => {
       ['cj', 'batch', 'cronjobs'],
       ['crd', 'apiextensions.k8s.io', 'customresourcedefinitions'],
       ['pdb', 'policy', 'poddisruptionbudgets'],
-    ]) {
+    ] as const) {
       expect(cluster.discovery.resolve({ type })).toMatchObject({ ok: true, type: { group, resource: plural } });
     }
   });
@@ -58,7 +62,11 @@ describe('discovery', () => {
   it('finds a CRD installed later once it is established, at most once per interval', async () => {
     const discovery = new Discovery(cluster.client, 300);
     await discovery.load();
-    expect(discovery.resolve({ type: 'gizmos' })).toMatchObject({ ok: false, ambiguous: false, message: 'resource type "gizmos" is not served by the cluster' });
+    expect(discovery.resolve({ type: 'gizmos' })).toMatchObject({
+      ok: false,
+      ambiguous: false,
+      message: 'resource type "gizmos" is not served by the cluster',
+    });
     server.create(crd('example.com', 'gizmos', 'Gizmo', ['gz']));
     await until(() => established('gizmos.example.com'), 'CRD established');
 
@@ -91,7 +99,9 @@ describe('discovery', () => {
       await expect(listPages(limited.client, '/api/v1/namespaces/default/configmaps', () => {})).rejects.toMatchObject({
         status: 403,
         reason: 'Forbidden',
-        message: expect.stringMatching(/^403 Forbidden: configmaps is forbidden: User "no-configmaps" cannot list resource "configmaps" in API group "" in the namespace "default"$/),
+        message: expect.stringMatching(
+          /^403 Forbidden: configmaps is forbidden: User "no-configmaps" cannot list resource "configmaps" in API group "" in the namespace "default"$/,
+        ),
       });
     } finally {
       await limited.close();
@@ -101,7 +111,10 @@ describe('discovery', () => {
   it('pages a LIST with continue tokens', async () => {
     for (let i = 0; i < 7; i++) server.create(configMap(`page-${i}`, { paged: 'yes' }));
     const pages: number[] = [];
-    const version = await listPages(cluster.client, '/api/v1/namespaces/default/configmaps', (items) => pages.push(items.length), { labelSelector: 'paged=yes', pageSize: 3 });
+    const version = await listPages(cluster.client, '/api/v1/namespaces/default/configmaps', (items) => pages.push(items.length), {
+      labelSelector: 'paged=yes',
+      pageSize: 3,
+    });
     expect(pages).toEqual([3, 3, 1]);
     expect(version).toMatch(/^\d+$/);
   });
@@ -110,7 +123,10 @@ describe('discovery', () => {
     const port = await closedPort();
     const gone = await connect({ kubeconfig: server.kubeconfig().replace(server.url, `https://127.0.0.1:${port}`), context: '' }, { mask: () => {} }, sources);
     try {
-      await expect(gone.discovery.load()).rejects.toMatchObject({ status: 0, message: `cannot reach the API server at https://127.0.0.1:${port}: ECONNREFUSED` });
+      await expect(gone.discovery.load()).rejects.toMatchObject({
+        status: 0,
+        message: `cannot reach the API server at https://127.0.0.1:${port}: ECONNREFUSED`,
+      });
     } finally {
       await gone.close();
     }

@@ -78,7 +78,9 @@ describe('kubeconfig sources', () => {
   });
 
   it('takes base64 wrapped over several lines', async () => {
-    const encoded = Buffer.from(cluster.kubeconfig()).toString('base64').replace(/(.{76})/g, '$1\n');
+    const encoded = Buffer.from(cluster.kubeconfig())
+      .toString('base64')
+      .replace(/(.{76})/g, '$1\n');
     await connectAndDiscover({ kubeconfig: encoded, context: '' }, noSources());
   });
 
@@ -125,12 +127,27 @@ describe('kubeconfig sources', () => {
   });
 
   it('gets a token from an exec credential plugin and masks it once it is used', async () => {
-    const plugin = write('plugin.mjs', `process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: { token: 'admin' } }));`);
+    const plugin = write(
+      'plugin.mjs',
+      `process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: { token: 'admin' } }));`,
+    );
     const config = {
       apiVersion: 'v1',
       kind: 'Config',
       clusters: [{ name: 'c', cluster: { server: cluster.url, 'certificate-authority-data': Buffer.from(cluster.caPem).toString('base64') } }],
-      users: [{ name: 'u', user: { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: process.execPath, args: [plugin], env: [{ name: 'PLUGIN_SECRET', value: 'plugin-env-secret' }] } } }],
+      users: [
+        {
+          name: 'u',
+          user: {
+            exec: {
+              apiVersion: 'client.authentication.k8s.io/v1',
+              command: process.execPath,
+              args: [plugin],
+              env: [{ name: 'PLUGIN_SECRET', value: 'plugin-env-secret' }],
+            },
+          },
+        },
+      ],
       contexts: [{ name: 'exec', context: { cluster: 'c', user: 'u' } }],
       'current-context': 'exec',
     };
@@ -151,7 +168,10 @@ describe('secret masking', () => {
         { name: 'basic-user', user: { username: 'bob', password: 'hunter2' } },
         { name: 'cert-user', user: { 'client-certificate-data': 'Q0VSVA==', 'client-key-data': 'S0VZREFUQQ==' } },
         { name: 'exec-user', user: { exec: { command: 'x', env: [{ name: 'API_KEY', value: 'exec-secret' }] } } },
-        { name: 'oidc-user', user: { 'auth-provider': { name: 'oidc', config: { 'id-token': 'oidc-id', 'refresh-token': 'oidc-refresh', 'client-secret': 'oidc-client' } } } },
+        {
+          name: 'oidc-user',
+          user: { 'auth-provider': { name: 'oidc', config: { 'id-token': 'oidc-id', 'refresh-token': 'oidc-refresh', 'client-secret': 'oidc-client' } } },
+        },
       ],
       contexts: [{ name: 'ctx', context: { cluster: 'c', user: 'token-user' } }],
       'current-context': 'ctx',
@@ -159,7 +179,17 @@ describe('secret masking', () => {
     const { secrets, masked } = recorder();
     await (await connect({ kubeconfig: stringify(config), context: '' }, secrets, noSources())).close();
     expect(masked).toEqual(
-      expect.arrayContaining(['s3cr3t-token', 'hunter2', Buffer.from('bob:hunter2').toString('base64'), 'Q0VSVA==', 'S0VZREFUQQ==', 'exec-secret', 'oidc-id', 'oidc-refresh', 'oidc-client']),
+      expect.arrayContaining([
+        's3cr3t-token',
+        'hunter2',
+        Buffer.from('bob:hunter2').toString('base64'),
+        'Q0VSVA==',
+        'S0VZREFUQQ==',
+        'exec-secret',
+        'oidc-id',
+        'oidc-refresh',
+        'oidc-client',
+      ]),
     );
   });
 
@@ -209,16 +239,59 @@ describe('unusable kubeconfigs', () => {
   });
 
   it.each<[string, () => { kubeconfig: string; context: string }, 'kubeconfig' | 'context', RegExp]>([
-    ['a missing context, listing the available ones', () => ({ kubeconfig: stringify(base()), context: 'staging' }), 'context', /context "staging" is not in the kubeconfig input \(available contexts: dev, prod\)/],
-    ['a current-context that does not exist', () => ({ kubeconfig: stringify({ ...base(), 'current-context': 'gone' }), context: '' }), 'kubeconfig', /context "gone" is not in .*available contexts: dev, prod/],
-    ['no current-context and no context input', () => ({ kubeconfig: stringify({ ...base(), 'current-context': '' }), context: '' }), 'context', /sets no current-context; set the context input \(available contexts: dev, prod\)/],
-    ['a cluster without a server', () => ({ kubeconfig: stringify({ ...base(), clusters: [{ name: 'c', cluster: {} }] }), context: '' }), 'kubeconfig', /cluster "c" in the kubeconfig input has no server URL/],
-    ['a context naming a missing cluster', () => ({ kubeconfig: stringify({ ...base(), clusters: [] }), context: '' }), 'kubeconfig', /refers to cluster "c", which is not in/],
-    ['a context naming a missing user', () => ({ kubeconfig: stringify({ ...base(), users: [] }), context: '' }), 'kubeconfig', /refers to user "u", which is not in/],
+    [
+      'a missing context, listing the available ones',
+      () => ({ kubeconfig: stringify(base()), context: 'staging' }),
+      'context',
+      /context "staging" is not in the kubeconfig input \(available contexts: dev, prod\)/,
+    ],
+    [
+      'a current-context that does not exist',
+      () => ({ kubeconfig: stringify({ ...base(), 'current-context': 'gone' }), context: '' }),
+      'kubeconfig',
+      /context "gone" is not in .*available contexts: dev, prod/,
+    ],
+    [
+      'no current-context and no context input',
+      () => ({ kubeconfig: stringify({ ...base(), 'current-context': '' }), context: '' }),
+      'context',
+      /sets no current-context; set the context input \(available contexts: dev, prod\)/,
+    ],
+    [
+      'a cluster without a server',
+      () => ({ kubeconfig: stringify({ ...base(), clusters: [{ name: 'c', cluster: {} }] }), context: '' }),
+      'kubeconfig',
+      /cluster "c" in the kubeconfig input has no server URL/,
+    ],
+    [
+      'a context naming a missing cluster',
+      () => ({ kubeconfig: stringify({ ...base(), clusters: [] }), context: '' }),
+      'kubeconfig',
+      /refers to cluster "c", which is not in/,
+    ],
+    [
+      'a context naming a missing user',
+      () => ({ kubeconfig: stringify({ ...base(), users: [] }), context: '' }),
+      'kubeconfig',
+      /refers to user "u", which is not in/,
+    ],
     ['text that is neither YAML nor base64', () => ({ kubeconfig: 'not a kubeconfig!', context: '' }), 'kubeconfig', /neither kubeconfig YAML nor base64/],
-    ['a file path instead of content', () => ({ kubeconfig: os.tmpdir(), context: '' }), 'kubeconfig', /is a file path; it takes the file's content instead \(or set \$KUBECONFIG to the path\)/],
+    [
+      'a file path instead of content',
+      () => ({ kubeconfig: os.tmpdir(), context: '' }),
+      'kubeconfig',
+      /is a file path; it takes the file's content instead \(or set \$KUBECONFIG to the path\)/,
+    ],
     ['a YAML scalar', () => ({ kubeconfig: 'just: [1, 2', context: '' }), 'kubeconfig', /not valid YAML/],
-    ['an unreadable CA file', () => ({ kubeconfig: stringify({ ...base(), clusters: [{ name: 'c', cluster: { server: 'https://x', 'certificate-authority': '/nonexistent/ca.crt' } }] }), context: '' }), 'kubeconfig', /cannot read the certificate-authority of cluster "c": \/nonexistent\/ca.crt \(ENOENT\)/],
+    [
+      'an unreadable CA file',
+      () => ({
+        kubeconfig: stringify({ ...base(), clusters: [{ name: 'c', cluster: { server: 'https://x', 'certificate-authority': '/nonexistent/ca.crt' } }] }),
+        context: '',
+      }),
+      'kubeconfig',
+      /cannot read the certificate-authority of cluster "c": \/nonexistent\/ca.crt \(ENOENT\)/,
+    ],
   ])('rejects %s', async (_name, settings, input, message) => {
     const error = await loadError(settings());
     expect(error.input).toBe(input);
@@ -229,7 +302,9 @@ describe('unusable kubeconfigs', () => {
   it('says so when there is no kubeconfig anywhere (never falls back to localhost:8080)', async () => {
     const error = await loadError({ kubeconfig: '', context: '' });
     expect(error.input).toBe('kubeconfig');
-    expect(error.message).toMatch(/no kubeconfig found: the kubeconfig input is empty, \$KUBECONFIG is not set, .* does not exist, and this is not running inside a cluster/);
+    expect(error.message).toMatch(
+      /no kubeconfig found: the kubeconfig input is empty, \$KUBECONFIG is not set, .* does not exist, and this is not running inside a cluster/,
+    );
   });
 
   it('names the files when none of $KUBECONFIG exists', async () => {

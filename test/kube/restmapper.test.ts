@@ -4,7 +4,14 @@ import { addAggregated, fromResourceList, resolveType } from '../../src/kube/res
 import type { DiscoveryIndex } from '../../src/kube/restmapper.js';
 
 function resource(name: string, kind: string, opts: { namespaced?: boolean; shortNames?: string[]; singular?: string } = {}) {
-  return { name, kind, namespaced: opts.namespaced ?? true, singularName: opts.singular ?? kind.toLowerCase(), shortNames: opts.shortNames, verbs: ['get', 'list', 'watch'] };
+  return {
+    name,
+    kind,
+    namespaced: opts.namespaced ?? true,
+    singularName: opts.singular ?? kind.toLowerCase(),
+    shortNames: opts.shortNames,
+    verbs: ['get', 'list', 'watch'],
+  };
 }
 
 /** A cluster-like index: core, apps, batch, events, metrics (which also serves `pods`), two CRD groups
@@ -27,13 +34,20 @@ function index(): DiscoveryIndex {
       resource('persistentvolumeclaims', 'PersistentVolumeClaim', { shortNames: ['pvc'] }),
     ],
   });
-  add('apps', ['v1'], { v1: [resource('deployments', 'Deployment', { shortNames: ['deploy'] }), resource('statefulsets', 'StatefulSet', { shortNames: ['sts'] })] });
+  add('apps', ['v1'], {
+    v1: [resource('deployments', 'Deployment', { shortNames: ['deploy'] }), resource('statefulsets', 'StatefulSet', { shortNames: ['sts'] })],
+  });
   add('batch', ['v1'], { v1: [resource('jobs', 'Job'), resource('cronjobs', 'CronJob', { shortNames: ['cj'] })] });
   add('events.k8s.io', ['v1'], { v1: [resource('events', 'Event', { shortNames: ['ev'] })] });
   add('metrics.k8s.io', ['v1beta1'], { v1beta1: [resource('pods', 'PodMetrics')] });
   add('cert-manager.io', ['v1'], { v1: [resource('certificates', 'Certificate', { shortNames: ['cert', 'certs'] })] });
-  add('example.com', ['v1'], { v1: [resource('certificates', 'Certificate', { shortNames: ['cert'] }), resource('widgets', 'Widget', { shortNames: ['wdg'] })] });
-  add('stable.example.org', ['v2', 'v1'], { v2: [resource('crontabs', 'CronTab', { shortNames: ['ct'] })], v1: [resource('crontabs', 'CronTab', { shortNames: ['ct'] }), resource('oldthings', 'OldThing')] });
+  add('example.com', ['v1'], {
+    v1: [resource('certificates', 'Certificate', { shortNames: ['cert'] }), resource('widgets', 'Widget', { shortNames: ['wdg'] })],
+  });
+  add('stable.example.org', ['v2', 'v1'], {
+    v2: [resource('crontabs', 'CronTab', { shortNames: ['ct'] })],
+    v1: [resource('crontabs', 'CronTab', { shortNames: ['ct'] }), resource('oldthings', 'OldThing')],
+  });
   add('volcano.example.io', ['v1'], { v1: [resource('jobs', 'Job', { shortNames: ['vcjob'] })] });
   return idx;
 }
@@ -120,10 +134,25 @@ describe('aggregated discovery', () => {
         {
           metadata: { name: 'apps' },
           versions: [
-            { version: 'v1', resources: [{ resource: 'deployments', responseKind: { group: 'apps', version: 'v1', kind: 'Deployment' }, scope: 'Namespaced', singularResource: 'deployment', shortNames: ['deploy'], verbs: ['list', 'watch'] }] },
+            {
+              version: 'v1',
+              resources: [
+                {
+                  resource: 'deployments',
+                  responseKind: { group: 'apps', version: 'v1', kind: 'Deployment' },
+                  scope: 'Namespaced',
+                  singularResource: 'deployment',
+                  shortNames: ['deploy'],
+                  verbs: ['list', 'watch'],
+                },
+              ],
+            },
           ],
         },
-        { metadata: { name: 'rbac.authorization.k8s.io' }, versions: [{ version: 'v1', resources: [{ resource: 'clusterroles', responseKind: { kind: 'ClusterRole' }, scope: 'Cluster' }] }] },
+        {
+          metadata: { name: 'rbac.authorization.k8s.io' },
+          versions: [{ version: 'v1', resources: [{ resource: 'clusterroles', responseKind: { kind: 'ClusterRole' }, scope: 'Cluster' }] }],
+        },
       ],
     });
     expect(resolveType(idx, { type: 'deploy' })).toMatchObject({ ok: true, type: { group: 'apps', version: 'v1', resource: 'deployments', namespaced: true } });

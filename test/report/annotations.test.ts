@@ -51,7 +51,9 @@ describe('annotationsFor', () => {
 
   it('on cancellation annotates what was still pending', () => {
     const r = result([pending('slow')], { outcome: 'timeout', cancelled: true });
-    expect(annotationsFor(r, waitForReady)).toEqual([{ title: 'Deployment shop/slow', message: 'Not ready when the wait was cancelled (InProgress): Ready: 1/3' }]);
+    expect(annotationsFor(r, waitForReady)).toEqual([
+      { title: 'Deployment shop/slow', message: 'Not ready when the wait was cancelled (InProgress): Ready: 1/3' },
+    ]);
   });
 
   it('phrases the goal of wait-for deleted and conditions', () => {
@@ -59,9 +61,9 @@ describe('annotationsFor', () => {
     const r = result([terminating], { outcome: 'timeout', durationSeconds: 60 });
     expect(annotationsFor(r, { kind: 'deleted' })[0]!.message).toBe('Not deleted after 1m00s (Terminating): Resource scheduled for deletion');
     const current = target({ name: 'web', done: false });
-    expect(annotationsFor(result([current], { outcome: 'timeout', durationSeconds: 60 }), { kind: 'condition', type: 'Progressing', value: 'False' })[0]!.message).toBe(
-      'Not Progressing=False after 1m00s (Current): Deployment is available. Replicas: 3',
-    );
+    expect(
+      annotationsFor(result([current], { outcome: 'timeout', durationSeconds: 60 }), { kind: 'condition', type: 'Progressing', value: 'False' })[0]!.message,
+    ).toBe('Not Progressing=False after 1m00s (Current): Deployment is available. Replicas: 3');
   });
 
   it('has one annotation naming the input for an input error, before the targets', () => {
@@ -78,7 +80,8 @@ describe('annotationsFor', () => {
     expect(annotations.slice(0, -1).map((a) => a.title)).toEqual(targets.slice(0, MAX_ERROR_ANNOTATIONS - 1).map((t) => `Deployment shop/${t.name}`));
     const aggregate = annotations.at(-1)!;
     expect(aggregate.title).toBe(`kubewait: ${30 - (MAX_ERROR_ANNOTATIONS - 1)} more targets failed`);
-    for (const t of targets.slice(MAX_ERROR_ANNOTATIONS - 1)) expect(aggregate.message).toContain(`shop/Deployment/${t.name}: Failed: Progress deadline exceeded`);
+    for (const t of targets.slice(MAX_ERROR_ANNOTATIONS - 1))
+      expect(aggregate.message).toContain(`shop/Deployment/${t.name}: Failed: Progress deadline exceeded`);
     expect(aggregate.message).toContain('job summary');
   });
 
@@ -131,7 +134,8 @@ describe('failureMessage', () => {
     {
       what: 'many failures',
       r: result(Array.from({ length: 7 }, (_, i) => failed(`f${i}`))),
-      message: 'kubewait: 7 of 7 targets failed after 42.4s: shop/Deployment/f0, shop/Deployment/f1, shop/Deployment/f2, shop/Deployment/f3, shop/Deployment/f4, and 2 more',
+      message:
+        'kubewait: 7 of 7 targets failed after 42.4s: shop/Deployment/f0, shop/Deployment/f1, shop/Deployment/f2, shop/Deployment/f3, shop/Deployment/f4, and 2 more',
     },
   ])('$what', ({ r, message }) => {
     expect(failureMessage(r, waitForReady)).toBe(message);
@@ -140,7 +144,10 @@ describe('failureMessage', () => {
 
 describe('input error text', () => {
   it('does not repeat the input when the message already names it', () => {
-    const r = result([], { outcome: 'failed', error: { input: 'resources', message: 'Input "resources" has "foo/bar": no such type. Example: deployment/web' } });
+    const r = result([], {
+      outcome: 'failed',
+      error: { input: 'resources', message: 'Input "resources" has "foo/bar": no such type. Example: deployment/web' },
+    });
     expect(annotationsFor(r, waitForReady)).toEqual([
       { title: 'kubewait: input "resources"', message: 'Input "resources" has "foo/bar": no such type. Example: deployment/web' },
     ]);

@@ -45,7 +45,11 @@ afterAll(() => {
 });
 
 describe('reportResult', () => {
-  const failure: EngineResult = result([ready('web'), failed('api', { file: 'k8s/api.yaml', line: 20, diagnosis: imagePullDiagnosis('api', 'api:v2') }), pending('worker')]);
+  const failure: EngineResult = result([
+    ready('web'),
+    failed('api', { file: 'k8s/api.yaml', line: 20, diagnosis: imagePullDiagnosis('api', 'api:v2') }),
+    pending('worker'),
+  ]);
 
   it('sets every output first, then logs, annotates and writes the summary', async () => {
     await reportResult(failure, base);
@@ -64,8 +68,26 @@ describe('reportResult', () => {
       result: 'failed',
       ready: 'false',
       resources: JSON.stringify([
-        { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'web', status: 'Current', message: 'Deployment is available. Replicas: 3', seconds: 12.4 },
-        { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'api', status: 'Failed', message: 'Progress deadline exceeded', seconds: 30, file: 'k8s/api.yaml', line: 20 },
+        {
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          namespace: 'shop',
+          name: 'web',
+          status: 'Current',
+          message: 'Deployment is available. Replicas: 3',
+          seconds: 12.4,
+        },
+        {
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          namespace: 'shop',
+          name: 'api',
+          status: 'Failed',
+          message: 'Progress deadline exceeded',
+          seconds: 30,
+          file: 'k8s/api.yaml',
+          line: 20,
+        },
         { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'worker', status: 'InProgress', message: 'Ready: 1/3', seconds: 0 },
       ]),
       pending: 'shop/Deployment/api\nshop/Deployment/worker',

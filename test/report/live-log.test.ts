@@ -70,7 +70,9 @@ describe('transitionLine for other goals', () => {
       'deployment/web (shop): Current, Available=True after 5.0s: Deployment is available. Replicas: 3',
     );
     const gone = target({ status: 'NotFound', message: 'Resource not found', done: true, seconds: 9 });
-    expect(transitionLine(gone, 'Terminating', { kind: 'deleted' })).toBe('deployment/web (shop): Terminating -> NotFound, deleted after 9.0s: Resource not found');
+    expect(transitionLine(gone, 'Terminating', { kind: 'deleted' })).toBe(
+      'deployment/web (shop): Terminating -> NotFound, deleted after 9.0s: Resource not found',
+    );
     expect(transitionLine(ready('web', { seconds: 1 }), 'InProgress', { kind: 'ready' })).toBe(
       'deployment/web (shop): InProgress -> Current after 1.0s: Deployment is available. Replicas: 3',
     );
@@ -105,7 +107,9 @@ describe('resolved targets', () => {
     expect(resolvedHeading(2, { kind: 'condition', type: 'Available', value: 'True' })).toBe('Waiting for 2 targets to have Available=True');
   });
   it('shows apiVersion, source file and current status', () => {
-    expect(resolvedLine(pending('web', { file: 'k8s/web.yaml', line: 12 }))).toBe('deployment/web (shop)  apps/v1  from k8s/web.yaml:12  InProgress: Ready: 1/3');
+    expect(resolvedLine(pending('web', { file: 'k8s/web.yaml', line: 12 }))).toBe(
+      'deployment/web (shop)  apps/v1  from k8s/web.yaml:12  InProgress: Ready: 1/3',
+    );
   });
 });
 

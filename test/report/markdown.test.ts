@@ -44,7 +44,15 @@ describe('code', () => {
 
 describe('table and details', () => {
   it('renders a GFM table', () => {
-    expect(table(['A', 'B'], [['1', '2'], ['3', '4']])).toBe('| A | B |\n| --- | --- |\n| 1 | 2 |\n| 3 | 4 |');
+    expect(
+      table(
+        ['A', 'B'],
+        [
+          ['1', '2'],
+          ['3', '4'],
+        ],
+      ),
+    ).toBe('| A | B |\n| --- | --- |\n| 1 | 2 |\n| 3 | 4 |');
   });
   it('leaves a blank line after <summary> so the body renders as markdown', () => {
     expect(details('title', 'body')).toBe('<details>\n<summary>title</summary>\n\nbody\n\n</details>');

@@ -20,7 +20,16 @@ describe('outputsFor', () => {
     const targets = [
       failed('api', { file: 'k8s/api.yaml', line: 20, seconds: 30.04 }),
       pending('worker', { kind: 'StatefulSet' }),
-      target({ apiVersion: 'v1', kind: 'Namespace', namespace: '', name: 'shop', status: 'Terminating', message: 'Resource scheduled for deletion', done: false, seconds: 0 }),
+      target({
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        namespace: '',
+        name: 'shop',
+        status: 'Terminating',
+        message: 'Resource scheduled for deletion',
+        done: false,
+        seconds: 0,
+      }),
       ready('web'),
     ];
     const out = outputsFor(result(targets, { outcome: 'timeout', durationSeconds: 300 }));
@@ -30,10 +39,28 @@ describe('outputsFor', () => {
     expect(out.pending).toBe('shop/Deployment/api\nshop/StatefulSet/worker\nNamespace/shop');
     expect(out.failed).toBe('shop/Deployment/api');
     expect(JSON.parse(out.resources)).toEqual([
-      { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'api', status: 'Failed', message: 'Progress deadline exceeded', seconds: 30, file: 'k8s/api.yaml', line: 20 },
+      {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        namespace: 'shop',
+        name: 'api',
+        status: 'Failed',
+        message: 'Progress deadline exceeded',
+        seconds: 30,
+        file: 'k8s/api.yaml',
+        line: 20,
+      },
       { apiVersion: 'apps/v1', kind: 'StatefulSet', namespace: 'shop', name: 'worker', status: 'InProgress', message: 'Ready: 1/3', seconds: 0 },
       { apiVersion: 'v1', kind: 'Namespace', namespace: '', name: 'shop', status: 'Terminating', message: 'Resource scheduled for deletion', seconds: 0 },
-      { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'web', status: 'Current', message: 'Deployment is available. Replicas: 3', seconds: 12.4 },
+      {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        namespace: 'shop',
+        name: 'web',
+        status: 'Current',
+        message: 'Deployment is available. Replicas: 3',
+        seconds: 12.4,
+      },
     ]);
   });
 

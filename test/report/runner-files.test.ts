@@ -66,7 +66,10 @@ describe('reportResult through the real @actions/core', () => {
     expect(summary).toMatch(/^## ⏱️ kubewait: timed out with 2 of 3 targets not ready\n/);
     expect(summary).not.toContain('hunter2');
 
-    const errors = stdout.join('').split('\n').filter((l) => l.startsWith('::error '));
+    const errors = stdout
+      .join('')
+      .split('\n')
+      .filter((l) => l.startsWith('::error '));
     expect(errors).toEqual([
       '::error title=Deployment shop/api,file=k8s/api.yaml,line=20::Failed after 30.0s: Progress deadline exceeded%0Acontainer api of pod api-7d9c-abcde: ImagePullBackOff: Back-off pulling image "api:v2"%0Aevent Failed on Pod/api-7d9c-abcde (x4): Failed to pull image "api:v2": not found',
       '::error title=Deployment shop/worker::Not ready after 5m00s (InProgress): Ready: 1/3',

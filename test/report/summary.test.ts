@@ -41,7 +41,11 @@ describe('headline', () => {
     { what: 'ready', r: result([ready('a'), ready('b')]), text: '## ✅ kubewait: 2 of 2 targets ready' },
     { what: 'failed', r: result([ready('a'), failed('b'), pending('c')]), text: '## ❌ kubewait: 1 of 3 targets failed' },
     { what: 'timeout', r: result([ready('a'), pending('c')], { outcome: 'timeout' }), text: '## ⏱️ kubewait: timed out with 1 of 2 targets not ready' },
-    { what: 'cancelled', r: result([ready('a'), pending('c')], { outcome: 'timeout', cancelled: true }), text: '## 🛑 kubewait: cancelled with 1 of 2 targets ready' },
+    {
+      what: 'cancelled',
+      r: result([ready('a'), pending('c')], { outcome: 'timeout', cancelled: true }),
+      text: '## 🛑 kubewait: cancelled with 1 of 2 targets ready',
+    },
     {
       what: 'input error',
       r: result([pending('c')], { outcome: 'failed', error: { input: 'resources', message: 'm' } }),
@@ -107,7 +111,9 @@ describe('renderSummary', () => {
   });
 
   it('shows warnings as a warning callout', () => {
-    expect(renderSummary(mixed, ctx)).toContain('> [!WARNING]\n> watch on statefulsets in shop is forbidden (missing RBAC verb &quot;watch&quot;): polling every 2s');
+    expect(renderSummary(mixed, ctx)).toContain(
+      '> [!WARNING]\n> watch on statefulsets in shop is forbidden (missing RBAC verb &quot;watch&quot;): polling every 2s',
+    );
   });
 
   it('has one row per target: failed first, then pending, then ready, with symbol, time and message', () => {
@@ -209,7 +215,9 @@ describe('renderSummary', () => {
 
   it('keeps a huge target set under 1 MiB with the default limits', () => {
     const targets = [
-      ...Array.from({ length: 3000 }, (_, i) => failed(`failed-deployment-with-a-long-name-${i}`, { message: 'y'.repeat(400), diagnosis: imagePullDiagnosis() })),
+      ...Array.from({ length: 3000 }, (_, i) =>
+        failed(`failed-deployment-with-a-long-name-${i}`, { message: 'y'.repeat(400), diagnosis: imagePullDiagnosis() }),
+      ),
       ...Array.from({ length: 5000 }, (_, i) => ready(`ready-${i}`)),
     ];
     const md = renderSummary(result(targets), ctx);

@@ -111,7 +111,16 @@ describe('diagnosisLines', () => {
   it('shows restarts, the last exit reason and init containers', () => {
     const lines = diagnosisLines({
       problems: [
-        { pod: 'p', container: 'setup', init: true, reason: 'CrashLoopBackOff', message: '', restartCount: 5, lastTerminationReason: 'OOMKilled', unrecoverable: true },
+        {
+          pod: 'p',
+          container: 'setup',
+          init: true,
+          reason: 'CrashLoopBackOff',
+          message: '',
+          restartCount: 5,
+          lastTerminationReason: 'OOMKilled',
+          unrecoverable: true,
+        },
       ],
       events: [],
       summary: 'ignored when there are problems',

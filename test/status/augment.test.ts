@@ -30,7 +30,7 @@ const withConditions = (base: Record<string, unknown>, conditions: unknown[]) =>
   ...base,
   status: { ...((base.status as object) ?? {}), conditions },
 });
-const conditionsOf = (obj: unknown) => ((obj as { status: { conditions: Record<string, unknown>[] } }).status.conditions);
+const conditionsOf = (obj: unknown) => (obj as { status: { conditions: Record<string, unknown>[] } }).status.conditions;
 
 describe('upstream TestAugmentConditions', () => {
   it.each<[string, Record<string, unknown>, unknown[], { type: string; reason: string }[]]>([
@@ -129,7 +129,11 @@ status:
 
   it.each<[string, unknown, string]>([
     ['Compute error', { ...pod, status: { phase: 'Unknown' } }, 'unknown phase Unknown'],
-    ['null conditions', withConditions(pod, null as unknown as unknown[]), '.status.conditions accessor error: <nil> is of the type <nil>, expected []interface{}'],
+    [
+      'null conditions',
+      withConditions(pod, null as unknown as unknown[]),
+      '.status.conditions accessor error: <nil> is of the type <nil>, expected []interface{}',
+    ],
     ['a condition without a status', withConditions(pod, [{ type: 'Reconciling' }]), 'condition status does not have the expected type'],
   ])('errors like kstatus: %s', (_name, input, error) => {
     expect(augment(input, { now })).toEqual({ error });

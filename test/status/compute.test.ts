@@ -10,7 +10,7 @@ type Obj = Record<string, unknown>;
 const obj = (apiVersion: string, kind: string, rest: Obj = {}): Obj => ({
   apiVersion,
   kind,
-  metadata: { name: 'x', namespace: 'ns', ...((rest.metadata as Obj) ?? {}) },
+  metadata: { name: 'x', namespace: 'ns', ...(rest.metadata ?? {}) },
   ...Object.fromEntries(Object.entries(rest).filter(([k]) => k !== 'metadata')),
 });
 const cond = (type: string, status: string, reason = '', message = '') => ({ type, status, reason, message });
@@ -31,11 +31,7 @@ describe('order of evaluation (section 3)', () => {
       }),
       { status: 'Terminating', message: 'Resource scheduled for deletion', conditions: [] },
     ],
-    [
-      'empty deletionTimestamp is not terminating',
-      obj('example.com/v1', 'Widget', { metadata: { deletionTimestamp: '' } }),
-      cur('Resource is current'),
-    ],
+    ['empty deletionTimestamp is not terminating', obj('example.com/v1', 'Widget', { metadata: { deletionTimestamp: '' } }), cur('Resource is current')],
     [
       'generation not observed',
       obj('apps/v1', 'Deployment', { metadata: { generation: 2 }, status: { observedGeneration: 1 } }),
@@ -49,21 +45,9 @@ describe('order of evaluation (section 3)', () => {
       }),
       ip('LatestGenerationNotObserved', 'Widget generation is 5, but latest observed generation is 4'),
     ],
-    [
-      'observedGeneration absent: check skipped',
-      obj('example.com/v1', 'Widget', { metadata: { generation: 5 }, status: {} }),
-      cur('Resource is current'),
-    ],
-    [
-      'Reconciling=True',
-      obj('example.com/v1', 'Widget', { status: { conditions: [cond('Reconciling', 'True', 'Working', 'busy')] } }),
-      ip('Working', 'busy'),
-    ],
-    [
-      'Stalled=True',
-      obj('example.com/v1', 'Widget', { status: { conditions: [cond('Stalled', 'True', 'Boom', 'it broke')] } }),
-      fail('Boom', 'it broke'),
-    ],
+    ['observedGeneration absent: check skipped', obj('example.com/v1', 'Widget', { metadata: { generation: 5 }, status: {} }), cur('Resource is current')],
+    ['Reconciling=True', obj('example.com/v1', 'Widget', { status: { conditions: [cond('Reconciling', 'True', 'Working', 'busy')] } }), ip('Working', 'busy')],
+    ['Stalled=True', obj('example.com/v1', 'Widget', { status: { conditions: [cond('Stalled', 'True', 'Boom', 'it broke')] } }), fail('Boom', 'it broke')],
     [
       'first standard condition in array order wins',
       obj('example.com/v1', 'Widget', {
@@ -86,21 +70,9 @@ describe('order of evaluation (section 3)', () => {
       obj('v1', 'Secret', { status: { conditions: [cond('Ready', 'False', 'NotYet', 'wait')] } }),
       cur('Resource is always ready'),
     ],
-    [
-      'Ready=True',
-      obj('example.com/v1', 'Widget', { status: { conditions: [cond('Ready', 'True')] } }),
-      cur('Resource is Ready'),
-    ],
-    [
-      'Ready=False',
-      obj('example.com/v1', 'Widget', { status: { conditions: [cond('Ready', 'False', 'Waiting', 'not yet')] } }),
-      ip('Waiting', 'not yet'),
-    ],
-    [
-      'Ready=Unknown',
-      obj('example.com/v1', 'Widget', { status: { conditions: [cond('Ready', 'Unknown', 'Pending', 'hmm')] } }),
-      ip('Pending', 'hmm'),
-    ],
+    ['Ready=True', obj('example.com/v1', 'Widget', { status: { conditions: [cond('Ready', 'True')] } }), cur('Resource is Ready')],
+    ['Ready=False', obj('example.com/v1', 'Widget', { status: { conditions: [cond('Ready', 'False', 'Waiting', 'not yet')] } }), ip('Waiting', 'not yet')],
+    ['Ready=Unknown', obj('example.com/v1', 'Widget', { status: { conditions: [cond('Ready', 'Unknown', 'Pending', 'hmm')] } }), ip('Pending', 'hmm')],
     [
       'a Ready condition with another status value is skipped',
       obj('example.com/v1', 'Widget', {
@@ -110,18 +82,13 @@ describe('order of evaluation (section 3)', () => {
     ],
     ['default for an unknown kind', obj('example.com/v1', 'Widget'), cur('Resource is current')],
     ['kinds without a rule (Namespace) use the default', obj('v1', 'Namespace'), cur('Resource is current')],
-    [
-      'the group decides the rule: a Deployment in another group is a custom resource',
-      obj('example.com/v1', 'Deployment'),
-      cur('Resource is current'),
-    ],
+    ['the group decides the rule: a Deployment in another group is a custom resource', obj('example.com/v1', 'Deployment'), cur('Resource is current')],
     ['apiVersion with two slashes has no group/kind', obj('a/b/v1', 'Pod'), cur('Resource is current')],
   ]);
 });
 
 describe('Deployment (4.1)', () => {
-  const dep = (spec: Obj, status: Obj, conditions: unknown[] = []) =>
-    obj('apps/v1', 'Deployment', { spec, status: { ...status, conditions } });
+  const dep = (spec: Obj, status: Obj, conditions: unknown[] = []) => obj('apps/v1', 'Deployment', { spec, status: { ...status, conditions } });
   const full = { replicas: 3, updatedReplicas: 3, readyReplicas: 3, availableReplicas: 3 };
   const healthy = [cond('Progressing', 'True', 'NewReplicaSetAvailable'), cond('Available', 'True')];
   check([
@@ -138,18 +105,11 @@ describe('Deployment (4.1)', () => {
     ['LessReplicas', dep({ replicas: 3 }, { ...full, replicas: 2 }, healthy), ip('LessReplicas', 'Replicas: 2/3')],
     ['LessUpdated', dep({ replicas: 3 }, { ...full, updatedReplicas: 1 }, healthy), ip('LessUpdated', 'Updated: 1/3')],
     ['ExtraPods', dep({ replicas: 3 }, { ...full, replicas: 5 }, healthy), ip('ExtraPods', 'Pending termination: 2')],
-    [
-      'LessAvailable compares against updated',
-      dep({ replicas: 3 }, { ...full, availableReplicas: 2 }, healthy),
-      ip('LessAvailable', 'Available: 2/3'),
-    ],
+    ['LessAvailable compares against updated', dep({ replicas: 3 }, { ...full, availableReplicas: 2 }, healthy), ip('LessAvailable', 'Available: 2/3')],
     ['LessReady', dep({ replicas: 3 }, { ...full, readyReplicas: 1 }, healthy), ip('LessReady', 'Ready: 1/3')],
     [
       'ReplicaSetNotAvailable when a deadline is set and Progressing is not NewReplicaSetAvailable',
-      dep({ replicas: 3, progressDeadlineSeconds: 600 }, full, [
-        cond('Progressing', 'True', 'ReplicaSetUpdated'),
-        cond('Available', 'True'),
-      ]),
+      dep({ replicas: 3, progressDeadlineSeconds: 600 }, full, [cond('Progressing', 'True', 'ReplicaSetUpdated'), cond('Available', 'True')]),
       ip('ReplicaSetNotAvailable', 'ReplicaSet not Available'),
     ],
     [
@@ -164,16 +124,8 @@ describe('Deployment (4.1)', () => {
     ],
     ['Current', dep({ replicas: 3 }, full, healthy), cur('Deployment is available. Replicas: 3')],
     ['extensions group', { ...dep({ replicas: 3 }, full, healthy), apiVersion: 'extensions/v1beta1' }, cur('Deployment is available. Replicas: 3')],
-    [
-      'replicas 0 with Available',
-      dep({ replicas: 0 }, {}, [cond('Available', 'True')]),
-      cur('Deployment is available. Replicas: 0'),
-    ],
-    [
-      'string replica counts read as their defaults (lenient)',
-      dep({ replicas: '3' }, { replicas: '1' }, healthy),
-      ip('LessReplicas', 'Replicas: 0/1'),
-    ],
+    ['replicas 0 with Available', dep({ replicas: 0 }, {}, [cond('Available', 'True')]), cur('Deployment is available. Replicas: 0')],
+    ['string replica counts read as their defaults (lenient)', dep({ replicas: '3' }, { replicas: '1' }, healthy), ip('LessReplicas', 'Replicas: 0/1')],
     [
       'float replica counts read as their defaults',
       dep({ replicas: 2.5 }, { replicas: 1, updatedReplicas: 1, readyReplicas: 1, availableReplicas: 1 }, healthy),
@@ -183,8 +135,7 @@ describe('Deployment (4.1)', () => {
 });
 
 describe('ReplicaSet (4.2)', () => {
-  const rs = (status: Obj, conditions: unknown[] = [], replicas = 2) =>
-    obj('apps/v1', 'ReplicaSet', { spec: { replicas }, status: { ...status, conditions } });
+  const rs = (status: Obj, conditions: unknown[] = [], replicas = 2) => obj('apps/v1', 'ReplicaSet', { spec: { replicas }, status: { ...status, conditions } });
   const full = { replicas: 2, fullyLabeledReplicas: 2, availableReplicas: 2, readyReplicas: 2 };
   check([
     [
@@ -206,11 +157,7 @@ describe('StatefulSet (4.3)', () => {
   const sts = (spec: Obj, status: Obj) => obj('apps/v1', 'StatefulSet', { spec, status });
   const full = { replicas: 3, readyReplicas: 3, currentReplicas: 3, updatedReplicas: 3 };
   check([
-    [
-      'OnDelete is Current at once',
-      sts({ replicas: 3, updateStrategy: { type: 'OnDelete' } }, {}),
-      cur('StatefulSet is using the ondelete update strategy'),
-    ],
+    ['OnDelete is Current at once', sts({ replicas: 3, updateStrategy: { type: 'OnDelete' } }, {}), cur('StatefulSet is using the ondelete update strategy')],
     ['no status', obj('apps/v1', 'StatefulSet'), ip('LessReplicas', 'Replicas: 0/1')],
     ['LessReplicas', sts({ replicas: 3 }, { ...full, replicas: 1 }), ip('LessReplicas', 'Replicas: 1/3')],
     ['LessReady', sts({ replicas: 3 }, { ...full, readyReplicas: 2 }), ip('LessReady', 'Ready: 2/3')],
@@ -239,17 +186,12 @@ describe('StatefulSet (4.3)', () => {
       sts({ replicas: 3 }, { ...full, currentRevision: 'web-1', updateRevision: 'web-2' }),
       ip('RevisionMismatch', 'Waiting for updated revision to match current'),
     ],
-    [
-      'Current',
-      sts({ replicas: 3 }, { ...full, currentRevision: 'web-2', updateRevision: 'web-2' }),
-      cur('All replicas scheduled as expected. Replicas: 3'),
-    ],
+    ['Current', sts({ replicas: 3 }, { ...full, currentRevision: 'web-2', updateRevision: 'web-2' }), cur('All replicas scheduled as expected. Replicas: 3')],
   ]);
 });
 
 describe('DaemonSet (4.4)', () => {
-  const ds = (status: Obj, metadata: Obj = { generation: 1 }) =>
-    obj('apps/v1', 'DaemonSet', { metadata, status: { observedGeneration: 1, ...status } });
+  const ds = (status: Obj, metadata: Obj = { generation: 1 }) => obj('apps/v1', 'DaemonSet', { metadata, status: { observedGeneration: 1, ...status } });
   const full = { desiredNumberScheduled: 2, currentNumberScheduled: 2, updatedNumberScheduled: 2, numberAvailable: 2, numberReady: 2 };
   check([
     ['no generation', obj('apps/v1', 'DaemonSet'), ip('NoGeneration', 'DaemonSet metadata.generation not found')],
@@ -322,26 +264,14 @@ describe('Job (4.6)', () => {
   const job = (spec: Obj, status: Obj) => obj('batch/v1', 'Job', { spec, status });
   check([
     ['no status', obj('batch/v1', 'Job'), ip('JobNotStarted', 'Job not started')],
-    [
-      'Complete=True',
-      job({ completions: 3 }, { succeeded: 3, conditions: [cond('Complete', 'True')] }),
-      cur('Job Completed. succeeded: 3/3'),
-    ],
+    ['Complete=True', job({ completions: 3 }, { succeeded: 3, conditions: [cond('Complete', 'True')] }), cur('Job Completed. succeeded: 3/3')],
     [
       'Failed=True',
       job({ parallelism: 2 }, { failed: 4, conditions: [cond('Failed', 'True', 'BackoffLimitExceeded')] }),
       fail('JobFailed', 'Job Failed. failed: 4/2'),
     ],
-    [
-      'Suspended=True with spec.suspend',
-      job({ suspend: true }, { conditions: [cond('Suspended', 'True')] }),
-      cur('Job is suspended'),
-    ],
-    [
-      'Suspended=True without spec.suspend',
-      job({ suspend: false }, { conditions: [cond('Suspended', 'True')] }),
-      ip('JobNotStarted', 'Job not started'),
-    ],
+    ['Suspended=True with spec.suspend', job({ suspend: true }, { conditions: [cond('Suspended', 'True')] }), cur('Job is suspended')],
+    ['Suspended=True without spec.suspend', job({ suspend: false }, { conditions: [cond('Suspended', 'True')] }), ip('JobNotStarted', 'Job not started')],
     [
       'a started Job is Current',
       job({}, { startTime: '2026-12-02T09:59:00Z', succeeded: 1, active: 2, failed: 3 }),
@@ -379,8 +309,7 @@ describe('simple kinds (4.7-4.11)', () => {
 });
 
 describe('CustomResourceDefinition (4.11)', () => {
-  const crd = (...conditions: unknown[]) =>
-    obj('apiextensions.k8s.io/v1', 'CustomResourceDefinition', { status: { conditions } });
+  const crd = (...conditions: unknown[]) => obj('apiextensions.k8s.io/v1', 'CustomResourceDefinition', { status: { conditions } });
   check([
     ['no conditions', crd(), ip('Installing', 'Install in progress')],
     ['NamesAccepted=False', crd(cond('NamesAccepted', 'False', 'NameConflict', 'plural taken')), fail('NameConflict', 'plural taken')],

@@ -70,7 +70,11 @@ describe('container reasons', () => {
 
   it.each<[string, Obj, string]>([
     ['exit code only', { exitCode: 1 }, 'restarted 3 times, last exit: exit code 1'],
-    ['with termination message', { reason: 'Error', exitCode: 2, message: 'config missing\n' }, 'restarted 3 times, last exit: Error (exit code 2): config missing'],
+    [
+      'with termination message',
+      { reason: 'Error', exitCode: 2, message: 'config missing\n' },
+      'restarted 3 times, last exit: Error (exit code 2): config missing',
+    ],
     ['no last state', {}, 'restarted 3 times'],
   ])('CrashLoopBackOff message: %s', (_name, terminated, message) => {
     const p = pod('web-1', {
@@ -104,10 +108,7 @@ describe('container reasons', () => {
   it('healthy, creating and completed containers are not problems', () => {
     const p = pod('web-1', {
       phase: 'Pending',
-      initContainerStatuses: [
-        { name: 'done', state: { terminated: { exitCode: 0, reason: 'Completed' } } },
-        waiting('next', 'PodInitializing'),
-      ],
+      initContainerStatuses: [{ name: 'done', state: { terminated: { exitCode: 0, reason: 'Completed' } } }, waiting('next', 'PodInitializing')],
       containerStatuses: [waiting('web', 'ContainerCreating'), { name: 'side', state: { running: {} } }],
     });
     expect(diagnosePods([p], [], { now })).toEqual({ problems: [], events: [], summary: '', unrecoverable: false });
@@ -163,7 +164,14 @@ describe('pod-level problems', () => {
   });
   it('an evicted pod is reported with its reason', () => {
     const p = pod('web-1', { phase: 'Failed', reason: 'Evicted', message: 'The node was low on resource: memory.' });
-    expect(only(p)).toEqual({ pod: 'web-1', container: '', init: false, reason: 'Evicted', message: 'The node was low on resource: memory.', unrecoverable: false });
+    expect(only(p)).toEqual({
+      pod: 'web-1',
+      container: '',
+      init: false,
+      reason: 'Evicted',
+      message: 'The node was low on resource: memory.',
+      unrecoverable: false,
+    });
   });
   it('pods being deleted are skipped', () => {
     const p = pod('web-1', { containerStatuses: [waiting('web', 'CrashLoopBackOff')] }, { deletionTimestamp: ago(1) });
@@ -173,7 +181,10 @@ describe('pod-level problems', () => {
 
 describe('summary and order', () => {
   const pulling = pod('web-b', { containerStatuses: [waiting('web', 'ImagePullBackOff', 'Back-off pulling image "web:v2"')] });
-  const unschedulable = pod('web-a', { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: 'no nodes' }] });
+  const unschedulable = pod('web-a', {
+    phase: 'Pending',
+    conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: 'no nodes' }],
+  });
   const creating = pod('web-c', { containerStatuses: [waiting('web', 'CreateContainerError', 'name in use')] });
 
   it('names the worst problem, and how many more there are', () => {
@@ -273,15 +284,17 @@ describe('events', () => {
       { type: 'Warning', reason: 'A', message: 'x', involvedObject: { kind: 'Pod', name: 'web-2' } },
       core('web-1', 'Z', 'z', ago(100)),
     ];
-    expect(diagnosePods(pods, events, { now }).events.map((e) => `${e.object} ${e.reason}`)).toEqual([
-      'Pod/web-1 Z',
-      'Pod/web-2 A',
-      'Pod/web-2 B',
-    ]);
+    expect(diagnosePods(pods, events, { now }).events.map((e) => `${e.object} ${e.reason}`)).toEqual(['Pod/web-1 Z', 'Pod/web-2 A', 'Pod/web-2 B']);
   });
 
   it('ignores malformed events', () => {
-    const events = [null, 'x', { type: 'Warning' }, { type: 'Warning', involvedObject: 'web-1' }, { type: 'Warning', reason: 'R', involvedObject: { kind: 'Pod', name: 'web-1' }, count: 'many' }];
+    const events = [
+      null,
+      'x',
+      { type: 'Warning' },
+      { type: 'Warning', involvedObject: 'web-1' },
+      { type: 'Warning', reason: 'R', involvedObject: { kind: 'Pod', name: 'web-1' }, count: 'many' },
+    ];
     expect(diagnosePods(pods, events, { now }).events).toEqual([{ object: 'Pod/web-1', reason: 'R', message: '', count: 1 }]);
   });
 });

@@ -66,11 +66,7 @@ describe('strict fields give Unknown with the kstatus error', () => {
     ['condition a string', widget({ status: { conditions: ['Ready'] } }), 'cannot restore struct from: string'],
     ['condition with numeric type', widget({ status: { conditions: [{ type: 3, status: 'True' }] } }), 'cannot convert int64 to string'],
     ['condition with float type', widget({ status: { conditions: [{ type: 1.5 }] } }), 'unrecognized type: string'],
-    [
-      'condition with numeric status',
-      widget({ status: { conditions: [{ type: 'Ready', status: 1 }] } }),
-      'cannot convert int64 to v1.ConditionStatus',
-    ],
+    ['condition with numeric status', widget({ status: { conditions: [{ type: 'Ready', status: 1 }] } }), 'cannot convert int64 to v1.ConditionStatus'],
     ['condition with boolean status', widget({ status: { conditions: [{ type: 'Ready', status: true }] } }), 'unrecognized type: string'],
     ['condition with object message', widget({ status: { conditions: [{ type: 'Ready', message: {} }] } }), 'unrecognized type: string'],
     ['unknown pod phase', pod({ phase: 'Unknown' }), 'unknown phase Unknown'],
@@ -90,21 +86,13 @@ describe('strict fields give Unknown with the kstatus error', () => {
       pod({ phase: 'Running', containerStatuses: [5] }),
       'interface conversion: interface {} is int64, not map[string]interface {}',
     ],
-    [
-      'container name null',
-      pod({ phase: 'Running', containerStatuses: [{ name: null }] }),
-      'interface conversion: interface {} is nil, not string',
-    ],
+    ['container name null', pod({ phase: 'Running', containerStatuses: [{ name: null }] }), 'interface conversion: interface {} is nil, not string'],
     [
       'waiting reason a number',
       pod({ phase: 'Running', containerStatuses: [{ name: 'a', state: { waiting: { reason: 7 } } }] }),
       'interface conversion: interface {} is int64, not string',
     ],
-    [
-      'malformed conditions on a built-in kind',
-      { apiVersion: 'apps/v1', kind: 'Deployment', status: { conditions: 'x' } },
-      'cannot restore slice from string',
-    ],
+    ['malformed conditions on a built-in kind', { apiVersion: 'apps/v1', kind: 'Deployment', status: { conditions: 'x' } }, 'cannot restore slice from string'],
   ])('%s', (_name, input, message) => {
     expect(computeStatus(input, { now })).toEqual(unknown(message));
   });
@@ -116,16 +104,54 @@ describe('lenient fields and absent parts give the documented default', () => {
     ['conditions null', widget({ status: { conditions: null } }), 'Current', 'Resource is current'],
     ['a null condition is empty', widget({ status: { conditions: [null, { type: 'Ready', status: 'True' }] } }), 'Current', 'Resource is Ready'],
     ['condition fields missing', widget({ status: { conditions: [{ type: 'Ready', status: 'False' }] } }), 'InProgress', ''],
-    ['unknown condition fields are ignored', widget({ status: { conditions: [{ type: 'Ready', status: 'True', extra: [1] }] } }), 'Current', 'Resource is Ready'],
+    [
+      'unknown condition fields are ignored',
+      widget({ status: { conditions: [{ type: 'Ready', status: 'True', extra: [1] }] } }),
+      'Current',
+      'Resource is Ready',
+    ],
     ['missing metadata', { apiVersion: 'apps/v1', kind: 'Deployment' }, 'InProgress', 'Replicas: 0/1'],
     ['missing apiVersion and kind', { metadata: { name: 'x' } }, 'Current', 'Resource is current'],
     ['kind not a string', { apiVersion: 'v1', kind: 5 }, 'Current', 'Resource is current'],
-    ['string replicas', { apiVersion: 'apps/v1', kind: 'StatefulSet', spec: { replicas: '3' }, status: { replicas: 1, readyReplicas: 1, currentReplicas: 1 } }, 'Current', 'All replicas scheduled as expected. Replicas: 1'],
-    ['boolean suspend as string', { apiVersion: 'batch/v1', kind: 'Job', spec: { suspend: 'true' }, status: { conditions: [{ type: 'Suspended', status: 'True' }] } }, 'InProgress', 'Job not started'],
-    ['creationTimestamp not RFC 3339', { ...pod({ phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }] }), metadata: { creationTimestamp: 'yesterday' } }, 'Failed', 'Pod could not be scheduled'],
-    ['deletion wins over malformed conditions', widget({ metadata: { deletionTimestamp: '2026-01-01T00:00:00Z' }, status: { conditions: 'x' } }), 'Terminating', 'Resource scheduled for deletion'],
-    ['generation mismatch wins over malformed conditions', widget({ metadata: { generation: 2 }, status: { observedGeneration: 1, conditions: 'x' } }), 'InProgress', 'Widget generation is 2, but latest observed generation is 1'],
-    ['crash-loop scan skips entries without name or state', pod({ phase: 'Running', containerStatuses: [{}, { name: 'a' }, { name: 'b', state: {} }, { name: 'c', state: { waiting: {} } }] }), 'InProgress', 'Pod is running but is not Ready'],
+    [
+      'string replicas',
+      { apiVersion: 'apps/v1', kind: 'StatefulSet', spec: { replicas: '3' }, status: { replicas: 1, readyReplicas: 1, currentReplicas: 1 } },
+      'Current',
+      'All replicas scheduled as expected. Replicas: 1',
+    ],
+    [
+      'boolean suspend as string',
+      { apiVersion: 'batch/v1', kind: 'Job', spec: { suspend: 'true' }, status: { conditions: [{ type: 'Suspended', status: 'True' }] } },
+      'InProgress',
+      'Job not started',
+    ],
+    [
+      'creationTimestamp not RFC 3339',
+      {
+        ...pod({ phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }] }),
+        metadata: { creationTimestamp: 'yesterday' },
+      },
+      'Failed',
+      'Pod could not be scheduled',
+    ],
+    [
+      'deletion wins over malformed conditions',
+      widget({ metadata: { deletionTimestamp: '2026-01-01T00:00:00Z' }, status: { conditions: 'x' } }),
+      'Terminating',
+      'Resource scheduled for deletion',
+    ],
+    [
+      'generation mismatch wins over malformed conditions',
+      widget({ metadata: { generation: 2 }, status: { observedGeneration: 1, conditions: 'x' } }),
+      'InProgress',
+      'Widget generation is 2, but latest observed generation is 1',
+    ],
+    [
+      'crash-loop scan skips entries without name or state',
+      pod({ phase: 'Running', containerStatuses: [{}, { name: 'a' }, { name: 'b', state: {} }, { name: 'c', state: { waiting: {} } }] }),
+      'InProgress',
+      'Pod is running but is not Ready',
+    ],
   ])('%s', (_name, input, status, message) => {
     const result = computeStatus(input, { now });
     expect({ status: result.status, message: result.message }).toEqual({ status, message });

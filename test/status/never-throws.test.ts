@@ -21,16 +21,86 @@ function prng(seed: number): () => number {
 const oddValues: unknown[] = [null, '', '3', 'Unknown', 'True', 0, -1, 3, 2.5, 1e300, true, false, [], [1, 'a'], {}, { a: null }, [{}], [null], ['x']];
 
 const samples: Record<string, unknown>[] = [
-  { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', generation: 2 }, spec: { replicas: 2, progressDeadlineSeconds: 600 }, status: { observedGeneration: 2, replicas: 2, updatedReplicas: 2, readyReplicas: 2, availableReplicas: 2, conditions: [{ type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable' }, { type: 'Available', status: 'True' }] } },
-  { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 's' }, spec: { replicas: 2, updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0 } } }, status: { replicas: 2, readyReplicas: 2, updatedReplicas: 2, currentReplicas: 2, currentRevision: 'a', updateRevision: 'a' } },
-  { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'ds', generation: 1 }, status: { observedGeneration: 1, desiredNumberScheduled: 1, currentNumberScheduled: 1, updatedNumberScheduled: 1, numberAvailable: 1, numberReady: 1 } },
-  { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'rs' }, spec: { replicas: 1 }, status: { replicas: 1, fullyLabeledReplicas: 1, readyReplicas: 1, availableReplicas: 1, conditions: [{ type: 'ReplicaFailure', status: 'False' }] } },
-  { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', creationTimestamp: '2026-12-02T09:00:00Z', ownerReferences: [{ controller: true }] }, spec: { restartPolicy: 'Never' }, status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'False' }, { type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }], initContainerStatuses: [{ name: 'i', state: { terminated: { exitCode: 1 } } }], containerStatuses: [{ name: 'c', restartCount: 2, state: { waiting: { reason: 'CrashLoopBackOff' } }, lastState: { terminated: { reason: 'OOMKilled', exitCode: 137 } } }] } },
-  { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j' }, spec: { completions: 2, parallelism: 1, suspend: false }, status: { startTime: '2026-12-02T09:00:00Z', active: 1, succeeded: 1, failed: 0, conditions: [{ type: 'Complete', status: 'False' }] } },
+  {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'd', generation: 2 },
+    spec: { replicas: 2, progressDeadlineSeconds: 600 },
+    status: {
+      observedGeneration: 2,
+      replicas: 2,
+      updatedReplicas: 2,
+      readyReplicas: 2,
+      availableReplicas: 2,
+      conditions: [
+        { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable' },
+        { type: 'Available', status: 'True' },
+      ],
+    },
+  },
+  {
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
+    metadata: { name: 's' },
+    spec: { replicas: 2, updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0 } } },
+    status: { replicas: 2, readyReplicas: 2, updatedReplicas: 2, currentReplicas: 2, currentRevision: 'a', updateRevision: 'a' },
+  },
+  {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name: 'ds', generation: 1 },
+    status: { observedGeneration: 1, desiredNumberScheduled: 1, currentNumberScheduled: 1, updatedNumberScheduled: 1, numberAvailable: 1, numberReady: 1 },
+  },
+  {
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: { name: 'rs' },
+    spec: { replicas: 1 },
+    status: { replicas: 1, fullyLabeledReplicas: 1, readyReplicas: 1, availableReplicas: 1, conditions: [{ type: 'ReplicaFailure', status: 'False' }] },
+  },
+  {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p', creationTimestamp: '2026-12-02T09:00:00Z', ownerReferences: [{ controller: true }] },
+    spec: { restartPolicy: 'Never' },
+    status: {
+      phase: 'Running',
+      conditions: [
+        { type: 'Ready', status: 'False' },
+        { type: 'PodScheduled', status: 'False', reason: 'Unschedulable' },
+      ],
+      initContainerStatuses: [{ name: 'i', state: { terminated: { exitCode: 1 } } }],
+      containerStatuses: [
+        { name: 'c', restartCount: 2, state: { waiting: { reason: 'CrashLoopBackOff' } }, lastState: { terminated: { reason: 'OOMKilled', exitCode: 137 } } },
+      ],
+    },
+  },
+  {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name: 'j' },
+    spec: { completions: 2, parallelism: 1, suspend: false },
+    status: { startTime: '2026-12-02T09:00:00Z', active: 1, succeeded: 1, failed: 0, conditions: [{ type: 'Complete', status: 'False' }] },
+  },
   { apiVersion: 'v1', kind: 'Service', metadata: { name: 'svc' }, spec: { type: 'LoadBalancer', clusterIP: '10.0.0.1' } },
   { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'pvc' }, status: { phase: 'Bound' } },
-  { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'crd' }, status: { conditions: [{ type: 'NamesAccepted', status: 'True' }, { type: 'Established', status: 'True' }] } },
-  { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', generation: 1, deletionTimestamp: '' }, status: { observedGeneration: 1, conditions: [{ type: 'Ready', status: 'True' }] } },
+  {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'crd' },
+    status: {
+      conditions: [
+        { type: 'NamesAccepted', status: 'True' },
+        { type: 'Established', status: 'True' },
+      ],
+    },
+  },
+  {
+    apiVersion: 'example.com/v1',
+    kind: 'Widget',
+    metadata: { name: 'w', generation: 1, deletionTimestamp: '' },
+    status: { observedGeneration: 1, conditions: [{ type: 'Ready', status: 'True' }] },
+  },
 ];
 
 /** Every path to a value in the object (including inside arrays). */

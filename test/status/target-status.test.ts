@@ -24,32 +24,23 @@ const controller = { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSe
 
 describe('job completion: Jobs', () => {
   it.each<[string, unknown, StatusResult]>([
-    [
-      'Complete=True',
-      job({ completions: 3 }, { succeeded: 3, conditions: [{ type: 'Complete', status: 'True' }] }),
-      cur('Job completed: succeeded 3/3'),
-    ],
+    ['Complete=True', job({ completions: 3 }, { succeeded: 3, conditions: [{ type: 'Complete', status: 'True' }] }), cur('Job completed: succeeded 3/3')],
     [
       'Failed=True names the condition reason and message',
-      job({}, { failed: 7, conditions: [{ type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' }] }),
+      job(
+        {},
+        { failed: 7, conditions: [{ type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' }] },
+      ),
       fail('BackoffLimitExceeded', 'Job failed: BackoffLimitExceeded: Job has reached the specified backoff limit'),
     ],
-    [
-      'Failed=True without reason or message',
-      job({}, { conditions: [{ type: 'Failed', status: 'True' }] }),
-      fail('JobFailed', 'Job failed'),
-    ],
+    ['Failed=True without reason or message', job({}, { conditions: [{ type: 'Failed', status: 'True' }] }), fail('JobFailed', 'Job failed')],
     [
       'running: InProgress with counts (kstatus says Current)',
       job({ completions: 3, parallelism: 1 }, { startTime: '2026-12-02T09:59:00Z', succeeded: 1, active: 1, failed: 0 }),
       ip('JobNotComplete', 'Job in progress: succeeded 1/3, active 1, failed 0'),
     ],
     ['not started', job({}, {}), ip('JobNotComplete', 'Job in progress: succeeded 0/1, active 0, failed 0')],
-    [
-      'completions default to parallelism',
-      job({ parallelism: 4 }, { active: 4 }),
-      ip('JobNotComplete', 'Job in progress: succeeded 0/4, active 4, failed 0'),
-    ],
+    ['completions default to parallelism', job({ parallelism: 4 }, { active: 4 }), ip('JobNotComplete', 'Job in progress: succeeded 0/4, active 4, failed 0')],
     [
       'suspended is not complete',
       job({ suspend: true }, { conditions: [{ type: 'Suspended', status: 'True' }] }),
@@ -119,22 +110,10 @@ describe('job completion: Pods without a controller', () => {
       pod('OnFailure', { phase: 'Running', containerStatuses: [{ name: 'main', state: { waiting: { reason: 'CrashLoopBackOff' } } }] }),
       fail('ContainerCrashLooping', 'Containers in CrashLoop state: main'),
     ],
-    [
-      'unknown phase stays Unknown',
-      pod('Never', { phase: 'Unknown' }),
-      { status: 'Unknown', message: 'unknown phase Unknown', conditions: [] },
-    ],
-    [
-      'Always follows kstatus: Ready is Current',
-      pod('Always', { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] }),
-      cur('Pod is Ready'),
-    ],
+    ['unknown phase stays Unknown', pod('Never', { phase: 'Unknown' }), { status: 'Unknown', message: 'unknown phase Unknown', conditions: [] }],
+    ['Always follows kstatus: Ready is Current', pod('Always', { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] }), cur('Pod is Ready')],
     ['no restartPolicy means Always', pod(undefined, { phase: 'Failed' }), cur('Pod has completed, but not successfully')],
-    [
-      'a Pod owned by a controller follows kstatus',
-      pod('Never', { phase: 'Failed' }, controller),
-      cur('Pod has completed, but not successfully'),
-    ],
+    ['a Pod owned by a controller follows kstatus', pod('Never', { phase: 'Failed' }, controller), cur('Pod has completed, but not successfully')],
     [
       'a non-controller owner does not count',
       pod('Never', { phase: 'Failed' }, { ownerReferences: [{ kind: 'ConfigMap', name: 'c', controller: false }] }),
@@ -166,7 +145,13 @@ describe('targetStatus', () => {
     expect(targetStatus(deployment, { now, jobCompletion: true })).toEqual(computeStatus(deployment, { now }));
   });
   it('never throws on malformed input', () => {
-    for (const input of [null, 3, [], { kind: 'Job', apiVersion: 'batch/v1', status: 'x' }, { kind: 'Pod', apiVersion: 'v1', spec: { restartPolicy: 'Never' }, metadata: 'x' }]) {
+    for (const input of [
+      null,
+      3,
+      [],
+      { kind: 'Job', apiVersion: 'batch/v1', status: 'x' },
+      { kind: 'Pod', apiVersion: 'v1', spec: { restartPolicy: 'Never' }, metadata: 'x' },
+    ]) {
       expect(() => targetStatus(input, { now, jobCompletion: true })).not.toThrow();
       expect(targetStatus(input, { now, jobCompletion: true }).status).toBe('Unknown');
     }

@@ -25,7 +25,10 @@ describe('matchesCondition', () => {
     ['conditions not a list', withConditions('Ready'), 'Ready', 'True', false],
     [
       'the first matching type decides',
-      withConditions([{ type: 'Ready', status: 'False' }, { type: 'Ready', status: 'True' }]),
+      withConditions([
+        { type: 'Ready', status: 'False' },
+        { type: 'Ready', status: 'True' },
+      ]),
       'Ready',
       'True',
       false,
@@ -105,9 +108,24 @@ describe('matchesJsonPath: kubectl wait_test.go JSONPath cases', () => {
     ['matches complex types map[string]interface{} without value condition', '{.spec}', undefined, { matched: true }],
     ['compare string JSONPath entry wrong value', '{.spec.nodeName}', 'kmaster', { matched: false }],
     ['matches more than one value', '{.status.conditions[*]}', 'foo', { matched: false, error: 'given jsonpath expression matches more than one value' }],
-    ['matches more than one value without value condition', '{.status.conditions[*]}', undefined, { matched: false, error: 'given jsonpath expression matches more than one value' }],
-    ['unsupported type []interface{}', '{.status.conditions}', 'True', { matched: false, error: 'jsonpath leads to a nested object or list which is not supported' }],
-    ['unsupported type map[string]interface{}', '{.spec}', 'foo', { matched: false, error: 'jsonpath leads to a nested object or list which is not supported' }],
+    [
+      'matches more than one value without value condition',
+      '{.status.conditions[*]}',
+      undefined,
+      { matched: false, error: 'given jsonpath expression matches more than one value' },
+    ],
+    [
+      'unsupported type []interface{}',
+      '{.status.conditions}',
+      'True',
+      { matched: false, error: 'jsonpath leads to a nested object or list which is not supported' },
+    ],
+    [
+      'unsupported type map[string]interface{}',
+      '{.spec}',
+      'foo',
+      { matched: false, error: 'jsonpath leads to a nested object or list which is not supported' },
+    ],
   ])('%s', (_name, expression, value, expected) => {
     expect(matchesJsonPath(pod, expression, value)).toMatchObject(expected);
   });
@@ -143,12 +161,22 @@ describe('matchesJsonPath: syntax and semantics', () => {
     ['float printed by Go', '{.status.ratio}', '0.5', { matched: true }],
     ['null prints as <nil>', '{.metadata.annotations.note}', undefined, { matched: true, actual: '<nil>' }],
     ['filter', '{.status.conditions[?(@.type=="Ready")].status}', 'True', { matched: true }],
-    ["filter with single quotes and !=", "{.status.conditions[?(@.type!='Ready')].type}", 'Available', { matched: true }],
+    ['filter with single quotes and !=', "{.status.conditions[?(@.type!='Ready')].type}", 'Available', { matched: true }],
     ['filter on a boolean', '{.status.containerStatuses[?(@.ready==false)].name}', 'b', { matched: true }],
     ['filter with a number', '{.status.containerStatuses[?(@.restartCount>3)].name}', 'b', { matched: true }],
-    ['existence filter', '{.status.conditions[?(@.status)].type}', undefined, { matched: false, error: 'given jsonpath expression matches more than one value' }],
+    [
+      'existence filter',
+      '{.status.conditions[?(@.status)].type}',
+      undefined,
+      { matched: false, error: 'given jsonpath expression matches more than one value' },
+    ],
     ['filter matching nothing', '{.status.conditions[?(@.type=="Nope")].status}', 'True', { matched: false }],
-    ['filter comparing incompatible types', '{.status.containerStatuses[?(@.ready>1)].name}', 'b', { matched: false, error: 'incompatible types for comparison' }],
+    [
+      'filter comparing incompatible types',
+      '{.status.containerStatuses[?(@.ready>1)].name}',
+      'b',
+      { matched: false, error: 'incompatible types for comparison' },
+    ],
     ['index', '{.status.conditions[1].type}', 'Available', { matched: true }],
     ['negative index', '{.status.conditions[-1].type}', 'Available', { matched: true }],
     ['slice', '{.status.conditions[0:1].type}', 'Ready', { matched: true }],

@@ -16,7 +16,11 @@ describe('targetsFromInputs', () => {
   });
   afterAll(() => rmSync(workspace, { recursive: true, force: true }));
 
-  const targetsFor = (inputs: Record<string, string>) => targetsFromInputs(parseSettings((name) => inputs[name] ?? ''), { cwd: workspace });
+  const targetsFor = (inputs: Record<string, string>) =>
+    targetsFromInputs(
+      parseSettings((name) => inputs[name] ?? ''),
+      { cwd: workspace },
+    );
 
   it.each<[string, Record<string, string>, object[]]>([
     [

@@ -5,13 +5,7 @@ import { jobStatus } from './job.js';
 import { podStatus } from './pod.js';
 import { replicaSetStatus } from './replicaset.js';
 import type { KindRule } from './rule.js';
-import {
-  alwaysReady,
-  customResourceDefinitionStatus,
-  persistentVolumeClaimStatus,
-  podDisruptionBudgetStatus,
-  serviceStatus,
-} from './simple.js';
+import { alwaysReady, customResourceDefinitionStatus, persistentVolumeClaimStatus, podDisruptionBudgetStatus, serviceStatus } from './simple.js';
 import { statefulSetStatus } from './statefulset.js';
 
 export type { KindRule, RuleInput } from './rule.js';

@@ -5,7 +5,10 @@ import { isPodReady, omitZero, podName, templateHash, type Runtime } from './run
 const REVISION_LABEL = 'controller-revision-hash';
 
 export class DaemonSetController {
-  constructor(private readonly rt: Runtime, private readonly nodes: string[]) {}
+  constructor(
+    private readonly rt: Runtime,
+    private readonly nodes: string[],
+  ) {}
 
   reconcile(ds: KubeObject): void {
     if (ds.metadata.deletionTimestamp) return;
@@ -18,7 +21,7 @@ export class DaemonSetController {
 
     const outdated = [...byNode.entries()].filter(([, p]) => p.metadata.labels?.[REVISION_LABEL] !== revision);
     const unavailable = [...byNode.values()].filter((p) => !isPodReady(p)).length;
-    if (outdated.length && unavailable === 0 && ds.spec?.updateStrategy?.type !== 'OnDelete') {
+    if (outdated[0] && unavailable === 0 && ds.spec?.updateStrategy?.type !== 'OnDelete') {
       const [node, pod] = outdated[0];
       this.rt.deleteObject(pod);
       byNode.set(node, this.createPod(ds, node, revision));

@@ -25,7 +25,12 @@ export class ReplicaSetController {
       const pod = {
         apiVersion: 'v1',
         kind: 'Pod',
-        metadata: { name: podName(rs.metadata.name), namespace: rs.metadata.namespace, labels: { ...template.metadata?.labels }, ...(template.metadata?.annotations ? { annotations: { ...template.metadata.annotations } } : {}) },
+        metadata: {
+          name: podName(rs.metadata.name),
+          namespace: rs.metadata.namespace,
+          labels: { ...template.metadata?.labels },
+          ...(template.metadata?.annotations ? { annotations: { ...template.metadata.annotations } } : {}),
+        },
         spec: structuredClone(template.spec ?? {}),
       } as KubeObject;
       pods.push(this.rt.createOwned(rs, pod));
@@ -36,13 +41,19 @@ export class ReplicaSetController {
     }
     const live = pods.slice(0, Math.max(desired, 0)).filter((p) => this.rt.store.byUID(p.metadata.uid));
     const ready = live.filter(isPodReady).length;
-    this.rt.writeStatus(rs, omitZero({
-      replicas: live.length,
-      fullyLabeledReplicas: live.length,
-      readyReplicas: ready,
-      availableReplicas: ready,
-      observedGeneration: rs.metadata.generation,
-    }, ['replicas']));
+    this.rt.writeStatus(
+      rs,
+      omitZero(
+        {
+          replicas: live.length,
+          fullyLabeledReplicas: live.length,
+          readyReplicas: ready,
+          availableReplicas: ready,
+          observedGeneration: rs.metadata.generation,
+        },
+        ['replicas'],
+      ),
+    );
   }
 }
 
@@ -92,11 +103,19 @@ export class DeploymentController {
         name: `${d.metadata.name}-${hash}`,
         namespace: d.metadata.namespace,
         labels: { ...template.metadata.labels },
-        annotations: { ...copied, 'deployment.kubernetes.io/desired-replicas': String(d.spec?.replicas ?? 1), 'deployment.kubernetes.io/max-replicas': String(Number(d.spec?.replicas ?? 1) + 1), 'deployment.kubernetes.io/revision': revision },
+        annotations: {
+          ...copied,
+          'deployment.kubernetes.io/desired-replicas': String(d.spec?.replicas ?? 1),
+          'deployment.kubernetes.io/max-replicas': String(Number(d.spec?.replicas ?? 1) + 1),
+          'deployment.kubernetes.io/revision': revision,
+        },
       },
       spec: { replicas: Number(d.spec?.replicas ?? 1), selector: { matchLabels: { ...d.spec?.selector?.matchLabels, 'pod-template-hash': hash } }, template },
     } as unknown as KubeObject);
-    this.rt.writeObject(d, (o) => ({ ...o, metadata: { ...o.metadata, annotations: { ...o.metadata.annotations, 'deployment.kubernetes.io/revision': revision } } }));
+    this.rt.writeObject(d, (o) => ({
+      ...o,
+      metadata: { ...o.metadata, annotations: { ...o.metadata.annotations, 'deployment.kubernetes.io/revision': revision } },
+    }));
     return rs;
   }
 
@@ -121,35 +140,46 @@ export class DeploymentController {
     const rsName = newRs.metadata.name;
 
     let progressing: Record<string, string>;
-    if (complete) progressing = condition(previous, 'Progressing', 'True', 'NewReplicaSetAvailable', `ReplicaSet "${rsName}" has successfully progressed.`, true);
-    else if (sinceProgress >= deadlineMs) progressing = condition(previous, 'Progressing', 'False', 'ProgressDeadlineExceeded', `ReplicaSet "${rsName}" has timed out progressing.`, true);
+    if (complete)
+      progressing = condition(previous, 'Progressing', 'True', 'NewReplicaSetAvailable', `ReplicaSet "${rsName}" has successfully progressed.`, true);
+    else if (sinceProgress >= deadlineMs)
+      progressing = condition(previous, 'Progressing', 'False', 'ProgressDeadlineExceeded', `ReplicaSet "${rsName}" has timed out progressing.`, true);
     else if (created) progressing = condition(previous, 'Progressing', 'True', 'NewReplicaSetCreated', `Created new replica set "${rsName}"`, true);
     else {
       const prev = previous?.find((c: { type: string }) => c.type === 'Progressing');
-      progressing = prev?.reason === 'NewReplicaSetCreated' && progress?.signature === signature
-        ? prev
-        : condition(previous, 'Progressing', 'True', 'ReplicaSetUpdated', `ReplicaSet "${rsName}" is progressing.`, true);
+      progressing =
+        prev?.reason === 'NewReplicaSetCreated' && progress?.signature === signature
+          ? prev
+          : condition(previous, 'Progressing', 'True', 'ReplicaSetUpdated', `ReplicaSet "${rsName}" is progressing.`, true);
     }
     if (!complete && sinceProgress < deadlineMs && !this.deadlineTimers.has(d.metadata.uid)) {
       // Re-check when the deadline would pass without progress; the check re-arms itself if progress moved it.
       this.deadlineTimers.add(d.metadata.uid);
-      this.rt.after((deadlineMs - sinceProgress) / this.rt.speed + 1, () => {
-        this.deadlineTimers.delete(d.metadata.uid);
-        this.rt.enqueue(this.rt.type('apps/v1', 'Deployment'), d.metadata.namespace, d.metadata.name);
-      }, d.metadata.uid);
+      this.rt.after(
+        (deadlineMs - sinceProgress) / this.rt.speed + 1,
+        () => {
+          this.deadlineTimers.delete(d.metadata.uid);
+          this.rt.enqueue(this.rt.type('apps/v1', 'Deployment'), d.metadata.namespace, d.metadata.name);
+        },
+        d.metadata.uid,
+      );
     }
-    const availableCond = available >= desired - maxUnavailable
-      ? condition(previous, 'Available', 'True', 'MinimumReplicasAvailable', 'Deployment has minimum availability.', true)
-      : condition(previous, 'Available', 'False', 'MinimumReplicasUnavailable', 'Deployment does not have minimum availability.', true);
+    const availableCond =
+      available >= desired - maxUnavailable
+        ? condition(previous, 'Available', 'True', 'MinimumReplicasAvailable', 'Deployment has minimum availability.', true)
+        : condition(previous, 'Available', 'False', 'MinimumReplicasUnavailable', 'Deployment does not have minimum availability.', true);
 
-    this.rt.writeStatus(d, omitZero({
-      observedGeneration: d.metadata.generation,
-      replicas,
-      updatedReplicas: updated,
-      readyReplicas: ready,
-      availableReplicas: available,
-      unavailableReplicas: Math.max(0, desired - available),
-      conditions: [availableCond, progressing],
-    }));
+    this.rt.writeStatus(
+      d,
+      omitZero({
+        observedGeneration: d.metadata.generation,
+        replicas,
+        updatedReplicas: updated,
+        readyReplicas: ready,
+        availableReplicas: available,
+        unavailableReplicas: Math.max(0, desired - available),
+        conditions: [availableCond, progressing],
+      }),
+    );
   }
 }

@@ -54,8 +54,11 @@ export function runControllers(api: Api, opts: ControllerOptions): () => void {
     }
     if (QUEUED_KINDS.includes(kind)) {
       // Own status writes do not need another pass; spec/metadata changes and new objects do.
-      const statusOnly = e.type === 'MODIFIED' && e.previous && JSON.stringify({ ...e.previous, status: 0, metadata: 0 }) === JSON.stringify({ ...obj, status: 0, metadata: 0 })
-        && e.previous.metadata.deletionTimestamp === obj.metadata.deletionTimestamp;
+      const statusOnly =
+        e.type === 'MODIFIED' &&
+        e.previous &&
+        JSON.stringify({ ...e.previous, status: 0, metadata: 0 }) === JSON.stringify({ ...obj, status: 0, metadata: 0 }) &&
+        e.previous.metadata.deletionTimestamp === obj.metadata.deletionTimestamp;
       if (!statusOnly) rt.enqueue(e.resource, obj.metadata.namespace, obj.metadata.name);
       if (kind === 'ReplicaSet') rt.enqueueOwner(obj);
       return;

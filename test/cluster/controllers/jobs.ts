@@ -69,8 +69,10 @@ export class JobController {
         namespace: job.metadata.namespace,
         labels: {
           ...template.metadata?.labels,
-          'batch.kubernetes.io/controller-uid': controllerUid, 'batch.kubernetes.io/job-name': job.metadata.name,
-          'controller-uid': controllerUid, 'job-name': job.metadata.name,
+          'batch.kubernetes.io/controller-uid': controllerUid,
+          'batch.kubernetes.io/job-name': job.metadata.name,
+          'controller-uid': controllerUid,
+          'job-name': job.metadata.name,
         },
         annotations: { ...template.metadata?.annotations, ...(failing ? { [ANNOTATION.podOutcome]: 'Failed' } : {}) },
       },

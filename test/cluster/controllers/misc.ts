@@ -10,26 +10,40 @@ export class PvcBinder {
     const uid = pvc.metadata.uid;
     if (annotation(pvc, ANNOTATION.pvc) === 'Pending') {
       const sc = pvc.spec?.storageClassName ?? 'standard';
-      this.rt.after(0, () => {
-        const current = this.rt.store.byUID(uid)?.object;
-        if (current) this.rt.event(current, 'Warning', 'ProvisioningFailed', `storageclass.storage.k8s.io "${sc}" not found`, { component: 'persistentvolume-controller' });
-      }, uid);
+      this.rt.after(
+        0,
+        () => {
+          const current = this.rt.store.byUID(uid)?.object;
+          if (current)
+            this.rt.event(current, 'Warning', 'ProvisioningFailed', `storageclass.storage.k8s.io "${sc}" not found`, {
+              component: 'persistentvolume-controller',
+            });
+        },
+        uid,
+      );
       return;
     }
-    this.rt.after(stepMs(pvc), () => {
-      let current = this.rt.store.byUID(uid)?.object;
-      if (!current || current.status?.phase === 'Bound') return;
-      current = this.rt.writeObject(current, (o) => ({
-        ...o,
-        metadata: { ...o.metadata, annotations: { ...o.metadata.annotations, 'pv.kubernetes.io/bind-completed': 'yes', 'pv.kubernetes.io/bound-by-controller': 'yes' } },
-        spec: { ...o.spec, volumeName: `pvc-${uid}` },
-      }));
-      this.rt.writeStatus(current, {
-        phase: 'Bound',
-        accessModes: current.spec?.accessModes ?? ['ReadWriteOnce'],
-        capacity: { storage: current.spec?.resources?.requests?.storage ?? '1Gi' },
-      });
-    }, uid);
+    this.rt.after(
+      stepMs(pvc),
+      () => {
+        let current = this.rt.store.byUID(uid)?.object;
+        if (!current || current.status?.phase === 'Bound') return;
+        current = this.rt.writeObject(current, (o) => ({
+          ...o,
+          metadata: {
+            ...o.metadata,
+            annotations: { ...o.metadata.annotations, 'pv.kubernetes.io/bind-completed': 'yes', 'pv.kubernetes.io/bound-by-controller': 'yes' },
+          },
+          spec: { ...o.spec, volumeName: `pvc-${uid}` },
+        }));
+        this.rt.writeStatus(current, {
+          phase: 'Bound',
+          accessModes: current.spec?.accessModes ?? ['ReadWriteOnce'],
+          capacity: { storage: current.spec?.resources?.requests?.storage ?? '1Gi' },
+        });
+      },
+      uid,
+    );
   }
 }
 
@@ -42,10 +56,14 @@ export class LoadBalancerController {
     if (svc.spec?.type !== 'LoadBalancer') return;
     const uid = svc.metadata.uid;
     const ip = `192.0.2.${this.next++ % 250}`;
-    this.rt.after(stepMs(svc), () => {
-      const current = this.rt.store.byUID(uid)?.object;
-      if (current?.spec?.type === 'LoadBalancer') this.rt.writeStatus(current, { loadBalancer: { ingress: [{ ip, ipMode: 'VIP' }] } });
-    }, uid);
+    this.rt.after(
+      stepMs(svc),
+      () => {
+        const current = this.rt.store.byUID(uid)?.object;
+        if (current?.spec?.type === 'LoadBalancer') this.rt.writeStatus(current, { loadBalancer: { ingress: [{ ip, ipMode: 'VIP' }] } });
+      },
+      uid,
+    );
   }
 }
 
@@ -63,35 +81,43 @@ export class CustomResourceController {
     const generation = Number(cr.metadata.generation ?? 1);
     if (this.seen.get(uid) === generation) return;
     this.seen.set(uid, generation);
-    this.rt.after(0, () => {
-      const current = this.rt.store.byUID(uid)?.object;
-      if (!current || current.metadata.generation !== generation) return;
-      const previous = current.status?.conditions;
-      this.rt.writeStatus(current, {
-        ...current.status,
-        observedGeneration: generation,
-        conditions: [
-          condition(previous, 'Ready', 'False', 'Progressing', 'Reconciliation in progress'),
-          condition(previous, 'Reconciling', 'True', 'Progressing', `Reconciling generation ${generation}`),
-        ],
-      });
-    }, uid);
-    this.rt.after(Number(after) || 0, () => {
-      const current = this.rt.store.byUID(uid)?.object;
-      if (!current || current.metadata.generation !== generation) return;
-      const previous = current.status?.conditions;
-      const stalled = annotation(current, ANNOTATION.crOutcome) === 'Stalled';
-      this.rt.writeStatus(current, {
-        ...current.status,
-        observedGeneration: generation,
-        conditions: stalled
-          ? [
-            condition(previous, 'Ready', 'False', 'ReconcileFailed', 'Reconciliation failed: dependency not available'),
-            condition(previous, 'Stalled', 'True', 'ReconcileFailed', 'Reconciliation failed: dependency not available'),
-          ]
-          : [condition(previous, 'Ready', 'True', 'Succeeded', `Generation ${generation} reconciled`)],
-      });
-    }, uid);
+    this.rt.after(
+      0,
+      () => {
+        const current = this.rt.store.byUID(uid)?.object;
+        if (!current || current.metadata.generation !== generation) return;
+        const previous = current.status?.conditions;
+        this.rt.writeStatus(current, {
+          ...current.status,
+          observedGeneration: generation,
+          conditions: [
+            condition(previous, 'Ready', 'False', 'Progressing', 'Reconciliation in progress'),
+            condition(previous, 'Reconciling', 'True', 'Progressing', `Reconciling generation ${generation}`),
+          ],
+        });
+      },
+      uid,
+    );
+    this.rt.after(
+      Number(after) || 0,
+      () => {
+        const current = this.rt.store.byUID(uid)?.object;
+        if (!current || current.metadata.generation !== generation) return;
+        const previous = current.status?.conditions;
+        const stalled = annotation(current, ANNOTATION.crOutcome) === 'Stalled';
+        this.rt.writeStatus(current, {
+          ...current.status,
+          observedGeneration: generation,
+          conditions: stalled
+            ? [
+                condition(previous, 'Ready', 'False', 'ReconcileFailed', 'Reconciliation failed: dependency not available'),
+                condition(previous, 'Stalled', 'True', 'ReconcileFailed', 'Reconciliation failed: dependency not available'),
+              ]
+            : [condition(previous, 'Ready', 'True', 'Succeeded', `Generation ${generation} reconciled`)],
+        });
+      },
+      uid,
+    );
   }
 
   forget(uid: string): void {

@@ -27,7 +27,7 @@ interface ContainerState {
 
 function normalizedImage(image: string): string {
   const withTag = /[:@]/.test(image.split('/').pop() ?? '') ? image : `${image}:latest`;
-  const first = withTag.split('/')[0];
+  const first = withTag.split('/')[0] ?? '';
   if (withTag.includes('/') && (first.includes('.') || first.includes(':') || first === 'localhost')) return withTag;
   return withTag.includes('/') ? `docker.io/${withTag}` : `docker.io/library/${withTag}`;
 }
@@ -37,7 +37,10 @@ const containerId = () => `containerd://${randomBytes(32).toString('hex')}`;
 export class Kubelet {
   private nextNode = 0;
 
-  constructor(private readonly rt: Runtime, private readonly nodes: string[]) {}
+  constructor(
+    private readonly rt: Runtime,
+    private readonly nodes: string[],
+  ) {}
 
   /** Pods created already carrying container statuses (test fixtures) are left alone. */
   manages(pod: KubeObject): boolean {
@@ -74,10 +77,14 @@ export class Kubelet {
   }
 
   private later(uid: string, ms: number, fn: (pod: KubeObject) => void): void {
-    this.rt.after(ms, () => {
-      const pod = this.current(uid);
-      if (pod) fn(pod);
-    }, uid);
+    this.rt.after(
+      ms,
+      () => {
+        const pod = this.current(uid);
+        if (pod) fn(pod);
+      },
+      uid,
+    );
   }
 
   private schedule(uid: string, plan: PodPlan): void {
@@ -110,10 +117,14 @@ export class Kubelet {
 
   private start(pod: KubeObject, plan: PodPlan, startTime: string): void {
     switch (plan.failure) {
-      case 'ImagePullBackOff': return this.pullFailure(pod, plan, startTime, 0);
-      case 'CrashLoopBackOff': return this.crash(pod, plan, startTime, 1);
-      case 'CreateContainerConfigError': return this.configError(pod, plan, startTime, 0);
-      default: break;
+      case 'ImagePullBackOff':
+        return this.pullFailure(pod, plan, startTime, 0);
+      case 'CrashLoopBackOff':
+        return this.crash(pod, plan, startTime, 1);
+      case 'CreateContainerConfigError':
+        return this.configError(pod, plan, startTime, 0);
+      default:
+        break;
     }
     const started = timestamp();
     this.rt.writeStatus(pod, this.status(pod, { phase: 'Running', startTime, containers: this.containers(pod, () => running(started)) }));
@@ -122,11 +133,18 @@ export class Kubelet {
 
   private complete(pod: KubeObject, plan: PodPlan, startTime: string, started: string): void {
     const failed = plan.outcome === 'Failed';
-    const terminated = { terminated: { exitCode: failed ? 1 : 0, reason: failed ? 'Error' : 'Completed', startedAt: started, finishedAt: timestamp(), containerID: containerId() } };
-    this.rt.writeStatus(pod, this.status(pod, {
-      phase: plan.outcome, startTime, notReadyReason: failed ? 'PodFailed' : 'PodCompleted',
-      containers: this.containers(pod, () => ({ state: terminated, ready: false, started: false, restartCount: 0 })),
-    }));
+    const terminated = {
+      terminated: { exitCode: failed ? 1 : 0, reason: failed ? 'Error' : 'Completed', startedAt: started, finishedAt: timestamp(), containerID: containerId() },
+    };
+    this.rt.writeStatus(
+      pod,
+      this.status(pod, {
+        phase: plan.outcome,
+        startTime,
+        notReadyReason: failed ? 'PodFailed' : 'PodCompleted',
+        containers: this.containers(pod, () => ({ state: terminated, ready: false, started: false, restartCount: 0 })),
+      }),
+    );
   }
 
   private pullFailure(pod: KubeObject, plan: PodPlan, startTime: string, cycle: number): void {
@@ -135,15 +153,30 @@ export class Kubelet {
     const cause = `rpc error: code = NotFound desc = failed to pull and unpack image "${ref}": failed to resolve reference "${ref}": ${ref}: not found`;
     const source = { component: 'kubelet', host: pod.spec?.nodeName, fieldPath: `spec.containers{${container.name}}` };
     const uid = pod.metadata.uid;
-    this.rt.writeStatus(pod, this.status(pod, { phase: 'Pending', startTime, containers: this.containers(pod, (i) => (i === 0 ? waiting('ErrImagePull', cause) : running(startTime)), 0) }));
+    this.rt.writeStatus(
+      pod,
+      this.status(pod, {
+        phase: 'Pending',
+        startTime,
+        containers: this.containers(pod, (i) => (i === 0 ? waiting('ErrImagePull', cause) : running(startTime)), 0),
+      }),
+    );
     this.rt.event(pod, 'Normal', 'Pulling', `Pulling image "${container.image}"`, source);
     this.rt.event(pod, 'Warning', 'Failed', `Failed to pull image "${container.image}": ${cause}`, source);
     this.rt.event(pod, 'Warning', 'Failed', 'Error: ErrImagePull', source);
     this.later(uid, plan.step, (p) => {
-      this.rt.writeStatus(p, this.status(p, {
-        phase: 'Pending', startTime,
-        containers: this.containers(p, (i) => (i === 0 ? waiting('ImagePullBackOff', `Back-off pulling image "${container.image}": ErrImagePull: ${cause}`) : running(startTime)), 0),
-      }));
+      this.rt.writeStatus(
+        p,
+        this.status(p, {
+          phase: 'Pending',
+          startTime,
+          containers: this.containers(
+            p,
+            (i) => (i === 0 ? waiting('ImagePullBackOff', `Back-off pulling image "${container.image}": ErrImagePull: ${cause}`) : running(startTime)),
+            0,
+          ),
+        }),
+      );
       this.rt.event(p, 'Normal', 'BackOff', `Back-off pulling image "${container.image}"`, source);
       this.rt.event(p, 'Warning', 'Failed', 'Error: ImagePullBackOff', source);
       if (cycle < MAX_REPEATS) this.later(uid, plan.step * 2 ** Math.min(cycle + 1, 3), (again) => this.pullFailure(again, plan, startTime, cycle + 1));
@@ -154,21 +187,56 @@ export class Kubelet {
     const container = pod.spec?.containers?.[0] ?? { name: 'app' };
     const oom = plan.exitReason === 'OOMKilled';
     const backoff = Math.min(10 * 2 ** (restarts - 1), 300);
-    const lastState = { terminated: { exitCode: oom ? 137 : 1, reason: plan.exitReason, startedAt: timestamp(new Date(Date.now() - 1000)), finishedAt: timestamp(), containerID: containerId() } };
-    const crashing: ContainerState = {
-      state: { waiting: { reason: 'CrashLoopBackOff', message: `back-off ${backoff}s restarting failed container=${container.name} pod=${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})` } },
-      lastState, ready: false, started: false, restartCount: restarts,
+    const lastState = {
+      terminated: {
+        exitCode: oom ? 137 : 1,
+        reason: plan.exitReason,
+        startedAt: timestamp(new Date(Date.now() - 1000)),
+        finishedAt: timestamp(),
+        containerID: containerId(),
+      },
     };
-    this.rt.writeStatus(pod, this.status(pod, { phase: 'Running', startTime, containers: this.containers(pod, (i) => (i === 0 ? crashing : running(startTime)), 0) }));
-    this.rt.event(pod, 'Warning', 'BackOff', `Back-off restarting failed container ${container.name} in pod ${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`,
-      { component: 'kubelet', host: pod.spec?.nodeName, fieldPath: `spec.containers{${container.name}}` });
+    const crashing: ContainerState = {
+      state: {
+        waiting: {
+          reason: 'CrashLoopBackOff',
+          message: `back-off ${backoff}s restarting failed container=${container.name} pod=${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`,
+        },
+      },
+      lastState,
+      ready: false,
+      started: false,
+      restartCount: restarts,
+    };
+    this.rt.writeStatus(
+      pod,
+      this.status(pod, { phase: 'Running', startTime, containers: this.containers(pod, (i) => (i === 0 ? crashing : running(startTime)), 0) }),
+    );
+    this.rt.event(
+      pod,
+      'Warning',
+      'BackOff',
+      `Back-off restarting failed container ${container.name} in pod ${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`,
+      { component: 'kubelet', host: pod.spec?.nodeName, fieldPath: `spec.containers{${container.name}}` },
+    );
     if (restarts < MAX_REPEATS) this.later(pod.metadata.uid, plan.step * 2 ** Math.min(restarts, 3), (p) => this.crash(p, plan, startTime, restarts + 1));
   }
 
   private configError(pod: KubeObject, plan: PodPlan, startTime: string, repeat: number): void {
     const container = pod.spec?.containers?.[0] ?? { name: 'app' };
-    this.rt.writeStatus(pod, this.status(pod, { phase: 'Pending', startTime, containers: this.containers(pod, (i) => (i === 0 ? waiting('CreateContainerConfigError', 'secret "x" not found') : running(startTime)), 0) }));
-    this.rt.event(pod, 'Warning', 'Failed', 'Error: secret "x" not found', { component: 'kubelet', host: pod.spec?.nodeName, fieldPath: `spec.containers{${container.name}}` });
+    this.rt.writeStatus(
+      pod,
+      this.status(pod, {
+        phase: 'Pending',
+        startTime,
+        containers: this.containers(pod, (i) => (i === 0 ? waiting('CreateContainerConfigError', 'secret "x" not found') : running(startTime)), 0),
+      }),
+    );
+    this.rt.event(pod, 'Warning', 'Failed', 'Error: secret "x" not found', {
+      component: 'kubelet',
+      host: pod.spec?.nodeName,
+      fieldPath: `spec.containers{${container.name}}`,
+    });
     if (repeat < MAX_REPEATS) this.later(pod.metadata.uid, plan.step * 4, (p) => this.configError(p, plan, startTime, repeat + 1));
   }
 
@@ -191,7 +259,10 @@ export class Kubelet {
     });
   }
 
-  private status(pod: KubeObject, o: { phase: string; startTime: string; node?: string; containers: Array<Record<string, unknown>>; notReadyReason?: string }): object {
+  private status(
+    pod: KubeObject,
+    o: { phase: string; startTime: string; node?: string; containers: Array<Record<string, unknown>>; notReadyReason?: string },
+  ): object {
     const previous = pod.status?.conditions;
     const allReady = o.containers.length > 0 && o.containers.every((c) => c.ready);
     const unready = o.containers.filter((c) => !c.ready).map((c) => c.name);
@@ -199,15 +270,18 @@ export class Kubelet {
       const old = previous?.find((c: { type: string }) => c.type === type);
       const status = ok ? 'True' : 'False';
       return {
-        type, status, lastProbeTime: null,
+        type,
+        status,
+        lastProbeTime: null,
         lastTransitionTime: old && old.status === status ? old.lastTransitionTime : timestamp(),
-        ...(reason ? { reason } : {}), ...(message ? { message } : {}),
+        ...(reason ? { reason } : {}),
+        ...(message ? { message } : {}),
       };
     };
     const started = o.phase !== 'Pending' || o.containers.some((c) => 'running' in (c.state as object));
     const notReady = o.notReadyReason ?? 'ContainersNotReady';
     const notReadyMessage = o.notReadyReason ? undefined : `containers with unready status: [${unready.join(' ')}]`;
-    const hostIP = `192.168.0.${(this.nodes.indexOf(pod.spec?.nodeName ?? o.node ?? '') + 1) || 1}`;
+    const hostIP = `192.168.0.${this.nodes.indexOf(pod.spec?.nodeName ?? o.node ?? '') + 1 || 1}`;
     const podIP = pod.status?.podIP ?? (started ? this.rt.podIP() : undefined);
     return {
       observedGeneration: pod.metadata.generation,
@@ -219,7 +293,8 @@ export class Kubelet {
         allReady ? cond('ContainersReady', true) : cond('ContainersReady', false, notReady, notReadyMessage),
         cond('PodScheduled', true),
       ],
-      hostIP, hostIPs: [{ ip: hostIP }],
+      hostIP,
+      hostIPs: [{ ip: hostIP }],
       ...(podIP ? { podIP, podIPs: [{ ip: podIP }] } : {}),
       startTime: o.startTime,
       containerStatuses: o.containers,

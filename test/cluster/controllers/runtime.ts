@@ -30,7 +30,10 @@ export class Runtime {
   private stopped = false;
   private ipCounter = 0;
 
-  constructor(readonly api: Api, readonly speed: number) {}
+  constructor(
+    readonly api: Api,
+    readonly speed: number,
+  ) {}
 
   get store() {
     return this.api.store;
@@ -46,11 +49,14 @@ export class Runtime {
 
   /** Runs `fn` after `ms` scaled by speed; `owner` (a uid) lets deletion cancel an object's timers. */
   after(ms: number, fn: () => void, owner?: string): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      if (owner) this.byOwner.get(owner)?.delete(timer);
-      if (!this.stopped) fn();
-    }, Math.max(0, ms * this.speed));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        if (owner) this.byOwner.get(owner)?.delete(timer);
+        if (!this.stopped) fn();
+      },
+      Math.max(0, ms * this.speed),
+    );
     this.timers.add(timer);
     if (owner) {
       let set = this.byOwner.get(owner);
@@ -119,7 +125,14 @@ export class Runtime {
   }
 
   createOwned(owner: KubeObject, obj: KubeObject): KubeObject {
-    const ref: OwnerReference = { apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata.name, uid: owner.metadata.uid, controller: true, blockOwnerDeletion: true };
+    const ref: OwnerReference = {
+      apiVersion: owner.apiVersion,
+      kind: owner.kind,
+      name: owner.metadata.name,
+      uid: owner.metadata.uid,
+      controller: true,
+      blockOwnerDeletion: true,
+    };
     obj.metadata.ownerReferences = [ref];
     return this.api.create(this.type(obj.apiVersion, obj.kind), obj);
   }
@@ -132,7 +145,13 @@ export class Runtime {
   }
 
   /** Records an Event about an object, counting repeats as a real event recorder does. */
-  event(involved: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string, source: { component: string; host?: string; fieldPath?: string }): void {
+  event(
+    involved: KubeObject,
+    type: 'Normal' | 'Warning',
+    reason: string,
+    message: string,
+    source: { component: string; host?: string; fieldPath?: string },
+  ): void {
     const eventType = this.type('v1', 'Event');
     const namespace = involved.metadata.namespace ?? 'default';
     const key = `${involved.metadata.uid}|${reason}|${message}`;
@@ -151,14 +170,24 @@ export class Runtime {
       kind: 'Event',
       metadata: { name, namespace },
       involvedObject: {
-        kind: involved.kind, namespace: involved.metadata.namespace, name: involved.metadata.name, uid: involved.metadata.uid,
-        apiVersion: involved.apiVersion, resourceVersion: involved.metadata.resourceVersion,
+        kind: involved.kind,
+        namespace: involved.metadata.namespace,
+        name: involved.metadata.name,
+        uid: involved.metadata.uid,
+        apiVersion: involved.apiVersion,
+        resourceVersion: involved.metadata.resourceVersion,
         ...(source.fieldPath ? { fieldPath: source.fieldPath } : {}),
       },
-      reason, message, type, count: 1,
+      reason,
+      message,
+      type,
+      count: 1,
       source: { component: source.component, ...(source.host ? { host: source.host } : {}) },
-      firstTimestamp: now, lastTimestamp: now, eventTime: null,
-      reportingComponent: source.component, reportingInstance: source.host ?? '',
+      firstTimestamp: now,
+      lastTimestamp: now,
+      eventTime: null,
+      reportingComponent: source.component,
+      reportingInstance: source.host ?? '',
     } as unknown as KubeObject);
   }
 
@@ -181,10 +210,12 @@ export function controllerOf(obj: KubeObject): OwnerReference | undefined {
 
 /** A short stable hash of a pod template, in the alphabet pod-template-hash labels use. */
 export function templateHash(template: unknown): string {
-  const digest = createHash('sha256').update(JSON.stringify(template ?? {})).digest();
+  const digest = createHash('sha256')
+    .update(JSON.stringify(template ?? {}))
+    .digest();
   const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
   let out = '';
-  for (let i = 0; i < 10; i++) out += alphabet[digest[i] % alphabet.length];
+  for (let i = 0; i < 10; i++) out += alphabet[digest[i]! % alphabet.length];
   return out;
 }
 
@@ -202,15 +233,25 @@ export function stepMs(...sources: Array<KubeObject | undefined>): number {
 
 /** A condition, keeping lastTransitionTime while the status stays (and lastUpdateTime, for the workload
  *  kinds that have it, while reason and message stay). */
-export function condition(previous: Array<Record<string, string>> | undefined, type: string, status: string, reason: string, message: string, withUpdateTime = false): Record<string, string> {
+export function condition(
+  previous: Array<Record<string, string>> | undefined,
+  type: string,
+  status: string,
+  reason: string,
+  message: string,
+  withUpdateTime = false,
+): Record<string, string> {
   const old = previous?.find((c) => c.type === type);
   const now = timestamp();
-  const transition = old && old.status === status ? old.lastTransitionTime : now;
+  const transition = old && old.status === status ? (old.lastTransitionTime ?? now) : now;
   const sameText = old && old.status === status && old.reason === reason && old.message === message;
   return {
-    type, status,
+    type,
+    status,
     ...(withUpdateTime ? { lastUpdateTime: sameText && old.lastUpdateTime ? old.lastUpdateTime : now } : {}),
-    lastTransitionTime: transition, reason, message,
+    lastTransitionTime: transition,
+    reason,
+    message,
   };
 }
 

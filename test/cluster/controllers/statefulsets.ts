@@ -57,7 +57,16 @@ export class StatefulSetController {
   }
 
   /** One move toward the desired state: create a missing pod, remove a surplus one, or replace an outdated one. */
-  private step(sts: KubeObject, pods: Map<number, KubeObject>, replicas: number, partition: number, parallel: boolean, currentRevision: string, updateRevision: string, known: Map<string, object>): void {
+  private step(
+    sts: KubeObject,
+    pods: Map<number, KubeObject>,
+    replicas: number,
+    partition: number,
+    parallel: boolean,
+    currentRevision: string,
+    updateRevision: string,
+    known: Map<string, object>,
+  ): void {
     for (let i = 0; i < replicas; i++) {
       const pod = pods.get(i);
       if (!pod) {
@@ -89,7 +98,7 @@ export class StatefulSetController {
     }
   }
 
-  private createPod(sts: KubeObject, ordinal: number, revision: string, template: any): KubeObject { // eslint-disable-line @typescript-eslint/no-explicit-any
+  private createPod(sts: KubeObject, ordinal: number, revision: string, template: any): KubeObject {
     const name = `${sts.metadata.name}-${ordinal}`;
     return this.rt.createOwned(sts, {
       apiVersion: 'v1',
@@ -97,7 +106,12 @@ export class StatefulSetController {
       metadata: {
         name,
         namespace: sts.metadata.namespace,
-        labels: { ...template.metadata?.labels, [REVISION_LABEL]: revision, 'statefulset.kubernetes.io/pod-name': name, 'apps.kubernetes.io/pod-index': String(ordinal) },
+        labels: {
+          ...template.metadata?.labels,
+          [REVISION_LABEL]: revision,
+          'statefulset.kubernetes.io/pod-name': name,
+          'apps.kubernetes.io/pod-index': String(ordinal),
+        },
         ...(template.metadata?.annotations ? { annotations: { ...template.metadata.annotations } } : {}),
       },
       spec: { ...structuredClone(template.spec ?? {}), hostname: name, ...(sts.spec?.serviceName ? { subdomain: sts.spec.serviceName } : {}) },

@@ -18,8 +18,8 @@ export interface UpstreamComputeCase {
 
 export const computeCases: UpstreamComputeCase[] = [
   {
-    test: "TestPodStatus",
-    name: "podNoStatus",
+    test: 'TestPodStatus',
+    name: 'podNoStatus',
     manifest: `
 apiVersion: v1
 kind: Pod
@@ -28,13 +28,13 @@ metadata:
    name: test
 `,
     needsNow: false,
-    expectedStatus: "InProgress",
-    expectedConditions: [{"type": "Reconciling", "status": "True", "reason": "PodNotObserved"}],
-    absentConditionTypes: ["Stalled"],
+    expectedStatus: 'InProgress',
+    expectedConditions: [{ type: 'Reconciling', status: 'True', reason: 'PodNotObserved' }],
+    absentConditionTypes: ['Stalled'],
   },
   {
-    test: "TestPodStatus",
-    name: "podReady",
+    test: 'TestPodStatus',
+    name: 'podReady',
     manifest: `
 apiVersion: v1
 kind: Pod
@@ -49,13 +49,13 @@ status:
    phase: Running
 `,
     needsNow: false,
-    expectedStatus: "Current",
+    expectedStatus: 'Current',
     expectedConditions: [],
-    absentConditionTypes: ["Reconciling", "Stalled"],
+    absentConditionTypes: ['Reconciling', 'Stalled'],
   },
   {
-    test: "TestPodStatus",
-    name: "podCompletedSuccessfully",
+    test: 'TestPodStatus',
+    name: 'podCompletedSuccessfully',
     manifest: `
 apiVersion: v1
 kind: Pod
@@ -72,13 +72,13 @@ status:
 
 `,
     needsNow: false,
-    expectedStatus: "Current",
+    expectedStatus: 'Current',
     expectedConditions: [],
-    absentConditionTypes: ["Reconciling", "Stalled"],
+    absentConditionTypes: ['Reconciling', 'Stalled'],
   },
   {
-    test: "TestPodStatus",
-    name: "podCompletedFailed",
+    test: 'TestPodStatus',
+    name: 'podCompletedFailed',
     manifest: `
 apiVersion: v1
 kind: Pod
@@ -94,13 +94,13 @@ status:
       reason: PodCompleted
 `,
     needsNow: false,
-    expectedStatus: "Current",
+    expectedStatus: 'Current',
     expectedConditions: [],
-    absentConditionTypes: ["Reconciling", "Stalled"],
+    absentConditionTypes: ['Reconciling', 'Stalled'],
   },
   {
-    test: "TestPodStatus",
-    name: "podBeingScheduled",
+    test: 'TestPodStatus',
+    name: 'podBeingScheduled',
     manifest: `
 apiVersion: v1
 kind: Pod
@@ -117,13 +117,13 @@ status:
       reason: Unschedulable
 `,
     needsNow: true,
-    expectedStatus: "InProgress",
-    expectedConditions: [{"type": "Reconciling", "status": "True", "reason": "PodNotScheduled"}],
-    absentConditionTypes: ["Stalled"],
+    expectedStatus: 'InProgress',
+    expectedConditions: [{ type: 'Reconciling', status: 'True', reason: 'PodNotScheduled' }],
+    absentConditionTypes: ['Stalled'],
   },
   {
-    test: "TestPodStatus",
-    name: "podUnschedulable",
+    test: 'TestPodStatus',
+    name: 'podUnschedulable',
     manifest: `
 apiVersion: v1
 kind: Pod
@@ -139,13 +139,13 @@ status:
       reason: Unschedulable
 `,
     needsNow: false,
-    expectedStatus: "Failed",
-    expectedConditions: [{"type": "Stalled", "status": "True", "reason": "PodUnschedulable"}],
-    absentConditionTypes: ["Reconciling"],
+    expectedStatus: 'Failed',
+    expectedConditions: [{ type: 'Stalled', status: 'True', reason: 'PodUnschedulable' }],
+    absentConditionTypes: ['Reconciling'],
   },
   {
-    test: "TestPodStatus",
-    name: "podCrashLooping",
+    test: 'TestPodStatus',
+    name: 'podCrashLooping',
     manifest: `
 apiVersion: v1
 kind: Pod
@@ -166,13 +166,13 @@ status:
             reason: CrashLoopBackOff
 `,
     needsNow: false,
-    expectedStatus: "Failed",
-    expectedConditions: [{"type": "Stalled", "status": "True", "reason": "ContainerCrashLooping"}],
-    absentConditionTypes: ["Reconciling"],
+    expectedStatus: 'Failed',
+    expectedConditions: [{ type: 'Stalled', status: 'True', reason: 'ContainerCrashLooping' }],
+    absentConditionTypes: ['Reconciling'],
   },
   {
-    test: "TestPVCStatus",
-    name: "pvcNoStatus",
+    test: 'TestPVCStatus',
+    name: 'pvcNoStatus',
     manifest: `
 apiVersion: v1
 kind: PersistentVolumeClaim
@@ -181,13 +181,13 @@ metadata:
    name: test
 `,
     needsNow: false,
-    expectedStatus: "InProgress",
-    expectedConditions: [{"type": "Reconciling", "status": "True", "reason": "NotBound"}],
-    absentConditionTypes: ["Stalled"],
+    expectedStatus: 'InProgress',
+    expectedConditions: [{ type: 'Reconciling', status: 'True', reason: 'NotBound' }],
+    absentConditionTypes: ['Stalled'],
   },
   {
-    test: "TestPVCStatus",
-    name: "pvcBound",
+    test: 'TestPVCStatus',
+    name: 'pvcBound',
     manifest: `
 apiVersion: v1
 kind: PersistentVolumeClaim
@@ -199,13 +199,13 @@ status:
    phase: Bound
 `,
     needsNow: false,
-    expectedStatus: "Current",
+    expectedStatus: 'Current',
     expectedConditions: [],
-    absentConditionTypes: ["Stalled", "Reconciling"],
+    absentConditionTypes: ['Stalled', 'Reconciling'],
   },
   {
-    test: "TestStsStatus",
-    name: "stsNoStatus",
+    test: 'TestStsStatus',
+    name: 'stsNoStatus',
     manifest: `
 apiVersion: apps/v1
 kind: StatefulSet
@@ -214,13 +214,13 @@ metadata:
    name: test
 `,
     needsNow: false,
-    expectedStatus: "InProgress",
-    expectedConditions: [{"type": "Reconciling", "status": "True", "reason": "LessReplicas"}],
-    absentConditionTypes: ["Stalled"],
+    expectedStatus: 'InProgress',
+    expectedConditions: [{ type: 'Reconciling', status: 'True', reason: 'LessReplicas' }],
+    absentConditionTypes: ['Stalled'],
   },
   {
-    test: "TestStsStatus",
-    name: "stsBadStatus",
+    test: 'TestStsStatus',
+    name: 'stsBadStatus',
     manifest: `
 apiVersion: apps/v1
 kind: StatefulSet
@@ -233,13 +233,13 @@ status:
    currentReplicas: 1
 `,
     needsNow: false,
-    expectedStatus: "InProgress",
-    expectedConditions: [{"type": "Reconciling", "status": "True", "reason": "LessReplicas"}],
-    absentConditionTypes: ["Stalled"],
+    expectedStatus: 'InProgress',
+    expectedConditions: [{ type: 'Reconciling', status: 'True', reason: 'LessReplicas' }],
+    absentConditionTypes: ['Stalled'],
   },
   {
-    test: "TestStsStatus",
-    name: "stsOK",
+    test: 'TestStsStatus',
+    name: 'stsOK',
     manifest: `
 apiVersion: apps/v1
 kind: StatefulSet
@@ -256,13 +256,13 @@ status:
    replicas: 4
 `,
     needsNow: false,
-    expectedStatus: "Current",
+    expectedStatus: 'Current',
     expectedConditions: [],
-    absentConditionTypes: ["Stalled", "Reconciling"],
+    absentConditionTypes: ['Stalled', 'Reconciling'],
   },
   {
-    test: "TestStsStatus",
-    name: "stsLessReady",
+    test: 'TestStsStatus',
+    name: 'stsLessReady',
     manifest: `
 apiVersion: apps/v1
 kind: StatefulSet
@@ -279,13 +279,13 @@ status:
    replicas: 4
 `,
     needsNow: false,
-    expectedStatus: "InProgress",
-    expectedConditions: [{"type": "Reconciling", "status": "True", "reason": "LessReady"}],
-    absentConditionTypes: ["Stalled"],
+    expectedStatus: 'InProgress',
+    expectedConditions: [{ type: 'Reconciling', status: 'True', reason: 'LessReady' }],
+    absentConditionTypes: ['Stalled'],
   },
   {
-    test: "TestStsStatus",
-    name: "stsLessCurrent",
+    test: 'TestStsStatus',
+    name: 'stsLessCurrent',
     manifest: `
 apiVersion: apps/v1
 kind: StatefulSet
@@ -302,13 +302,13 @@ status:
    replicas: 4
 `,
     needsNow: false,
-    expectedStatus: "InProgress",
-    expectedConditions: [{"type": "Reconciling", "status": "True", "reason": "LessCurrent"}],
-    absentConditionTypes: ["Stalled"],
+    expectedStatus: 'InProgress',
+    expectedConditions: [{ type: 'Reconciling', status: 'True', reason: 'LessCurrent' }],
+    absentConditionTypes: ['Stalled'],
   },
   {
-    test: "TestStsStatus",
-    name: "stsExtraPods",
+    test: 'TestStsStatus',
+    name: 'stsExtraPods',
     manifest: `
 apiVersion: apps/v1
 kind: StatefulSet
@@ -325,13 +325,13 @@ status:
    replicas: 8
 `,
     needsNow: false,
-    expectedStatus: "InProgress",
-    expectedConditions: [{"type": "Reconciling", "status": "True", "reason": "ExtraPods"}],
-    absentConditionTypes: ["Stalled"],
+    expectedStatus: 'InProgress',
+    expectedConditions: [{ type: 'Reconciling', status: 'True', reason: 'ExtraPods' }],
+    absentConditionTypes: ['Stalled'],
   },
   {
-    test: "TestDaemonsetStatus",
-    name: "dsNoStatus",
+    test: 'TestDaemonsetStatus',
+    name: 'dsNoStatus',
     manifest: `
 apiVersion: apps/v1
 kind: DaemonSet
@@ -340,13 +340,13 @@ metadata:
    generation: 1
 `,
     needsNow: false,
-    expectedStatus: "InProgress",
-    expectedConditions: [{"type": "Reconciling", "status": "True", "reason": "NoObservedGeneration"}],
-    absentConditionTypes: ["Stalled"],
+    expectedStatus: 'InProgress',
+    expectedConditions: [{ type: 'Reconciling', status: 'True', reason: 'NoObservedGeneration' }],
+    absentConditionTypes: ['Stalled'],
   },
   {
-    test: "TestDaemonsetStatus",
-    name: "dsBadStatus",
+    test: 'TestDaemonsetStatus',
+    name: 'dsBadStatus',
     manifest: `
 apiVersion: apps/v1
 kind: DaemonSet
@@ -359,13 +359,13 @@ status:
    currentReplicas: 1
 `,
     needsNow: false,
-    expectedStatus: "InProgress",
-    expectedConditions: [{"type": "Reconciling", "status": "True", "reason": "NoDesiredNumber"}],
-    absentConditionTypes: ["Stalled"],
+    expectedStatus: 'InProgress',
+    expectedConditions: [{ type: 'Reconciling', status: 'True', reason: 'NoDesiredNumber' }],
+    absentConditionTypes: ['Stalled'],
   },
   {
-    test: "TestDaemonsetStatus",
-    name: "dsOK",
+    test: 'TestDaemonsetStatus',
+    name: 'dsOK',
     manifest: `
 apiVersion: apps/v1
 kind: DaemonSet
@@ -382,13 +382,13 @@ status:
    observedGeneration: 1
 `,
     needsNow: false,
-    expectedStatus: "Current",
+    expectedStatus: 'Current',
     expectedConditions: [],
-    absentConditionTypes: ["Stalled", "Reconciling"],
+    absentConditionTypes: ['Stalled', 'Reconciling'],
   },
   {
-    test: "TestDaemonsetStatus",
-    name: "dsLessReady",
+    test: 'TestDaemonsetStatus',
+    name: 'dsLessReady',
     manifest: `
 apiVersion: apps/v1
 kind: DaemonSet
@@ -405,13 +405,13 @@ status:
    numberReady: 2
 `,
     needsNow: false,
-    expectedStatus: "InProgress",
-    expectedConditions: [{"type": "Reconciling", "status": "True", "reason": "LessReady"}],
-    absentConditionTypes: ["Stalled"],
+    expectedStatus: 'InProgress',
+    expectedConditions: [{ type: 'Reconciling', status: 'True', reason: 'LessReady' }],
+    absentConditionTypes: ['Stalled'],
   },
   {
-    test: "TestDaemonsetStatus",
-    name: "dsDifferentGeneration",
+    test: 'TestDaemonsetStatus',
+    name: 'dsDifferentGeneration',
     manifest: `
 apiVersion: apps/v1
 kind: DaemonSet
@@ -428,13 +428,13 @@ status:
    observedGeneration: 1
 `,
     needsNow: false,
-    expectedStatus: "InProgress",
-    expectedConditions: [{"type": "Reconciling", "status": "True", "reason": "LatestGenerationNotObserved"}],
-    absentConditionTypes: ["Stalled"],
+    expectedStatus: 'InProgress',
+    expectedConditions: [{ type: 'Reconciling', status: 'True', reason: 'LatestGenerationNotObserved' }],
+    absentConditionTypes: ['Stalled'],
   },
   {
-    test: "TestDaemonsetStatus",
-    name: "dsLessAvailable",
+    test: 'TestDaemonsetStatus',
+    name: 'dsLessAvailable',
     manifest: `
 apiVersion: apps/v1
 kind: DaemonSet
@@ -451,13 +451,13 @@ status:
    numberReady: 4
 `,
     needsNow: false,
-    expectedStatus: "InProgress",
-    expectedConditions: [{"type": "Reconciling", "status": "True", "reason": "LessAvailable"}],
-    absentConditionTypes: ["Stalled"],
+    expectedStatus: 'InProgress',
+    expectedConditions: [{ type: 'Reconciling', status: 'True', reason: 'LessAvailable' }],
+    absentConditionTypes: ['Stalled'],
   },
   {
-    test: "TestDeploymentStatus",
-    name: "depNoStatus",
+    test: 'TestDeploymentStatus',
+    name: 'depNoStatus',
     manifest: `
 apiVersion: apps/v1
 kind: Deployment
@@ -466,13 +466,13 @@ metadata:
    generation: 1
 `,
     needsNow: false,
-    expectedStatus: "InProgress",
-    expectedConditions: [{"type": "Reconciling", "status": "True", "reason": "LessReplicas"}],
-    absentConditionTypes: ["Stalled"],
+    expectedStatus: 'InProgress',
+    expectedConditions: [{ type: 'Reconciling', status: 'True', reason: 'LessReplicas' }],
+    absentConditionTypes: ['Stalled'],
   },
   {
-    test: "TestDeploymentStatus",
-    name: "depOK",
+    test: 'TestDeploymentStatus',
+    name: 'depOK',
     manifest: `
 apiVersion: apps/v1
 kind: Deployment
@@ -494,13 +494,13 @@ status:
       status: "True"
 `,
     needsNow: false,
-    expectedStatus: "Current",
+    expectedStatus: 'Current',
     expectedConditions: [],
-    absentConditionTypes: ["Stalled", "Reconciling"],
+    absentConditionTypes: ['Stalled', 'Reconciling'],
   },
   {
-    test: "TestDeploymentStatus",
-    name: "depNotProgressing",
+    test: 'TestDeploymentStatus',
+    name: 'depNotProgressing',
     manifest: `
 apiVersion: apps/v1
 kind: Deployment
@@ -525,13 +525,13 @@ status:
       status: "True"
 `,
     needsNow: false,
-    expectedStatus: "InProgress",
-    expectedConditions: [{"type": "Reconciling", "status": "True", "reason": "ReplicaSetNotAvailable"}],
-    absentConditionTypes: ["Stalled"],
+    expectedStatus: 'InProgress',
+    expectedConditions: [{ type: 'Reconciling', status: 'True', reason: 'ReplicaSetNotAvailable' }],
+    absentConditionTypes: ['Stalled'],
   },
   {
-    test: "TestDeploymentStatus",
-    name: "depNoProgressDeadlineSeconds",
+    test: 'TestDeploymentStatus',
+    name: 'depNoProgressDeadlineSeconds',
     manifest: `
 apiVersion: apps/v1
 kind: Deployment
@@ -551,13 +551,13 @@ status:
       status: "True"
 `,
     needsNow: false,
-    expectedStatus: "Current",
+    expectedStatus: 'Current',
     expectedConditions: [],
-    absentConditionTypes: ["Stalled", "Reconciling"],
+    absentConditionTypes: ['Stalled', 'Reconciling'],
   },
   {
-    test: "TestDeploymentStatus",
-    name: "depNotAvailable",
+    test: 'TestDeploymentStatus',
+    name: 'depNotAvailable',
     manifest: `
 apiVersion: apps/v1
 kind: Deployment
@@ -580,13 +580,13 @@ status:
       status: "False"
 `,
     needsNow: false,
-    expectedStatus: "InProgress",
-    expectedConditions: [{"type": "Reconciling", "status": "True", "reason": "DeploymentNotAvailable"}],
-    absentConditionTypes: ["Stalled"],
+    expectedStatus: 'InProgress',
+    expectedConditions: [{ type: 'Reconciling', status: 'True', reason: 'DeploymentNotAvailable' }],
+    absentConditionTypes: ['Stalled'],
   },
   {
-    test: "TestReplicasetStatus",
-    name: "rsNoStatus",
+    test: 'TestReplicasetStatus',
+    name: 'rsNoStatus',
     manifest: `
 apiVersion: apps/v1
 kind: ReplicaSet
@@ -595,13 +595,13 @@ metadata:
    generation: 1
 `,
     needsNow: false,
-    expectedStatus: "InProgress",
-    expectedConditions: [{"type": "Reconciling", "status": "True", "reason": "LessLabelled"}],
-    absentConditionTypes: ["Stalled"],
+    expectedStatus: 'InProgress',
+    expectedConditions: [{ type: 'Reconciling', status: 'True', reason: 'LessLabelled' }],
+    absentConditionTypes: ['Stalled'],
   },
   {
-    test: "TestReplicasetStatus",
-    name: "rsOK1",
+    test: 'TestReplicasetStatus',
+    name: 'rsOK1',
     manifest: `
 apiVersion: apps/v1
 kind: ReplicaSet
@@ -622,13 +622,13 @@ status:
       status: "False"
 `,
     needsNow: false,
-    expectedStatus: "Current",
+    expectedStatus: 'Current',
     expectedConditions: [],
-    absentConditionTypes: ["Stalled", "Reconciling"],
+    absentConditionTypes: ['Stalled', 'Reconciling'],
   },
   {
-    test: "TestReplicasetStatus",
-    name: "rsOK2",
+    test: 'TestReplicasetStatus',
+    name: 'rsOK2',
     manifest: `
 apiVersion: apps/v1
 kind: ReplicaSet
@@ -646,13 +646,13 @@ status:
    availableReplicas: 2
 `,
     needsNow: false,
-    expectedStatus: "Current",
+    expectedStatus: 'Current',
     expectedConditions: [],
-    absentConditionTypes: ["Stalled", "Reconciling"],
+    absentConditionTypes: ['Stalled', 'Reconciling'],
   },
   {
-    test: "TestReplicasetStatus",
-    name: "rsLessAvailable",
+    test: 'TestReplicasetStatus',
+    name: 'rsLessAvailable',
     manifest: `
 apiVersion: apps/v1
 kind: ReplicaSet
@@ -670,13 +670,13 @@ status:
    fullyLabeledReplicas: 4
 `,
     needsNow: false,
-    expectedStatus: "InProgress",
-    expectedConditions: [{"type": "Reconciling", "status": "True", "reason": "LessAvailable"}],
-    absentConditionTypes: ["Stalled"],
+    expectedStatus: 'InProgress',
+    expectedConditions: [{ type: 'Reconciling', status: 'True', reason: 'LessAvailable' }],
+    absentConditionTypes: ['Stalled'],
   },
   {
-    test: "TestReplicasetStatus",
-    name: "rsLessReady",
+    test: 'TestReplicasetStatus',
+    name: 'rsLessReady',
     manifest: `
 apiVersion: apps/v1
 kind: ReplicaSet
@@ -694,13 +694,13 @@ status:
    fullyLabeledReplicas: 4
 `,
     needsNow: false,
-    expectedStatus: "InProgress",
-    expectedConditions: [{"type": "Reconciling", "status": "True", "reason": "LessReady"}],
-    absentConditionTypes: ["Stalled"],
+    expectedStatus: 'InProgress',
+    expectedConditions: [{ type: 'Reconciling', status: 'True', reason: 'LessReady' }],
+    absentConditionTypes: ['Stalled'],
   },
   {
-    test: "TestReplicasetStatus",
-    name: "rsReplicaFailure",
+    test: 'TestReplicasetStatus',
+    name: 'rsReplicaFailure',
     manifest: `
 apiVersion: apps/v1
 kind: ReplicaSet
@@ -721,13 +721,13 @@ status:
       status: "True"
 `,
     needsNow: false,
-    expectedStatus: "InProgress",
-    expectedConditions: [{"type": "Reconciling", "status": "True", "reason": "ReplicaFailure"}],
-    absentConditionTypes: ["Stalled"],
+    expectedStatus: 'InProgress',
+    expectedConditions: [{ type: 'Reconciling', status: 'True', reason: 'ReplicaFailure' }],
+    absentConditionTypes: ['Stalled'],
   },
   {
-    test: "TestPDBStatus",
-    name: "pdbNotObserved",
+    test: 'TestPDBStatus',
+    name: 'pdbNotObserved',
     manifest: `
 apiVersion: policy/v1beta1
 kind: PodDisruptionBudget
@@ -739,13 +739,13 @@ status:
    observedGeneration: 1
 `,
     needsNow: false,
-    expectedStatus: "InProgress",
-    expectedConditions: [{"type": "Reconciling", "status": "True", "reason": "LatestGenerationNotObserved"}],
-    absentConditionTypes: ["Stalled"],
+    expectedStatus: 'InProgress',
+    expectedConditions: [{ type: 'Reconciling', status: 'True', reason: 'LatestGenerationNotObserved' }],
+    absentConditionTypes: ['Stalled'],
   },
   {
-    test: "TestPDBStatus",
-    name: "pdbObserved",
+    test: 'TestPDBStatus',
+    name: 'pdbObserved',
     manifest: `
 apiVersion: policy/v1beta1
 kind: PodDisruptionBudget
@@ -757,13 +757,13 @@ status:
    observedGeneration: 1
 `,
     needsNow: false,
-    expectedStatus: "Current",
+    expectedStatus: 'Current',
     expectedConditions: [],
-    absentConditionTypes: ["Stalled", "Reconciling"],
+    absentConditionTypes: ['Stalled', 'Reconciling'],
   },
   {
-    test: "TestCRDGenericStatus",
-    name: "crdNoStatus",
+    test: 'TestCRDGenericStatus',
+    name: 'crdNoStatus',
     manifest: `
 apiVersion: something/v1
 kind: MyCR
@@ -773,13 +773,13 @@ metadata:
    namespace: qual
 `,
     needsNow: false,
-    expectedStatus: "Current",
+    expectedStatus: 'Current',
     expectedConditions: [],
-    absentConditionTypes: ["Stalled", "Reconciling"],
+    absentConditionTypes: ['Stalled', 'Reconciling'],
   },
   {
-    test: "TestCRDGenericStatus",
-    name: "crdReady",
+    test: 'TestCRDGenericStatus',
+    name: 'crdReady',
     manifest: `
 apiVersion: something/v1
 kind: MyCR
@@ -795,13 +795,13 @@ status:
       reason: AllOk
 `,
     needsNow: false,
-    expectedStatus: "Current",
+    expectedStatus: 'Current',
     expectedConditions: [],
-    absentConditionTypes: ["Stalled", "Reconciling"],
+    absentConditionTypes: ['Stalled', 'Reconciling'],
   },
   {
-    test: "TestCRDGenericStatus",
-    name: "crdNotReady",
+    test: 'TestCRDGenericStatus',
+    name: 'crdNotReady',
     manifest: `
 apiVersion: something/v1
 kind: MyCR
@@ -817,13 +817,13 @@ status:
       reason: NotReadyYet
 `,
     needsNow: false,
-    expectedStatus: "InProgress",
-    expectedConditions: [{"type": "Reconciling", "status": "True", "reason": "NotReadyYet"}],
-    absentConditionTypes: ["Stalled"],
+    expectedStatus: 'InProgress',
+    expectedConditions: [{ type: 'Reconciling', status: 'True', reason: 'NotReadyYet' }],
+    absentConditionTypes: ['Stalled'],
   },
   {
-    test: "TestCRDGenericStatus",
-    name: "crdNoCondition",
+    test: 'TestCRDGenericStatus',
+    name: 'crdNoCondition',
     manifest: `
 apiVersion: something/v1
 kind: MyCR
@@ -837,13 +837,13 @@ status:
       status: "False"
 `,
     needsNow: false,
-    expectedStatus: "Current",
+    expectedStatus: 'Current',
     expectedConditions: [],
-    absentConditionTypes: ["Stalled", "Reconciling"],
+    absentConditionTypes: ['Stalled', 'Reconciling'],
   },
   {
-    test: "TestCRDGenericStatus",
-    name: "crdMismatchStatusGeneration",
+    test: 'TestCRDGenericStatus',
+    name: 'crdMismatchStatusGeneration',
     manifest: `
 apiVersion: something/v1
 kind: MyCR
@@ -855,13 +855,13 @@ status:
    observedGeneration: 1
 `,
     needsNow: false,
-    expectedStatus: "InProgress",
-    expectedConditions: [{"type": "Reconciling", "status": "True", "reason": "LatestGenerationNotObserved"}],
-    absentConditionTypes: ["Stalled"],
+    expectedStatus: 'InProgress',
+    expectedConditions: [{ type: 'Reconciling', status: 'True', reason: 'LatestGenerationNotObserved' }],
+    absentConditionTypes: ['Stalled'],
   },
   {
-    test: "TestJobStatus",
-    name: "jobNoStatus",
+    test: 'TestJobStatus',
+    name: 'jobNoStatus',
     manifest: `
 apiVersion: batch/v1
 kind: Job
@@ -871,13 +871,13 @@ metadata:
    generation: 1
 `,
     needsNow: false,
-    expectedStatus: "InProgress",
-    expectedConditions: [{"type": "Reconciling", "status": "True", "reason": "JobNotStarted"}],
-    absentConditionTypes: ["Stalled"],
+    expectedStatus: 'InProgress',
+    expectedConditions: [{ type: 'Reconciling', status: 'True', reason: 'JobNotStarted' }],
+    absentConditionTypes: ['Stalled'],
   },
   {
-    test: "TestJobStatus",
-    name: "jobComplete",
+    test: 'TestJobStatus',
+    name: 'jobComplete',
     manifest: `
 apiVersion: batch/v1
 kind: Job
@@ -893,13 +893,13 @@ status:
       status: "True"
 `,
     needsNow: false,
-    expectedStatus: "Current",
+    expectedStatus: 'Current',
     expectedConditions: [],
-    absentConditionTypes: ["Stalled", "Reconciling"],
+    absentConditionTypes: ['Stalled', 'Reconciling'],
   },
   {
-    test: "TestJobStatus",
-    name: "jobFailed",
+    test: 'TestJobStatus',
+    name: 'jobFailed',
     manifest: `
 apiVersion: batch/v1
 kind: Job
@@ -918,13 +918,13 @@ status:
       reason: JobFailed
 `,
     needsNow: false,
-    expectedStatus: "Failed",
-    expectedConditions: [{"type": "Stalled", "status": "True", "reason": "JobFailed"}],
-    absentConditionTypes: ["Reconciling"],
+    expectedStatus: 'Failed',
+    expectedConditions: [{ type: 'Stalled', status: 'True', reason: 'JobFailed' }],
+    absentConditionTypes: ['Reconciling'],
   },
   {
-    test: "TestJobStatus",
-    name: "jobInProgress",
+    test: 'TestJobStatus',
+    name: 'jobInProgress',
     manifest: `
 apiVersion: batch/v1
 kind: Job
@@ -947,13 +947,13 @@ status:
       status: "False"
 `,
     needsNow: false,
-    expectedStatus: "Current",
+    expectedStatus: 'Current',
     expectedConditions: [],
-    absentConditionTypes: ["Reconciling", "Stalled"],
+    absentConditionTypes: ['Reconciling', 'Stalled'],
   },
   {
-    test: "TestCronJobStatus",
-    name: "cronjobNoStatus",
+    test: 'TestCronJobStatus',
+    name: 'cronjobNoStatus',
     manifest: `
 apiVersion: batch/v1
 kind: CronJob
@@ -963,13 +963,13 @@ metadata:
    generation: 1
 `,
     needsNow: false,
-    expectedStatus: "Current",
+    expectedStatus: 'Current',
     expectedConditions: [],
-    absentConditionTypes: ["Stalled", "Reconciling"],
+    absentConditionTypes: ['Stalled', 'Reconciling'],
   },
   {
-    test: "TestCronJobStatus",
-    name: "cronjobWithStatus",
+    test: 'TestCronJobStatus',
+    name: 'cronjobWithStatus',
     manifest: `
 apiVersion: batch/v1
 kind: CronJob
@@ -980,13 +980,13 @@ metadata:
 status:
 `,
     needsNow: false,
-    expectedStatus: "Current",
+    expectedStatus: 'Current',
     expectedConditions: [],
-    absentConditionTypes: ["Stalled", "Reconciling"],
+    absentConditionTypes: ['Stalled', 'Reconciling'],
   },
   {
-    test: "TestServiceStatus",
-    name: "serviceDefault",
+    test: 'TestServiceStatus',
+    name: 'serviceDefault',
     manifest: `
 apiVersion: v1
 kind: Service
@@ -996,13 +996,13 @@ metadata:
    generation: 1
 `,
     needsNow: false,
-    expectedStatus: "Current",
+    expectedStatus: 'Current',
     expectedConditions: [],
-    absentConditionTypes: ["Stalled", "Reconciling"],
+    absentConditionTypes: ['Stalled', 'Reconciling'],
   },
   {
-    test: "TestServiceStatus",
-    name: "serviceNodePort",
+    test: 'TestServiceStatus',
+    name: 'serviceNodePort',
     manifest: `
 apiVersion: v1
 kind: Service
@@ -1014,13 +1014,13 @@ spec:
   type: NodePort
 `,
     needsNow: false,
-    expectedStatus: "Current",
+    expectedStatus: 'Current',
     expectedConditions: [],
-    absentConditionTypes: ["Stalled", "Reconciling"],
+    absentConditionTypes: ['Stalled', 'Reconciling'],
   },
   {
-    test: "TestServiceStatus",
-    name: "serviceLBnok",
+    test: 'TestServiceStatus',
+    name: 'serviceLBnok',
     manifest: `
 apiVersion: v1
 kind: Service
@@ -1032,13 +1032,13 @@ spec:
   type: LoadBalancer
 `,
     needsNow: false,
-    expectedStatus: "InProgress",
-    expectedConditions: [{"type": "Reconciling", "status": "True", "reason": "NoIPAssigned"}],
-    absentConditionTypes: ["Stalled"],
+    expectedStatus: 'InProgress',
+    expectedConditions: [{ type: 'Reconciling', status: 'True', reason: 'NoIPAssigned' }],
+    absentConditionTypes: ['Stalled'],
   },
   {
-    test: "TestServiceStatus",
-    name: "serviceLBok",
+    test: 'TestServiceStatus',
+    name: 'serviceLBok',
     manifest: `
 apiVersion: v1
 kind: Service
@@ -1051,13 +1051,13 @@ spec:
   clusterIP: "1.2.3.4"
 `,
     needsNow: false,
-    expectedStatus: "Current",
+    expectedStatus: 'Current',
     expectedConditions: [],
-    absentConditionTypes: ["Stalled", "Reconciling"],
+    absentConditionTypes: ['Stalled', 'Reconciling'],
   },
   {
-    test: "TestCRDStatus",
-    name: "crdNoConditions",
+    test: 'TestCRDStatus',
+    name: 'crdNoConditions',
     manifest: `
 apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -1065,13 +1065,13 @@ metadata:
    generation: 1
 `,
     needsNow: false,
-    expectedStatus: "InProgress",
-    expectedConditions: [{"type": "Reconciling", "status": "True", "reason": "Installing"}],
-    absentConditionTypes: ["Stalled"],
+    expectedStatus: 'InProgress',
+    expectedConditions: [{ type: 'Reconciling', status: 'True', reason: 'Installing' }],
+    absentConditionTypes: ['Stalled'],
   },
   {
-    test: "TestCRDStatus",
-    name: "crdInstalling",
+    test: 'TestCRDStatus',
+    name: 'crdInstalling',
     manifest: `
 apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -1087,13 +1087,13 @@ status:
       reason: Installing
 `,
     needsNow: false,
-    expectedStatus: "InProgress",
-    expectedConditions: [{"type": "Reconciling", "status": "True", "reason": "Installing"}],
-    absentConditionTypes: ["Stalled"],
+    expectedStatus: 'InProgress',
+    expectedConditions: [{ type: 'Reconciling', status: 'True', reason: 'Installing' }],
+    absentConditionTypes: ['Stalled'],
   },
   {
-    test: "TestCRDStatus",
-    name: "crdNamesNotAccepted",
+    test: 'TestCRDStatus',
+    name: 'crdNamesNotAccepted',
     manifest: `
 apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -1106,13 +1106,13 @@ status:
       reason: SomeReason
 `,
     needsNow: false,
-    expectedStatus: "Failed",
-    expectedConditions: [{"type": "Stalled", "status": "True", "reason": "SomeReason"}],
-    absentConditionTypes: ["Reconciling"],
+    expectedStatus: 'Failed',
+    expectedConditions: [{ type: 'Stalled', status: 'True', reason: 'SomeReason' }],
+    absentConditionTypes: ['Reconciling'],
   },
   {
-    test: "TestCRDStatus",
-    name: "crdEstablished",
+    test: 'TestCRDStatus',
+    name: 'crdEstablished',
     manifest: `
 apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -1128,15 +1128,19 @@ status:
       reason: InitialNamesAccepted
 `,
     needsNow: false,
-    expectedStatus: "Current",
+    expectedStatus: 'Current',
     expectedConditions: [],
-    absentConditionTypes: ["Reconciling", "Stalled"],
+    absentConditionTypes: ['Reconciling', 'Stalled'],
   },
 ];
 
 /** Watcher manifests (default_status_watcher_test.go) and the status and message the watcher reports. */
 export const watcherCases: { name: string; manifest: string; status: string; message: string }[] = [
-  { name: "deployment1Yaml", status: "InProgress", message: "Replicas: 0/1", manifest: `
+  {
+    name: 'deployment1Yaml',
+    status: 'InProgress',
+    message: 'Replicas: 0/1',
+    manifest: `
 apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -1158,8 +1162,13 @@ spec:
         image: nginx:1.19.6
         ports:
         - containerPort: 80
-` },
-  { name: "deployment1InProgress1Yaml", status: "InProgress", message: "Replicas: 0/1", manifest: `
+`,
+  },
+  {
+    name: 'deployment1InProgress1Yaml',
+    status: 'InProgress',
+    message: 'Replicas: 0/1',
+    manifest: `
 apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -1196,8 +1205,13 @@ status:
     type: Available
     status: "False"
     message: Deployment does not have minimum availability.
-` },
-  { name: "deployment1InProgress2Yaml", status: "InProgress", message: "Available: 0/1", manifest: `
+`,
+  },
+  {
+    name: 'deployment1InProgress2Yaml',
+    status: 'InProgress',
+    message: 'Available: 0/1',
+    manifest: `
 apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -1234,8 +1248,13 @@ status:
     type: Available
     status: "False"
     message: Deployment does not have minimum availability.
-` },
-  { name: "deployment1CurrentYaml", status: "Current", message: "Deployment is available. Replicas: 1", manifest: `
+`,
+  },
+  {
+    name: 'deployment1CurrentYaml',
+    status: 'Current',
+    message: 'Deployment is available. Replicas: 1',
+    manifest: `
 apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -1272,8 +1291,13 @@ status:
     type: Available
     status: "True"
     message: Deployment has minimum availability.
-` },
-  { name: "replicaset1Yaml", status: "InProgress", message: "Labelled: 0/1", manifest: `
+`,
+  },
+  {
+    name: 'replicaset1Yaml',
+    status: 'InProgress',
+    message: 'Labelled: 0/1',
+    manifest: `
 apiVersion: apps/v1
 kind: ReplicaSet
 metadata:
@@ -1287,8 +1311,13 @@ spec:
   selector:
     matchLabels:
       app: nginx
-` },
-  { name: "replicaset1InProgress1Yaml", status: "InProgress", message: "Labelled: 0/1", manifest: `
+`,
+  },
+  {
+    name: 'replicaset1InProgress1Yaml',
+    status: 'InProgress',
+    message: 'Labelled: 0/1',
+    manifest: `
 apiVersion: apps/v1
 kind: ReplicaSet
 metadata:
@@ -1308,8 +1337,13 @@ status:
   readyReplicas: 0
   availableReplicas: 0
   fullyLabeledReplicas: 0
-` },
-  { name: "replicaset1InProgress2Yaml", status: "InProgress", message: "Available: 0/1", manifest: `
+`,
+  },
+  {
+    name: 'replicaset1InProgress2Yaml',
+    status: 'InProgress',
+    message: 'Available: 0/1',
+    manifest: `
 apiVersion: apps/v1
 kind: ReplicaSet
 metadata:
@@ -1329,8 +1363,13 @@ status:
   readyReplicas: 0
   availableReplicas: 0
   fullyLabeledReplicas: 1
-` },
-  { name: "replicaset1CurrentYaml", status: "Current", message: "ReplicaSet is available. Replicas: 1", manifest: `
+`,
+  },
+  {
+    name: 'replicaset1CurrentYaml',
+    status: 'Current',
+    message: 'ReplicaSet is available. Replicas: 1',
+    manifest: `
 apiVersion: apps/v1
 kind: ReplicaSet
 metadata:
@@ -1350,8 +1389,13 @@ status:
   readyReplicas: 1
   availableReplicas: 1
   fullyLabeledReplicas: 1
-` },
-  { name: "pod1Yaml", status: "InProgress", message: "Pod phase not available", manifest: `
+`,
+  },
+  {
+    name: 'pod1Yaml',
+    status: 'InProgress',
+    message: 'Pod phase not available',
+    manifest: `
 apiVersion: v1
 kind: Pod
 metadata:
@@ -1360,8 +1404,13 @@ metadata:
   namespace: ns-1
   labels:
     app: nginx
-` },
-  { name: "pod1CurrentYaml", status: "Current", message: "Pod is Ready", manifest: `
+`,
+  },
+  {
+    name: 'pod1CurrentYaml',
+    status: 'Current',
+    message: 'Pod is Ready',
+    manifest: `
 apiVersion: v1
 kind: Pod
 metadata:
@@ -1375,5 +1424,6 @@ status:
   - type: Ready 
     status: "True"
   phase: Running
-` },
+`,
+  },
 ];
