@@ -7,7 +7,16 @@ import { waitForTargets } from './engine/index.js';
 import type { EngineResult } from './engine/types.js';
 import { parseSettings } from './inputs.js';
 import { connect } from './kube/index.js';
-import { bufferedSink, createLiveLog, failureMessage, inputProblemAnnotation, outputsFor, reportResult, reportSetupFailure } from './report/index.js';
+import {
+  bufferedSink,
+  createLiveLog,
+  failureMessage,
+  inputProblemAnnotation,
+  outputsFor,
+  publicResult,
+  reportResult,
+  reportSetupFailure,
+} from './report/index.js';
 import { InputError, type Settings } from './settings.js';
 import { targetsFromInputs, type TargetSpec } from './targets/index.js';
 
@@ -21,7 +30,7 @@ export async function run(): Promise<void> {
     const result = await waitOnCluster(settings, targets);
     if (result.error) {
       process.exitCode = 1; // the report already annotated the input at fault; one annotation is enough
-    } else if (result.outcome !== 'ready' || result.cancelled) {
+    } else if (publicResult(result) !== 'ready') {
       core.setFailed(failureMessage(result, settings.waitFor) ?? `kubewait: ${result.outcome}`);
     }
   } catch (error) {
@@ -99,5 +108,6 @@ async function failStep(error: unknown): Promise<void> {
 /** Outputs exist in every outcome, also when the wait never started. */
 function setOutputsForNoTargets(): void {
   const none: EngineResult = { outcome: 'failed', cancelled: false, durationSeconds: 0, targets: [], warnings: [] };
-  for (const [name, value] of Object.entries(outputsFor(none))) core.setOutput(name, value);
+  // It could not judge the targets: `error`, like a bad input.
+  for (const [name, value] of Object.entries({ ...outputsFor(none), result: 'error' })) core.setOutput(name, value);
 }

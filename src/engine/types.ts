@@ -4,7 +4,12 @@ import type { TargetSpec } from '../targets/types.js';
 
 export type { Mode, WaitFor } from '../settings.js';
 
+/** How the wait itself ended. The public `result` adds `cancelled` and `error` (see `publicResult`). */
 export type Outcome = 'ready' | 'failed' | 'timeout';
+
+/** The `result` output: `error` means the targets could not be judged (bad input, credentials rejected,
+ *  cluster unreachable); `cancelled`, that the job was cancelled before the outcome was known. */
+export type Result = Outcome | 'cancelled' | 'error';
 
 /** The part of the run's settings the engine acts on. */
 export type EngineSettings = Pick<Settings, 'waitFor' | 'timeoutMs' | 'pollIntervalMs' | 'mode' | 'failFast' | 'jobCompletion'>;

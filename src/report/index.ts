@@ -14,7 +14,7 @@ import { renderSummary, type RunInfo } from './summary.js';
 
 export { annotationsFor, failureMessage, inputProblemAnnotation, MAX_ERROR_ANNOTATIONS, type Annotation, type AnnotationOptions } from './annotations.js';
 export { bufferedSink, createLiveLog, finalLogLines, heartbeatLines, transitionLine, type LiveLogOptions, type LogSink } from './live-log.js';
-export { outputsFor, type Outputs, type ResourceOutput } from './outputs.js';
+export { outputsFor, publicResult, type Outputs, type ResourceOutput } from './outputs.js';
 export { renderSummary, DEFAULT_LIMITS, type RunInfo, type SummaryContext, type SummaryLimits } from './summary.js';
 
 /** The part of the run's settings the report acts on. `failFast`: without it, a failed wait ran to its

@@ -3,6 +3,7 @@
  * Line formatting is pure; `createLiveLog` only routes lines to a core-like sink.
  */
 import type { EngineObserver, EngineResult, TargetReport } from '../engine/types.js';
+import { publicResult } from './outputs.js';
 import type { WaitFor } from '../settings.js';
 import type { Status } from '../status/types.js';
 import { byStanding, desiredPhrase, diagnosisLines, fileLine, formatSeconds, logRef, oneLine, targetCount, truncate } from './text.js';
@@ -125,10 +126,14 @@ export function createLiveLog(sink: LogSink, options: LiveLogOptions): EngineObs
 
 /** The closing lines of the log: the outcome, then every target that is not done with its reason
  *  and diagnosis (at most `names` of them), so the log alone explains a failure. */
-export function finalLogLines(result: Pick<EngineResult, 'outcome' | 'cancelled' | 'durationSeconds' | 'targets'>, waitFor: WaitFor, names = 50): string[] {
+export function finalLogLines(
+  result: Pick<EngineResult, 'outcome' | 'cancelled' | 'error' | 'durationSeconds' | 'targets'>,
+  waitFor: WaitFor,
+  names = 50,
+): string[] {
   const total = result.targets.length;
   const done = result.targets.filter((t) => t.done).length;
-  const outcome = result.cancelled ? 'cancelled' : result.outcome;
+  const outcome = publicResult(result);
   const header = `kubewait: ${outcome} after ${formatSeconds(result.durationSeconds)}: ${done} of ${targetCount(total)} ${desiredPhrase(waitFor)}`;
   const notDone = byStanding(result.targets.filter((t) => !t.done));
   const lines = notDone

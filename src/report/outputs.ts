@@ -1,7 +1,7 @@
 /**
  * Step outputs, exactly as `action.yml` declares them. Pure: result in, name -> string out.
  */
-import type { EngineResult, TargetReport } from '../engine/types.js';
+import type { EngineResult, Result, TargetReport } from '../engine/types.js';
 import { outputRef, roundSeconds } from './text.js';
 
 /** One element of the `resources` output (field order is the documented order). */
@@ -41,11 +41,19 @@ function resourceOutput(target: TargetReport): ResourceOutput {
   return out;
 }
 
+/** The `result` output of a wait. */
+export function publicResult(result: Pick<EngineResult, 'outcome' | 'cancelled' | 'error'>): Result {
+  if (result.cancelled) return 'cancelled';
+  if (result.error) return 'error';
+  return result.outcome;
+}
+
 export function outputsFor(result: EngineResult): Outputs {
   const lines = (targets: TargetReport[]) => targets.map(outputRef).join('\n');
+  const outcome = publicResult(result);
   return {
-    result: result.outcome,
-    ready: String(result.outcome === 'ready'),
+    result: outcome,
+    ready: String(outcome === 'ready'),
     resources: JSON.stringify(result.targets.map(resourceOutput)),
     pending: lines(result.targets.filter((t) => !t.done)),
     failed: lines(result.targets.filter((t) => t.status === 'Failed')),

@@ -41,7 +41,7 @@ function expectOneInputError(run: ActionRun, input: string): ActionRun['errors']
   expect(run.errors).toHaveLength(1);
   expect(run.errors[0]?.properties.title).toBe(`kubewait: input "${input}"`);
   expect(`${run.stdout}${run.stderr}`).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m); // no stack trace
-  expect(run.outputs).toMatchObject({ result: 'failed', ready: 'false', resources: '[]' });
+  expect(run.outputs).toMatchObject({ result: 'error', ready: 'false', resources: '[]' });
   // The job summary says which input stopped the step (summary is on by default).
   expect(run.summary).toContain(`a problem with input \`${input}\``);
   return run.errors[0]!;

@@ -207,7 +207,7 @@ describe('kubewait end to end', () => {
     expect(run.errors).toHaveLength(1);
     expect(run.errors[0]?.message).toContain('resource type "cache" is ambiguous: it matches caches.a.example.org, caches.b.example.org');
     expect(run.errors[0]?.properties.title).toContain('resources');
-    expect(run.outputs.result).toBe('failed');
+    expect(run.outputs.result).toBe('error');
     expect(
       resourcesOf(run.outputs)
         .map((r) => r.name)
@@ -226,6 +226,7 @@ describe('kubewait end to end', () => {
     );
 
     expect(run.exitCode).toBe(1);
+    expect(run.outputs.result).toBe('cancelled');
     expect(run.outputs.ready).toBe('false');
     expect(run.outputs.pending).toBe('cancel/PersistentVolumeClaim/data');
     expect(statusByRef(run.outputs)).toEqual({ 'cancel/PersistentVolumeClaim/data': 'InProgress', 'cancel/Deployment/web': 'Current' });

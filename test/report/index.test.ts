@@ -152,7 +152,7 @@ describe('reportSetupFailure', () => {
   it('sets the outputs for no targets and writes a summary naming the input, without annotating', async () => {
     await reportSetupFailure({ input: 'timeout', message: 'Input "timeout" is "5 minutes": expected a duration like 90s or 5m.' }, { summary: true, run });
     expect(Object.fromEntries(named('setOutput').map(([, n, v]) => [n, v]))).toEqual({
-      result: 'failed',
+      result: 'error',
       ready: 'false',
       resources: '[]',
       pending: '',

@@ -77,7 +77,7 @@ describe('outputsFor', () => {
 
   it('reports an input error found after resolution with every target still listed', () => {
     const out = outputsFor(result([pending('a'), pending('b')], { outcome: 'failed', error: { input: 'resources', message: 'ambiguous type' } }));
-    expect(out.result).toBe('failed');
+    expect(out.result).toBe('error');
     expect(out.pending).toBe('shop/Deployment/a\nshop/Deployment/b');
     expect(JSON.parse(out.resources)).toHaveLength(2);
   });
