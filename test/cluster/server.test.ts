@@ -49,12 +49,6 @@ describe('discovery', () => {
     expect(list.resources.find((r: { name: string }) => r.name === 'deployments/status')).toMatchObject({ kind: 'Deployment', verbs: ['get', 'patch', 'update'] });
   });
 
-  it('answers the aggregated-discovery Accept header with a plain APIGroupList (clients fall back)', async () => {
-    const res = await raw(cluster, 'GET', '/apis', { headers: { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json' } });
-    expect(res.headers['content-type']).toBe('application/json');
-    expect(res.json.kind).toBe('APIGroupList');
-  });
-
   it('answers an unknown group with a 404 Status', async () => {
     const res = await raw(cluster, 'GET', '/apis/nope.example.com/v1');
     expect(res.status).toBe(404);

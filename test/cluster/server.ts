@@ -1,6 +1,7 @@
 /** The HTTP surface: discovery, CRUD, LIST and WATCH as a real kube-apiserver answers them. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
+import { aggregatedContentType, aggregatedDiscovery, aggregatedVersionOf, discoveryEtag } from './aggregated.js';
 import type { Api } from './api.js';
 import { ApiError, errors } from './errors.js';
 import type { Counters, Faults, RequestRecord } from './faults.js';
@@ -18,6 +19,8 @@ export interface ServerDeps {
   faults: Faults;
   counters: Counters;
   bookmarkIntervalMs: number;
+  /** Whether `/api` and `/apis` answer aggregated-discovery Accept headers with an APIGroupDiscoveryList. */
+  aggregatedDiscovery: boolean;
   /** host:port for /api's serverAddressByClientCIDRs. */
   address(): string;
 }
@@ -80,6 +83,11 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
     const injected = deps.faults.injectedError('discovery', path);
     if (injected) return sendError(res, injected, rec);
     if (discovery === null) return sendError(res, errors.noSuchPath(), rec);
+    const aggregated = deps.aggregatedDiscovery && (path === '/api' || path === '/apis') ? aggregatedVersionOf(req.headers.accept) : undefined;
+    if (aggregated) {
+      const body = JSON.stringify(aggregatedDiscovery(deps.api.registry, path === '/api', aggregated));
+      return send(res, rec, 200, body, { 'Content-Type': aggregatedContentType(aggregated), ETag: discoveryEtag(body), Vary: 'Accept' });
+    }
     return send(res, rec, 200, discovery);
   }
 
@@ -434,6 +442,7 @@ function watch(deps: ServerDeps, req: IncomingMessage, res: ServerResponse, rec:
 // ---------------------------------------------------------------------------------------------
 // Plumbing
 
+/** Sends a JSON body (a string body is plain text unless `headers` give its Content-Type). */
 function send(res: ServerResponse, rec: RequestRecord, code: number, body: unknown, headers: Record<string, string> = {}): void {
   rec.status = code;
   const text = typeof body === 'string' ? body : JSON.stringify(body);
