@@ -50,6 +50,8 @@ export const errors = {
   badRequest: (message: string) => new ApiError(body(400, 'BadRequest', message)),
   methodNotAllowed: () => new ApiError(body(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {})),
   unsupportedMediaType: (type: string) => new ApiError(body(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`, {})),
+  /** A create/update body in a format (or of a type) the stand-in cannot decode. */
+  unsupportedBody: (message: string) => new ApiError(body(415, 'UnsupportedMediaType', message, {})),
   unauthorized: () => new ApiError(body(401, 'Unauthorized', 'Unauthorized')),
   forbidden: (user: string, verb: string, t: TypeRef, resource: string, namespace: string | undefined, name?: string) =>
     new ApiError(body(403, 'Forbidden',

@@ -6,6 +6,7 @@ import type { Api } from './api.js';
 import { ApiError, errors } from './errors.js';
 import type { Counters, Faults, RequestRecord } from './faults.js';
 import { openapiV3 } from './openapi.js';
+import { decodeProtobufObject, isProtobuf, ProtobufError } from './protobuf.js';
 import { applyPatch, patchTypeOf } from './patch.js';
 import type { Authorizer } from './rbac.js';
 import { apiResources, apiVersionOf, type ResourceType } from './registry.js';
@@ -469,13 +470,17 @@ function countBytes(res: ServerResponse, counters: Counters): void {
   }) as typeof res.end;
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readBytes(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  return (await readBytes(req)).toString('utf8');
 }
 
 function parseJson(raw: string): unknown {
@@ -486,9 +491,18 @@ function parseJson(raw: string): unknown {
   }
 }
 
+/** A create/update body: JSON, YAML, or protobuf (typed kubectl commands, helm), always as the JSON object. */
 async function readJson(req: IncomingMessage): Promise<unknown> {
-  const raw = await readBody(req);
+  const bytes = await readBytes(req);
   const ct = req.headers['content-type'] ?? '';
-  if (/yaml/.test(ct)) return parseYaml(raw);
-  return parseJson(raw);
+  if (isProtobuf(ct)) {
+    try {
+      return decodeProtobufObject(bytes);
+    } catch (err) {
+      if (!(err instanceof ProtobufError)) throw err;
+      throw err.unsupported ? errors.unsupportedBody(err.message) : errors.badRequest(err.message);
+    }
+  }
+  if (/yaml/.test(ct)) return parseYaml(bytes.toString('utf8'));
+  return parseJson(bytes.toString('utf8'));
 }
