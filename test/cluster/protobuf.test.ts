@@ -52,7 +52,8 @@ function encode(type: string, fields: Fields): Buffer {
 }
 
 /** A map entry: key 1 (string), value 2 (a scalar or a message given as Fields). */
-function encodeMapEntry(valueType: string, [[, key], [, value]]: Fields): Buffer {
+function encodeMapEntry(valueType: string, entry: Fields): Buffer {
+  const [key, value = ''] = [entry[0]?.[1], entry[1]?.[1]];
   const k = Buffer.from(String(key));
   const v = Array.isArray(value) ? encode(valueType, value) : Buffer.isBuffer(value) ? value : Buffer.from(String(value));
   return Buffer.concat([Buffer.from([0x0a]), varint(BigInt(k.length)), k, Buffer.from([0x12]), varint(BigInt(v.length)), v]);
