@@ -208,7 +208,7 @@ describe('list', () => {
   it('prints a Table when asked (kubectl get)', async () => {
     const res = await raw(cluster, 'GET', '/api/v1/namespaces/sel-a/configmaps', { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' } });
     expect(res.json).toMatchObject({ kind: 'Table', apiVersion: 'meta.k8s.io/v1' });
-    expect(res.json.columnDefinitions.map((c: { name: string }) => c.name)).toEqual(['Name', 'Age']);
+    expect(res.json.columnDefinitions.map((c: { name: string }) => c.name)).toEqual(['Name', 'Data', 'Age']); // kube-apiserver's ConfigMap columns
     expect(res.json.rows.map((r: { cells: string[] }) => r.cells[0])).toEqual(['one', 'three', 'two']);
     expect(res.json.rows[0].object.kind).toBe('PartialObjectMetadata');
   });

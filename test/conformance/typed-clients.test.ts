@@ -43,7 +43,8 @@ describe('typed kubectl commands (protobuf bodies)', () => {
     expect(created).toMatchObject({ code: 0, stderr: '' });
     const stored = cluster.get(apiVersion, kind, 'default', name);
     expect(stored?.metadata.labels).toEqual(expected.metadata.labels);
-    for (const field of ['data', 'type']) expect(stored?.[field]).toEqual(expected[field]);
+    expect(stored?.data).toEqual(expected.data);
+    if (kind === 'Secret') expect(stored?.type).toBe(expected.type ?? 'Opaque'); // defaulted by the server
     if (kind === 'Deployment') {
       expect(stored?.spec).toMatchObject({ replicas: 2, selector: expected.spec.selector, template: { metadata: expected.spec.template.metadata } });
       expect(stored?.spec.template.spec.containers[0]).toMatchObject(expected.spec.template.spec.containers[0]);
@@ -77,11 +78,33 @@ describe('helm v4.1.4', () => {
     expect(result.stderr).toBe('');
     expect(result).toMatchObject({ code: 0, stdout: expect.stringMatching(/STATUS: deployed\nREVISION: 1\n/) });
     for (const [apiVersion, kind, name] of chartObjects) expect(cluster.get(apiVersion, kind, 'shop', name)).toBeDefined();
+    // stringData folded into data, as a real server stores it
+    const secret = cluster.get('v1', 'Secret', 'shop', 'shop-secret');
+    expect([secret?.data, secret?.stringData]).toEqual([{ password: Buffer.from('not-a-real-secret').toString('base64') }, undefined]);
     expect(labelsOf(1)).toMatchObject({ name: 'shop', owner: 'helm', status: 'deployed', version: '1' });
     const payload = String((releases()[0]?.data as { release?: string } | undefined)?.release);
     const release = JSON.parse(gunzipSync(Buffer.from(Buffer.from(payload, 'base64').toString('utf8'), 'base64')).toString('utf8')) as { manifest: string };
     expect(release.manifest).toContain('kind: PodDisruptionBudget');
     await until(() => cluster.get('apps/v1', 'Deployment', 'shop', 'shop')?.status?.availableReplicas === 2, 'shop available');
+  }, T);
+
+  it.each([
+    // kubectl get KIND -n shop: header, then the chart's row (columns as kube-apiserver prints them; AGE dropped)
+    ['hpa', ['NAME', 'REFERENCE', 'TARGETS', 'MINPODS', 'MAXPODS', 'REPLICAS', 'AGE'], ['shop', 'Deployment/shop', 'cpu: <unknown>/80%', '2', '5', '0']],
+    ['pdb', ['NAME', 'MIN AVAILABLE', 'MAX UNAVAILABLE', 'ALLOWED DISRUPTIONS', 'AGE'], ['shop', '1', 'N/A', '0']],
+    ['ingress', ['NAME', 'CLASS', 'HOSTS', 'ADDRESS', 'PORTS', 'AGE'], ['shop', '<none>', 'shop.example.com', '', '80']],
+    ['rolebinding', ['NAME', 'ROLE', 'AGE'], ['shop', 'Role/shop']],
+    ['configmap/shop-config', ['NAME', 'DATA', 'AGE'], ['shop-config', '1']],
+    ['secret/shop-secret', ['NAME', 'TYPE', 'DATA', 'AGE'], ['shop-secret', 'Opaque', '1']],
+    ['serviceaccount', ['NAME', 'SECRETS', 'AGE'], ['shop', '0']],
+  ])('kubectl get %s prints the chart object with its columns', async (what, header, row) => {
+    const result = await kubectl.run(['get', what, '-n', 'shop']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const [head = '', first = ''] = result.stdout.split('\n');
+    const starts = header.map((h) => head.indexOf(h));
+    expect(starts.every((i) => i >= 0)).toBe(true);
+    const cells = starts.slice(0, -1).map((start, i) => first.slice(start, starts[i + 1]).trim());
+    expect(cells).toEqual(row);
   }, T);
 
   it('lists the release', async () => {
