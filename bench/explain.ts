@@ -75,8 +75,8 @@ watch events (parse, kstatus, one log line per target) after the last write.
 
 **API load.** kubewait's requests do not depend on the number of Deployments: discovery, then per namespace one list
 (one page per 500 objects) and one watch. kubectl wait and rollout status open one watch per Deployment, and every
-kubectl process runs its own discovery (7 requests on this stand-in, which serves no aggregated discovery; a real API
-server answers both with 2 aggregated requests). In poll mode kubewait lists each namespace every interval instead of
+kubectl process runs its own discovery (2 aggregated-discovery requests, \`/api\` and \`/apis\`, on this stand-in as on a
+real API server; 7 against a server without aggregated discovery). In poll mode kubewait lists each namespace every interval instead of
 watching: cheap here, but detection then waits for the next poll (about half the 2 s interval on average).
 
 **Memory.** A Node process that has evaluated kubewait's bundle starts high: the empty script peaks at
@@ -94,8 +94,8 @@ for the esbuild bundle, ${ms(first('kubectl-wait'))} for kubectl. Most of it is 
 for ncc's ${formatBytes(size('ncc'))} file, ${ms(evalOf('esbuild'))} for esbuild's ${formatBytes(size('esbuild'))} of the same
 source, against ${ms(evalOf('floor'))} for client-node alone (the floor while client-node is the client): about half of
 any bundle's evaluation is V8 compiling the single large module before running it. Discovery is then
-${ms(med(r, 1, 1, 'kubewait-watch', (x) => x.startup.discoveryMs))} (the legacy walk of every group version, as kubectl
-does against a server without aggregated discovery).
+${ms(med(r, 1, 1, 'kubewait-watch', (x) => x.startup.discoveryMs))} (aggregated discovery: \`/api\` and \`/apis\` in 2
+requests, as kubectl does).
 
 **Bundler.** ncc keeps every module of every dependency (webpack module wrappers, little tree-shaking); esbuild
 tree-shakes the ES modules and hoists scopes: ${formatBytes(size('ncc'))} against ${formatBytes(size('esbuild'))}, and in

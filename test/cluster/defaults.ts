@@ -102,6 +102,19 @@ const DEFAULTERS: Record<string, Defaulter> = {
     obj.spec.volumeMode ??= 'Filesystem';
     return { initialStatus: { phase: 'Pending' } };
   },
+  // A real server folds the write-only stringData into data (base64) and never stores stringData (charts use it).
+  Secret: (obj) => {
+    const stringData = obj.stringData as Record<string, string> | undefined;
+    if (stringData) {
+      obj.data = {
+        ...(obj.data ?? {}),
+        ...Object.fromEntries(Object.entries(stringData).map(([k, v]) => [k, Buffer.from(String(v), 'utf8').toString('base64')])),
+      };
+      delete obj.stringData;
+    }
+    obj.type ??= 'Opaque';
+    return {};
+  },
   Namespace: (obj) => {
     obj.spec ??= { finalizers: ['kubernetes'] };
     obj.metadata.labels = { ...(obj.metadata.labels ?? {}), 'kubernetes.io/metadata.name': obj.metadata.name };

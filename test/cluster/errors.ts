@@ -69,6 +69,8 @@ export const errors = {
         {},
       ),
     ),
+  /** A create/update body in a format (or of a type) the stand-in cannot decode. */
+  unsupportedBody: (message: string) => new ApiError(body(415, 'UnsupportedMediaType', message, {})),
   unauthorized: () => new ApiError(body(401, 'Unauthorized', 'Unauthorized')),
   forbidden: (user: string, verb: string, t: TypeRef, resource: string, namespace: string | undefined, name?: string) =>
     new ApiError(

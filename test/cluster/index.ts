@@ -30,6 +30,9 @@ export interface ClusterOptions {
   speed?: number;
   /** Addition: interval of BOOKMARK events on watches that allow them (default 1000 ms). */
   bookmarkIntervalMs?: number;
+  /** Addition: serve aggregated discovery on `/api` and `/apis` (default true); false answers only the legacy
+   *  documents, as a server before 1.26 or an aggregated API server that lacks it. */
+  aggregatedDiscovery?: boolean;
   /** Addition: listen on this port (default: a free one). */
   port?: number;
 }
@@ -86,7 +89,15 @@ export async function startCluster(options: ClusterOptions = {}): Promise<TestCl
   for (let i = 1; i <= (options.nodes ?? 3); i++) api.create(api.typeFor('v1', 'Node'), nodeObject(`node-${i}`), { keepStatus: true });
 
   let address = '127.0.0.1:0';
-  const handler = createHandler({ api, authorizer, faults, counters, bookmarkIntervalMs: options.bookmarkIntervalMs ?? 1000, address: () => address });
+  const handler = createHandler({
+    api,
+    authorizer,
+    faults,
+    counters,
+    bookmarkIntervalMs: options.bookmarkIntervalMs ?? 1000,
+    aggregatedDiscovery: options.aggregatedDiscovery ?? true,
+    address: () => address,
+  });
   const pki = tls ? await servingPki() : undefined;
   const server: Server = pki ? createHttpsServer({ key: pki.keyPem, cert: pki.certPem }, handler) : createHttpServer(handler);
   server.keepAliveTimeout = 60_000;

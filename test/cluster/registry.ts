@@ -36,25 +36,41 @@ const READ_ONLY_EVENTS = ALL_VERBS; // events are writable in a real cluster too
 
 type Row = [group: string, version: string, kind: string, plural: string, namespaced: boolean, shortNames: string[], categories: string[], status: boolean];
 
-/** group, version, kind, plural, namespaced, short names, categories, status subresource */
+/** group, version, kind, plural, namespaced, short names, categories, status subresource. Groups are in the
+ *  order kube-apiserver 1.35 lists them in `/apis` (its group priority), which clients keep for lookups. */
 const BUILT_INS: Row[] = [
   ['', 'v1', 'Pod', 'pods', true, ['po'], ['all'], true],
   ['', 'v1', 'Service', 'services', true, ['svc'], ['all'], true],
   ['', 'v1', 'PersistentVolumeClaim', 'persistentvolumeclaims', true, ['pvc'], [], true],
+  ['', 'v1', 'PersistentVolume', 'persistentvolumes', false, ['pv'], [], true],
   ['', 'v1', 'ConfigMap', 'configmaps', true, ['cm'], [], false],
   ['', 'v1', 'Secret', 'secrets', true, [], [], false],
   ['', 'v1', 'Namespace', 'namespaces', false, ['ns'], [], true],
   ['', 'v1', 'Event', 'events', true, ['ev'], [], false],
   ['', 'v1', 'ServiceAccount', 'serviceaccounts', true, ['sa'], [], false],
+  ['', 'v1', 'Endpoints', 'endpoints', true, ['ep'], [], false],
+  ['', 'v1', 'LimitRange', 'limitranges', true, ['limits'], [], false],
+  ['', 'v1', 'ResourceQuota', 'resourcequotas', true, ['quota'], [], true],
   ['', 'v1', 'Node', 'nodes', false, ['no'], [], true],
   ['apps', 'v1', 'Deployment', 'deployments', true, ['deploy'], ['all'], true],
   ['apps', 'v1', 'ReplicaSet', 'replicasets', true, ['rs'], ['all'], true],
   ['apps', 'v1', 'StatefulSet', 'statefulsets', true, ['sts'], ['all'], true],
   ['apps', 'v1', 'DaemonSet', 'daemonsets', true, ['ds'], ['all'], true],
+  ['apps', 'v1', 'ControllerRevision', 'controllerrevisions', true, [], [], false],
+  ['autoscaling', 'v2', 'HorizontalPodAutoscaler', 'horizontalpodautoscalers', true, ['hpa'], ['all'], true],
   ['batch', 'v1', 'Job', 'jobs', true, [], ['all'], true],
   ['batch', 'v1', 'CronJob', 'cronjobs', true, ['cj'], ['all'], true],
+  ['networking.k8s.io', 'v1', 'Ingress', 'ingresses', true, ['ing'], [], true],
+  ['networking.k8s.io', 'v1', 'IngressClass', 'ingressclasses', false, [], [], false],
+  ['networking.k8s.io', 'v1', 'NetworkPolicy', 'networkpolicies', true, ['netpol'], [], false],
   ['policy', 'v1', 'PodDisruptionBudget', 'poddisruptionbudgets', true, ['pdb'], [], true],
+  ['rbac.authorization.k8s.io', 'v1', 'ClusterRoleBinding', 'clusterrolebindings', false, [], [], false],
+  ['rbac.authorization.k8s.io', 'v1', 'ClusterRole', 'clusterroles', false, [], [], false],
+  ['rbac.authorization.k8s.io', 'v1', 'RoleBinding', 'rolebindings', true, [], [], false],
+  ['rbac.authorization.k8s.io', 'v1', 'Role', 'roles', true, [], [], false],
+  ['storage.k8s.io', 'v1', 'StorageClass', 'storageclasses', false, ['sc'], [], false],
   ['apiextensions.k8s.io', 'v1', 'CustomResourceDefinition', 'customresourcedefinitions', false, ['crd', 'crds'], ['api-extensions'], true],
+  ['coordination.k8s.io', 'v1', 'Lease', 'leases', true, [], [], false],
 ];
 
 function builtIn([group, version, kind, plural, namespaced, shortNames, categories, status]: Row): ResourceType {

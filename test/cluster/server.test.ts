@@ -52,14 +52,6 @@ describe('discovery', () => {
     });
   });
 
-  it('answers the aggregated-discovery Accept header with a plain APIGroupList (clients fall back)', async () => {
-    const res = await raw(cluster, 'GET', '/apis', {
-      headers: { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json' },
-    });
-    expect(res.headers['content-type']).toBe('application/json');
-    expect(res.json.kind).toBe('APIGroupList');
-  });
-
   it('answers an unknown group with a 404 Status', async () => {
     const res = await raw(cluster, 'GET', '/apis/nope.example.com/v1');
     expect(res.status).toBe(404);
@@ -241,7 +233,7 @@ describe('list', () => {
       headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' },
     });
     expect(res.json).toMatchObject({ kind: 'Table', apiVersion: 'meta.k8s.io/v1' });
-    expect(res.json.columnDefinitions.map((c: { name: string }) => c.name)).toEqual(['Name', 'Age']);
+    expect(res.json.columnDefinitions.map((c: { name: string }) => c.name)).toEqual(['Name', 'Data', 'Age']); // kube-apiserver's ConfigMap columns
     expect(res.json.rows.map((r: { cells: string[] }) => r.cells[0])).toEqual(['one', 'three', 'two']);
     expect(res.json.rows[0].object.kind).toBe('PartialObjectMetadata');
   });

@@ -1,10 +1,12 @@
 /** The HTTP surface: discovery, CRUD, LIST and WATCH as a real kube-apiserver answers them. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
+import { aggregatedContentType, aggregatedDiscovery, aggregatedVersionOf, discoveryEtag } from './aggregated.js';
 import type { Api } from './api.js';
 import { ApiError, errors } from './errors.js';
 import type { Counters, Faults, RequestRecord } from './faults.js';
 import { openapiV3 } from './openapi.js';
+import { decodeProtobufObject, isProtobuf, ProtobufError } from './protobuf.js';
 import { applyPatch, patchTypeOf } from './patch.js';
 import type { Authorizer } from './rbac.js';
 import { apiResources, apiVersionOf, type ResourceType } from './registry.js';
@@ -18,6 +20,8 @@ export interface ServerDeps {
   faults: Faults;
   counters: Counters;
   bookmarkIntervalMs: number;
+  /** Whether `/api` and `/apis` answer aggregated-discovery Accept headers with an APIGroupDiscoveryList. */
+  aggregatedDiscovery: boolean;
   /** host:port for /api's serverAddressByClientCIDRs. */
   address(): string;
 }
@@ -80,6 +84,11 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
     const injected = deps.faults.injectedError('discovery', path);
     if (injected) return sendError(res, injected, rec);
     if (discovery === null) return sendError(res, errors.noSuchPath(), rec);
+    const aggregated = deps.aggregatedDiscovery && (path === '/api' || path === '/apis') ? aggregatedVersionOf(req.headers.accept) : undefined;
+    if (aggregated) {
+      const body = JSON.stringify(aggregatedDiscovery(deps.api.registry, path === '/api', aggregated));
+      return send(res, rec, 200, body, { 'Content-Type': aggregatedContentType(aggregated), ETag: discoveryEtag(body), Vary: 'Accept' });
+    }
     return send(res, rec, 200, discovery);
   }
 
@@ -475,6 +484,7 @@ function watch(deps: ServerDeps, req: IncomingMessage, res: ServerResponse, rec:
 // ---------------------------------------------------------------------------------------------
 // Plumbing
 
+/** Sends a JSON body (a string body is plain text unless `headers` give its Content-Type). */
 function send(res: ServerResponse, rec: RequestRecord, code: number, body: unknown, headers: Record<string, string> = {}): void {
   rec.status = code;
   const text = typeof body === 'string' ? body : JSON.stringify(body);
@@ -505,13 +515,17 @@ function countBytes(res: ServerResponse, counters: Counters): void {
   }) as typeof res.end;
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readBytes(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  return (await readBytes(req)).toString('utf8');
 }
 
 function parseJson(raw: string): unknown {
@@ -522,9 +536,18 @@ function parseJson(raw: string): unknown {
   }
 }
 
+/** A create/update body: JSON, YAML, or protobuf (typed kubectl commands, helm), always as the JSON object. */
 async function readJson(req: IncomingMessage): Promise<unknown> {
-  const raw = await readBody(req);
+  const bytes = await readBytes(req);
   const ct = req.headers['content-type'] ?? '';
-  if (/yaml/.test(ct)) return parseYaml(raw);
-  return parseJson(raw);
+  if (isProtobuf(ct)) {
+    try {
+      return decodeProtobufObject(bytes);
+    } catch (err) {
+      if (!(err instanceof ProtobufError)) throw err;
+      throw err.unsupported ? errors.unsupportedBody(err.message) : errors.badRequest(err.message);
+    }
+  }
+  if (/yaml/.test(ct)) return parseYaml(bytes.toString('utf8'));
+  return parseJson(bytes.toString('utf8'));
 }

@@ -67,6 +67,26 @@ const selectorText = (sel: { matchLabels?: Record<string, string> } | undefined)
     .map(([k, v]) => `${k}=${v}`)
     .join(',') || '<none>';
 
+const count = (...maps: unknown[]) => maps.reduce<number>((n, m) => n + Object.keys(m ?? {}).length, 0);
+const CREATED_AT: Column = { name: 'Created At', type: 'date', cell: (o) => o.metadata.creationTimestamp ?? '' };
+const roleRef = (o: KubeObject) => {
+  const r = o.roleRef as { kind?: string; name?: string } | undefined;
+  return `${r?.kind ?? ''}/${r?.name ?? ''}`;
+};
+const intOrPercent = (v: unknown) => (v === undefined || v === null ? 'N/A' : String(v));
+
+/** HPA targets as kubectl prints them: `cpu: <unknown>/80%` per metric (current values need a metrics server). */
+function hpaTargets(o: KubeObject): string {
+  const metrics: Array<{ type?: string; resource?: { name?: string; target?: { type?: string; averageUtilization?: number; averageValue?: string } } }> =
+    o.spec?.metrics ?? [];
+  const parts = metrics.map((m) => {
+    const target = m.resource?.target;
+    const wanted = target?.type === 'Utilization' ? `${target.averageUtilization ?? 0}%` : (target?.averageValue ?? '');
+    return m.type === 'Resource' ? `${m.resource?.name ?? ''}: <unknown>/${wanted}` : `<unknown>/${wanted}`;
+  });
+  return parts.join(', ') || '<none>';
+}
+
 const COLUMNS: Record<string, Column[]> = {
   Pod: [
     NAME,
@@ -172,6 +192,52 @@ const COLUMNS: Record<string, Column[]> = {
     },
     { name: 'Message', cell: (o) => String(o.message ?? '') },
   ],
+  // Kinds of the chart groups (pkg/printers/internalversion in kube-apiserver).
+  ConfigMap: [NAME, { name: 'Data', type: 'integer', cell: (o) => count(o.data, o.binaryData) }, AGE],
+  Secret: [NAME, { name: 'Type', cell: (o) => String(o.type ?? 'Opaque') }, { name: 'Data', type: 'integer', cell: (o) => count(o.data) }, AGE],
+  ServiceAccount: [NAME, { name: 'Secrets', type: 'integer', cell: (o) => (Array.isArray(o.secrets) ? o.secrets.length : 0) }, AGE],
+  Ingress: [
+    NAME,
+    { name: 'Class', cell: (o) => o.spec?.ingressClassName ?? '<none>' },
+    { name: 'Hosts', cell: (o) => (o.spec?.rules ?? []).map((r: { host?: string }) => r.host || '*').join(',') || '*' },
+    { name: 'Address', cell: (o) => (o.status?.loadBalancer?.ingress ?? []).map((i: { ip?: string; hostname?: string }) => i.ip ?? i.hostname).join(',') },
+    { name: 'Ports', cell: (o) => ((o.spec?.tls ?? []).length ? '80, 443' : '80') },
+    AGE,
+  ],
+  HorizontalPodAutoscaler: [
+    NAME,
+    { name: 'Reference', cell: (o) => `${o.spec?.scaleTargetRef?.kind ?? ''}/${o.spec?.scaleTargetRef?.name ?? ''}` },
+    { name: 'Targets', cell: hpaTargets },
+    { name: 'MinPods', cell: (o) => String(o.spec?.minReplicas ?? 1) },
+    { name: 'MaxPods', type: 'integer', cell: (o) => num(o.spec?.maxReplicas) },
+    { name: 'Replicas', type: 'integer', cell: (o) => num(o.status?.currentReplicas) },
+    AGE,
+  ],
+  PodDisruptionBudget: [
+    NAME,
+    { name: 'Min Available', cell: (o) => intOrPercent(o.spec?.minAvailable) },
+    { name: 'Max Unavailable', cell: (o) => intOrPercent(o.spec?.maxUnavailable) },
+    { name: 'Allowed Disruptions', type: 'integer', cell: (o) => num(o.status?.disruptionsAllowed) },
+    AGE,
+  ],
+  Role: [NAME, CREATED_AT],
+  ClusterRole: [NAME, CREATED_AT],
+  RoleBinding: [NAME, { name: 'Role', cell: roleRef }, AGE],
+  ClusterRoleBinding: [NAME, { name: 'Role', cell: roleRef }, AGE],
+  StorageClass: [
+    {
+      ...NAME,
+      cell: (o: KubeObject) => `${o.metadata.name}${o.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true' ? ' (default)' : ''}`,
+    },
+    { name: 'Provisioner', cell: (o) => String(o.provisioner ?? '') },
+    { name: 'ReclaimPolicy', cell: (o) => String(o.reclaimPolicy ?? 'Delete') },
+    { name: 'VolumeBindingMode', cell: (o) => String(o.volumeBindingMode ?? 'Immediate') },
+    { name: 'AllowVolumeExpansion', cell: (o) => String(o.allowVolumeExpansion === true) },
+    AGE,
+  ],
+  NetworkPolicy: [NAME, { name: 'Pod-Selector', cell: (o) => selectorText(o.spec?.podSelector).replace('<none>', '') }, AGE],
+  IngressClass: [NAME, { name: 'Controller', cell: (o) => o.spec?.controller ?? '' }, { name: 'Parameters', cell: () => '<none>' }, AGE],
+  Lease: [NAME, { name: 'Holder', cell: (o) => o.spec?.holderIdentity ?? '' }, AGE],
 };
 
 function jobStatus(o: KubeObject): string {

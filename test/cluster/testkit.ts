@@ -11,7 +11,7 @@ export interface RawResponse {
   json: any;
 }
 
-/** One plain request, with a bearer token (default admin). */
+/** One plain request, with a bearer token (default admin). A Buffer body is sent as it is (protobuf). */
 export function raw(
   cluster: TestCluster,
   method: string,
@@ -19,7 +19,7 @@ export function raw(
   opts: { token?: string | null; body?: unknown; headers?: Record<string, string> } = {},
 ): Promise<RawResponse> {
   const url = new URL(cluster.url + path);
-  const body = opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+  const body = opts.body === undefined ? undefined : typeof opts.body === 'string' || Buffer.isBuffer(opts.body) ? opts.body : JSON.stringify(opts.body);
   const headers: Record<string, string> = {
     Accept: 'application/json',
     ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),

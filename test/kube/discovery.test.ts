@@ -6,7 +6,7 @@ import { connect, Discovery, listPages } from '../../src/kube/index.js';
 import type { Cluster } from '../../src/kube/index.js';
 import { startCluster } from '../cluster/index.js';
 import type { TestCluster } from '../cluster/index.js';
-import { configMap, until } from '../cluster/testkit.js';
+import { configMap, raw, until } from '../cluster/testkit.js';
 
 let server: TestCluster;
 let cluster: Cluster;
@@ -56,6 +56,35 @@ describe('discovery', () => {
       ['pdb', 'policy', 'poddisruptionbudgets'],
     ] as const) {
       expect(cluster.discovery.resolve({ type })).toMatchObject({ ok: true, type: { group, resource: plural } });
+    }
+  });
+
+  it.each([
+    // The stand-in serves aggregated discovery as kube-apiserver 1.26+ does: 2 requests. Without it
+    // (older or aggregated API servers) Discovery falls back to one request per group version.
+    ['aggregated discovery', true],
+    ['legacy documents only', false],
+  ])('discovers with %s in the fewest requests the server allows', async (_name, aggregatedDiscovery) => {
+    const other = await startCluster({ controllers: false, aggregatedDiscovery });
+    const client = await connect({ kubeconfig: other.kubeconfig(), context: '' }, { mask: () => {} }, sources);
+    try {
+      await client.discovery.load();
+      const requests = other.counters
+        .requests()
+        .filter((r) => r.verb === 'discovery')
+        .map((r) => r.resource);
+      // core v1 plus every named group version
+      const groupVersions = ((await raw(other, 'GET', '/apis')).json.groups as Array<{ versions: unknown[] }>).reduce((n, g) => n + g.versions.length, 1);
+      expect(requests.slice(0, 2).sort()).toEqual(['/api', '/apis']);
+      expect(requests).toHaveLength(aggregatedDiscovery ? 2 : 2 + groupVersions);
+      for (const type of ['deploy', 'hpa', 'ing', 'roles', 'sc', 'leases', 'sa']) expect(client.discovery.resolve({ type })).toMatchObject({ ok: true });
+      expect(client.discovery.resolve({ type: 'hpa' })).toMatchObject({
+        ok: true,
+        type: { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers', namespaced: true },
+      });
+    } finally {
+      await client.close();
+      await other.close();
     }
   });
 
