@@ -1,0 +1,189 @@
+/**
+ * Reporting back to GitHub: the sticky pull-request comment and the Deployment status. Two calls for the
+ * action's shell: `startDeploymentReport` before the wait, `finishGitHubReports` after it. Neither throws:
+ * every failure comes back as one warning, and the wait's result and exit code are the caller's alone.
+ */
+import type { EngineResult, WaitFor } from '../../engine/types.js';
+import { InputError, type InputReader } from '../../inputs.js';
+import { CLIENT_DEFAULTS, createGitHubClient, type ClientOptions, type GitHubClient } from './client.js';
+import type { LogTail } from './comment-body.js';
+import { finishDeployment, startDeployment, type DeploymentStarted, type DeploymentTarget } from './deployment.js';
+import { upsertPrComment, type PrCommentMode } from './pr-comment.js';
+import type { GitHubRunContext } from './run-context.js';
+import { reportingWarning } from './warnings.js';
+
+export { gitHubRunContext, type GitHubRunContext } from './run-context.js';
+export { renderPrComment, MAX_COMMENT_CHARS, type LogTail } from './comment-body.js';
+export type { PrCommentMode } from './pr-comment.js';
+
+/** The settings slice of the GitHub reports (the action inputs `pr-comment`, `github-token`, `deployment-*`). */
+export interface GitHubReportSettings {
+  prComment: PrCommentMode;
+  /** Never printed; registered as a secret when the client is made. */
+  githubToken: string;
+  /** '' for no Deployment. */
+  deploymentEnvironment: string;
+  /** '' for none. */
+  deploymentUrl: string;
+}
+
+export interface GitHubReportOptions {
+  settings: GitHubReportSettings;
+  run: GitHubRunContext;
+  /** `core.setSecret`: the token is masked before any request. */
+  mask?: (secret: string) => void;
+  /** Timeouts, retries and budget of the client (defaults: CLIENT_DEFAULTS); tests shorten them. */
+  client?: Partial<Omit<ClientOptions, 'token' | 'apiUrl' | 'mask'>>;
+}
+
+export interface GitHubReportMessages {
+  /** One per failed report, for `core.warning`. */
+  warnings: string[];
+  /** What was done or skipped, for `core.info`. */
+  notices: string[];
+}
+
+/** What `startDeploymentReport` hands to `finishGitHubReports`. */
+export interface DeploymentReport extends GitHubReportMessages {
+  /** The Deployment kubewait created, when it did. */
+  deploymentId?: number;
+  /** True once the start was attempted (also when it failed or was skipped): the finish does not retry it. */
+  attempted: boolean;
+}
+
+export interface GitHubReportResult extends GitHubReportMessages {
+  commentUrl?: string;
+  deploymentId?: number;
+}
+
+const PR_COMMENT_MODES: readonly PrCommentMode[] = ['off', 'always', 'on-failure'];
+
+/**
+ * Reads the inputs of the GitHub reports (action.yml fills in the defaults; tests may not). Throws
+ * `InputError` naming the input for a bad value.
+ */
+export function parseGitHubReportSettings(read: InputReader): GitHubReportSettings {
+  const prComment = (read('pr-comment').trim() || 'off') as PrCommentMode;
+  if (!PR_COMMENT_MODES.includes(prComment)) {
+    throw new InputError('pr-comment', `Input "pr-comment" is "${prComment}": expected off, always or on-failure, like pr-comment: on-failure.`);
+  }
+  const deploymentEnvironment = read('deployment-environment').trim();
+  const deploymentUrl = read('deployment-url').trim();
+  if (deploymentUrl !== '') {
+    let url: URL | undefined;
+    try {
+      url = new URL(deploymentUrl);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+      throw new InputError('deployment-url', `Input "deployment-url" is "${deploymentUrl}": expected an http(s) URL, like deployment-url: https://staging.example.com.`);
+    }
+    if (deploymentEnvironment === '') {
+      throw new InputError('deployment-url', 'Input "deployment-url" is set but "deployment-environment" is empty: name the environment too, like deployment-environment: staging.');
+    }
+  }
+  return { prComment, githubToken: read('github-token').trim(), deploymentEnvironment, deploymentUrl };
+}
+
+function wanted(settings: GitHubReportSettings): { comment: boolean; deployment: boolean } {
+  return { comment: settings.prComment !== 'off', deployment: settings.deploymentEnvironment !== '' };
+}
+
+/** The client, or the one warning that says why there is none. */
+function clientFor(options: GitHubReportOptions, what: string): { client: GitHubClient } | { warning: string } {
+  const { settings, run } = options;
+  if (!run.owner || !run.repo) return { warning: `kubewait: could not ${what}: GITHUB_REPOSITORY is not set (not a GitHub Actions run?). The wait's result is not affected.` };
+  if (!settings.githubToken) {
+    return { warning: `kubewait: could not ${what}: input "github-token" is empty; its default is \${{ github.token }}, like github-token: \${{ secrets.GITHUB_TOKEN }}. The wait's result is not affected.` };
+  }
+  return {
+    client: createGitHubClient({ ...CLIENT_DEFAULTS, ...options.client, token: settings.githubToken, apiUrl: run.apiUrl, ...(options.mask && { mask: options.mask }) }),
+  };
+}
+
+function deploymentTarget(settings: GitHubReportSettings): DeploymentTarget {
+  return { environment: settings.deploymentEnvironment, url: settings.deploymentUrl };
+}
+
+/**
+ * Call before the wait: creates the Deployment and posts `in_progress` (when `deployment-environment` is
+ * set and the job has no `environment:` of its own). Resolves, never rejects.
+ */
+export async function startDeploymentReport(options: GitHubReportOptions & { waitFor?: WaitFor }): Promise<DeploymentReport> {
+  const report: DeploymentReport = { warnings: [], notices: [], attempted: false };
+  if (!wanted(options.settings).deployment) return report;
+  report.attempted = true;
+  const what = `create the Deployment for environment "${options.settings.deploymentEnvironment}"`;
+  const made = clientFor(options, what);
+  if ('warning' in made) {
+    report.warnings.push(made.warning);
+    return report;
+  }
+  try {
+    const started: DeploymentStarted = await startDeployment(made.client, options.run, deploymentTarget(options.settings), options.waitFor);
+    if (started.id !== undefined) report.deploymentId = started.id;
+    if (started.notice) report.notices.push(started.notice);
+  } catch (error) {
+    report.warnings.push(reportingWarning(what, 'deployments: write', error, options.run));
+  }
+  return report;
+}
+
+/**
+ * Call after the wait (and after the job summary): updates the pull-request comment and posts the final
+ * Deployment status. Without a `deployment` from `startDeploymentReport`, it makes the Deployment now.
+ * Returns the warnings and notices of this call only; resolves, never rejects.
+ */
+export async function finishGitHubReports(
+  result: EngineResult,
+  options: GitHubReportOptions & { waitFor: WaitFor; deployment?: DeploymentReport; logTail?: (target: EngineResult['targets'][number]) => LogTail | undefined },
+): Promise<GitHubReportResult> {
+  const out: GitHubReportResult = { warnings: [], notices: [] };
+  const want = wanted(options.settings);
+  if (!want.comment && !want.deployment) return out;
+
+  if (want.deployment) {
+    let deployment = options.deployment;
+    if (!deployment?.attempted) {
+      deployment = await startDeploymentReport(options);
+      out.warnings.push(...deployment.warnings);
+      out.notices.push(...deployment.notices);
+    }
+    if (deployment.deploymentId !== undefined) {
+      const what = `post the final status of Deployment ${deployment.deploymentId}`;
+      const made = clientFor(options, what);
+      if ('warning' in made) out.warnings.push(made.warning);
+      else {
+        try {
+          const state = await finishDeployment(made.client, options.run, deployment.deploymentId, deploymentTarget(options.settings), result, options.waitFor);
+          out.deploymentId = deployment.deploymentId;
+          out.notices.push(`kubewait: Deployment ${deployment.deploymentId} to environment "${options.settings.deploymentEnvironment}" is now ${state}`);
+        } catch (error) {
+          out.warnings.push(reportingWarning(what, 'deployments: write', error, options.run));
+        }
+      }
+    }
+  }
+
+  if (want.comment) {
+    const what = 'update the pull-request comment';
+    const made = clientFor(options, what);
+    if ('warning' in made) out.warnings.push(made.warning);
+    else {
+      try {
+        const comment = await upsertPrComment(made.client, options.settings.prComment, {
+          result,
+          waitFor: options.waitFor,
+          run: options.run,
+          ...(options.logTail && { logTail: options.logTail }),
+        });
+        if (comment.url) out.commentUrl = comment.url;
+        if (comment.notice) out.notices.push(comment.notice);
+      } catch (error) {
+        out.warnings.push(reportingWarning(what, 'pull-requests: write', error, options.run));
+      }
+    }
+  }
+  return out;
+}
