@@ -21,7 +21,7 @@ async function call(method: string, path: string, opts: { token?: string; body?:
     ...(opts.signal && { signal: opts.signal }),
   });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, unknown> & unknown[]) : undefined };
+  return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : undefined) as Record<string, unknown> & unknown[] };
 }
 
 const repo = () => `/repos/${gh.owner}/${gh.repo}`;
