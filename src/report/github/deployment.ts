@@ -30,13 +30,18 @@ export interface DeploymentStarted {
 /**
  * The Deployment GitHub made for this job's `environment:`, if any. The runner does not tell a step its
  * job's environment, so this asks the API: a Deployment for the commit and environment whose status links
- * this workflow run (GitHub's own statuses carry `.../actions/runs/{run_id}/job/{job_id}` as `log_url`).
- * Another job of the same run deploying to the same environment counts too: that is a duplicate as well.
+ * this job (GitHub's own statuses carry `.../actions/runs/{run_id}/job/{job_id}` as `log_url`). Without the
+ * job id, any job of this run counts: another job of the run deploying there would be a duplicate as well.
  */
 export async function findJobDeployment(client: GitHubClient, run: GitHubRunContext, environment: string): Promise<number | undefined> {
   if (!run.runId) return undefined;
   const runPath = `/actions/runs/${run.runId}`;
-  const links = (url: string | null | undefined) => typeof url === 'string' && (url.includes(`${runPath}/`) || url.endsWith(runPath));
+  const jobPath = `${runPath}/job/${run.jobId ?? ''}`;
+  const links = (url: string | null | undefined) => {
+    if (typeof url !== 'string') return false;
+    const path = url.replace(/[?#].*$/, '');
+    return run.jobId ? path.endsWith(jobPath) : path.includes(`${runPath}/`) || path.endsWith(runPath);
+  };
   const { data: deployments } = await client.rest.repos.listDeployments({ owner: run.owner, repo: run.repo, sha: run.sha, environment, per_page: 10 });
   for (const deployment of deployments.slice(0, 5)) {
     const { data: statuses } = await client.rest.repos.listDeploymentStatuses({ owner: run.owner, repo: run.repo, deployment_id: deployment.id, per_page: 10 });

@@ -24,7 +24,8 @@ export interface GitHubRunContext {
   job: string;
   /** The job's matrix entry as `toJSON(matrix)`; '' or 'null' without a matrix. */
   matrix: string;
-  /** The numeric job id, when known: links point at the job instead of the run. */
+  /** The job's numeric id (`job.check_run_id`), when known: links point at the job, and the job's own
+   *  `environment:` Deployment is told apart from its sibling jobs'. */
   jobId?: number;
 }
 
@@ -60,10 +61,11 @@ function pullFrom(value: unknown): { number: number; headRepo?: string; headSha?
 }
 
 /**
- * The run context from the runner's environment. `extra.matrix` is the action's `report-key` input
- * (default `${{ toJSON(matrix) }}`): the environment does not carry the matrix.
+ * The run context from the runner's environment. The environment carries neither the matrix entry nor the
+ * job's numeric id: `extra.matrix` is the action's `report-matrix` input (default `${{ toJSON(matrix) }}`)
+ * and `extra.jobId` its `report-job-id` input (default `${{ job.check_run_id }}`; '' on older GHES).
  */
-export function gitHubRunContext(extra: { matrix?: string; jobId?: number } = {}, source: ContextSource = actionsContext as unknown as ContextSource): GitHubRunContext {
+export function gitHubRunContext(extra: { matrix?: string; jobId?: string | number } = {}, source: ContextSource = actionsContext as unknown as ContextSource): GitHubRunContext {
   let owner = '';
   let repo = '';
   try {
@@ -92,7 +94,8 @@ export function gitHubRunContext(extra: { matrix?: string; jobId?: number } = {}
   if (pull) context.pullRequest = { number: pull.number, ...(pull.headRepo !== undefined && { headRepo: pull.headRepo }) };
   if (Number.isFinite(source.runId) && source.runId > 0) context.runId = source.runId;
   if (Number.isFinite(source.runAttempt) && source.runAttempt > 0) context.runAttempt = source.runAttempt;
-  if (extra.jobId !== undefined && Number.isFinite(extra.jobId) && extra.jobId > 0) context.jobId = extra.jobId;
+  const jobId = Number(extra.jobId);
+  if (Number.isSafeInteger(jobId) && jobId > 0) context.jobId = jobId;
   return context;
 }
 

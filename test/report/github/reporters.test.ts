@@ -324,12 +324,16 @@ describe('the Deployment status', () => {
     expect(deploymentsOf(sha)).toHaveLength(1);
   });
 
-  it('still creates one when the environment\'s earlier Deployment belongs to another run', async () => {
-    const sha = '4'.repeat(40);
-    gh.addEnvironmentDeployment({ environment: 'production', sha, runId: RUN_ID - 1 });
-    const started = await startDeploymentReport(options(runContext({ eventName: 'push', sha }), { prComment: 'off', deploymentEnvironment: 'production' }));
-    expect(started.deploymentId).toBeDefined();
-    expect(deploymentsOf(sha)).toHaveLength(2);
+  it.each<[string, string, { runId: number; jobId?: number }, Partial<GitHubRunContext>, number]>([
+    ['this job (known by its id)', '41', { runId: RUN_ID, jobId: 555 }, { jobId: 555 }, 1],
+    ['a sibling job of this run, with this job\'s id known', '42', { runId: RUN_ID, jobId: 556 }, { jobId: 555 }, 2],
+    ['a job of this run, without this job\'s id: counted as a duplicate', '43', { runId: RUN_ID, jobId: 556 }, {}, 1],
+    ['a job of another run', '44', { runId: RUN_ID - 1 }, {}, 2],
+  ])('an environment Deployment made for %s', async (_name, shaPrefix, made, run, deployments) => {
+    const sha = shaPrefix.padEnd(40, '0');
+    gh.addEnvironmentDeployment({ environment: 'production', sha, ...made });
+    await startDeploymentReport(options(runContext({ eventName: 'push', sha, ...run }), { prComment: 'off', deploymentEnvironment: 'production' }));
+    expect(deploymentsOf(sha)).toHaveLength(deployments);
   });
 
   it('a read-only token: one warning naming deployments: write, and nothing more at the end', async () => {
