@@ -56,6 +56,9 @@ export interface GitHubReportResult extends GitHubReportMessages {
   deploymentId?: number;
 }
 
+/** The runner sends SIGINT, then SIGTERM 7.5 s later, then kills the process. */
+const CANCELLED_BUDGET_MS = 5_000;
+
 const PR_COMMENT_MODES: readonly PrCommentMode[] = ['off', 'always', 'on-failure'];
 
 /**
@@ -142,6 +145,11 @@ export async function finishGitHubReports(
   const out: GitHubReportResult = { warnings: [], notices: [] };
   const want = wanted(options.settings);
   if (!want.comment && !want.deployment) return out;
+  if (result.cancelled) {
+    // A cancelled job is killed a few seconds after its first signal: report quickly or not at all.
+    const budgetMs = Math.min(options.client?.budgetMs ?? CLIENT_DEFAULTS.budgetMs, CANCELLED_BUDGET_MS);
+    options = { ...options, client: { ...options.client, budgetMs } };
+  }
 
   if (want.deployment) {
     let deployment = options.deployment;
