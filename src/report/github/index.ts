@@ -61,12 +61,16 @@ const CANCELLED_BUDGET_MS = 5_000;
 
 const PR_COMMENT_MODES: readonly PrCommentMode[] = ['off', 'always', 'on-failure'];
 
+/** The literal defaults of action.yml for these inputs, applied when unset (the runner fills them in; tests
+ *  may not). `github-token`, `report-matrix` and `report-job-id` default to expressions the runner evaluates. */
+export const GITHUB_REPORT_INPUT_DEFAULTS = { 'pr-comment': 'off' } as const;
+
 /**
  * Reads the inputs of the GitHub reports (action.yml fills in the defaults; tests may not). Throws
  * `InputError` naming the input for a bad value.
  */
 export function parseGitHubReportSettings(read: InputReader): GitHubReportSettings {
-  const prComment = (read('pr-comment').trim() || 'off') as PrCommentMode;
+  const prComment = (read('pr-comment').trim() || GITHUB_REPORT_INPUT_DEFAULTS['pr-comment']) as PrCommentMode;
   if (!PR_COMMENT_MODES.includes(prComment)) {
     throw new InputError('pr-comment', `Input "pr-comment" is "${prComment}": expected off, always or on-failure, like pr-comment: on-failure.`);
   }
