@@ -97,6 +97,20 @@ function wanted(settings: GitHubReportSettings): { comment: boolean; deployment:
   return { comment: settings.prComment !== 'off', deployment: settings.deploymentEnvironment !== '' };
 }
 
+/** Tokens already registered per mask function: one `::add-mask::` per token, however many clients. */
+const maskedBy = new WeakMap<(secret: string) => void, Set<string>>();
+
+function maskOnce(mask: ((secret: string) => void) | undefined): ((secret: string) => void) | undefined {
+  if (!mask) return undefined;
+  return (secret) => {
+    const done = maskedBy.get(mask) ?? new Set<string>();
+    maskedBy.set(mask, done);
+    if (done.has(secret)) return;
+    done.add(secret);
+    mask(secret);
+  };
+}
+
 /** The client, or the one warning that says why there is none. */
 function clientFor(options: GitHubReportOptions, what: string): { client: GitHubClient } | { warning: string } {
   const { settings, run } = options;
@@ -105,7 +119,7 @@ function clientFor(options: GitHubReportOptions, what: string): { client: GitHub
     return { warning: `kubewait: could not ${what}: input "github-token" is empty; its default is \${{ github.token }}, like github-token: \${{ secrets.GITHUB_TOKEN }}. The wait's result is not affected.` };
   }
   return {
-    client: createGitHubClient({ ...CLIENT_DEFAULTS, ...options.client, token: settings.githubToken, apiUrl: run.apiUrl, ...(options.mask && { mask: options.mask }) }),
+    client: createGitHubClient({ ...CLIENT_DEFAULTS, ...options.client, token: settings.githubToken, apiUrl: run.apiUrl, mask: maskOnce(options.mask) }),
   };
 }
 

@@ -255,10 +255,13 @@ describe('reporting failures never change the verdict', () => {
     }
   });
 
-  it('sends the token only in the Authorization header', async () => {
+  it('sends the token only in the Authorization header, and masks it once for all reports', async () => {
     const pr = newPull();
     const mark = gh.requests.length;
-    await finishGitHubReports(red(), options(runContext({ pullRequest: { number: pr.number }, sha: pr.sha }), { deploymentEnvironment: 'preview' }));
+    const masked: string[] = [];
+    const opts = { ...options(runContext({ pullRequest: { number: pr.number }, sha: pr.sha }), { deploymentEnvironment: 'preview' }), mask: (s: string) => masked.push(s) };
+    await finishGitHubReports(red(), { ...opts, deployment: await startDeploymentReport(opts) });
+    expect(masked).toEqual([WRITE_TOKEN]);
     const sent = gh.requests.slice(mark);
     expect(sent.length).toBeGreaterThan(3);
     for (const r of sent) {
