@@ -4,28 +4,17 @@
  * every failure comes back as one warning, and the wait's result and exit code are the caller's alone.
  */
 import type { EngineResult, WaitFor } from '../../engine/types.js';
-import { InputError, type InputReader } from '../../inputs.js';
 import { CLIENT_DEFAULTS, createGitHubClient, type ClientOptions, type GitHubClient } from './client.js';
 import type { LogTail } from './comment-body.js';
 import { finishDeployment, startDeployment, type DeploymentStarted, type DeploymentTarget } from './deployment.js';
-import { upsertPrComment, type PrCommentMode } from './pr-comment.js';
+import { upsertPrComment } from './pr-comment.js';
 import type { GitHubRunContext } from './run-context.js';
+import type { GitHubReportSettings } from './settings.js';
 import { reportingWarning } from './warnings.js';
 
 export { gitHubRunContext, type GitHubRunContext } from './run-context.js';
 export { renderPrComment, MAX_COMMENT_CHARS, type LogTail } from './comment-body.js';
-export type { PrCommentMode } from './pr-comment.js';
-
-/** The settings slice of the GitHub reports (the action inputs `pr-comment`, `github-token`, `deployment-*`). */
-export interface GitHubReportSettings {
-  prComment: PrCommentMode;
-  /** Never printed; registered as a secret when the client is made. */
-  githubToken: string;
-  /** '' for no Deployment. */
-  deploymentEnvironment: string;
-  /** '' for none. */
-  deploymentUrl: string;
-}
+export { GITHUB_REPORT_INPUT_DEFAULTS, parseGitHubReportSettings, type GitHubReportSettings, type PrCommentMode } from './settings.js';
 
 export interface GitHubReportOptions {
   settings: GitHubReportSettings;
@@ -58,40 +47,6 @@ export interface GitHubReportResult extends GitHubReportMessages {
 
 /** The runner sends SIGINT, then SIGTERM 7.5 s later, then kills the process. */
 const CANCELLED_BUDGET_MS = 5_000;
-
-const PR_COMMENT_MODES: readonly PrCommentMode[] = ['off', 'always', 'on-failure'];
-
-/** The literal defaults of action.yml for these inputs, applied when unset (the runner fills them in; tests
- *  may not). `github-token`, `report-matrix` and `report-job-id` default to expressions the runner evaluates. */
-export const GITHUB_REPORT_INPUT_DEFAULTS = { 'pr-comment': 'off' } as const;
-
-/**
- * Reads the inputs of the GitHub reports (action.yml fills in the defaults; tests may not). Throws
- * `InputError` naming the input for a bad value.
- */
-export function parseGitHubReportSettings(read: InputReader): GitHubReportSettings {
-  const prComment = (read('pr-comment').trim() || GITHUB_REPORT_INPUT_DEFAULTS['pr-comment']) as PrCommentMode;
-  if (!PR_COMMENT_MODES.includes(prComment)) {
-    throw new InputError('pr-comment', `Input "pr-comment" is "${prComment}": expected off, always or on-failure, like pr-comment: on-failure.`);
-  }
-  const deploymentEnvironment = read('deployment-environment').trim();
-  const deploymentUrl = read('deployment-url').trim();
-  if (deploymentUrl !== '') {
-    let url: URL | undefined;
-    try {
-      url = new URL(deploymentUrl);
-    } catch {
-      url = undefined;
-    }
-    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
-      throw new InputError('deployment-url', `Input "deployment-url" is "${deploymentUrl}": expected an http(s) URL, like deployment-url: https://staging.example.com.`);
-    }
-    if (deploymentEnvironment === '') {
-      throw new InputError('deployment-url', 'Input "deployment-url" is set but "deployment-environment" is empty: name the environment too, like deployment-environment: staging.');
-    }
-  }
-  return { prComment, githubToken: read('github-token').trim(), deploymentEnvironment, deploymentUrl };
-}
 
 function wanted(settings: GitHubReportSettings): { comment: boolean; deployment: boolean } {
   return { comment: settings.prComment !== 'off', deployment: settings.deploymentEnvironment !== '' };

@@ -5,8 +5,7 @@
 import { httpFailure, type GitHubClient } from './client.js';
 import { commentMarker, renderPrComment, type CommentInput } from './comment-body.js';
 import type { GitHubRunContext } from './run-context.js';
-
-export type PrCommentMode = 'off' | 'always' | 'on-failure';
+import type { PrCommentMode } from './settings.js';
 
 export interface PrCommentOutcome {
   /** What happened, for one log line. */
