@@ -35,9 +35,21 @@ function pullRequestEnv(number: number, headSha: string, headRepo = `${gh.owner}
   const eventPath = path.join(scratch, `event-${number}-${headRepo.replace('/', '-')}.json`);
   writeFileSync(
     eventPath,
-    JSON.stringify({ action: 'synchronize', number, pull_request: { number, head: { sha: headSha, ref: `feature-${number}`, repo: { full_name: headRepo } } }, repository: { full_name: `${gh.owner}/${gh.repo}` } }),
+    JSON.stringify({
+      action: 'synchronize',
+      number,
+      pull_request: { number, head: { sha: headSha, ref: `feature-${number}`, repo: { full_name: headRepo } } },
+      repository: { full_name: `${gh.owner}/${gh.repo}` },
+    }),
   );
-  return { GITHUB_API_URL: gh.url, GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: eventPath, GITHUB_REPOSITORY: `${gh.owner}/${gh.repo}`, GITHUB_WORKFLOW: 'deploy', GITHUB_JOB: 'verify' };
+  return {
+    GITHUB_API_URL: gh.url,
+    GITHUB_EVENT_NAME: 'pull_request',
+    GITHUB_EVENT_PATH: eventPath,
+    GITHUB_REPOSITORY: `${gh.owner}/${gh.repo}`,
+    GITHUB_WORKFLOW: 'deploy',
+    GITHUB_JOB: 'verify',
+  };
 }
 
 const reportInputs = (token: string, more: Record<string, string> = {}) => ({ 'github-token': token, 'report-matrix': '', 'report-job-id': '', ...more });
@@ -48,7 +60,15 @@ describe('reporting to GitHub end to end', () => {
     cluster.create(deployment('web', { namespace: 'gh-ok', readyAfterMs: 300 }));
     const sha = 'a1'.repeat(20);
     gh.addPull({ number: 1, headSha: sha });
-    const inputs = { kubeconfig: cluster.kubeconfig({ namespace: 'gh-ok' }), resources: 'deployment/web', timeout: '60s', 'pr-comment': 'always', 'deployment-environment': 'preview', 'deployment-url': 'https://pr-1.example.com', ...reportInputs(WRITE_TOKEN) };
+    const inputs = {
+      kubeconfig: cluster.kubeconfig({ namespace: 'gh-ok' }),
+      resources: 'deployment/web',
+      timeout: '60s',
+      'pr-comment': 'always',
+      'deployment-environment': 'preview',
+      'deployment-url': 'https://pr-1.example.com',
+      ...reportInputs(WRITE_TOKEN),
+    };
 
     const first = await runAction(inputs, { env: pullRequestEnv(1, sha) });
     expect(first.warnings).toEqual([]);
@@ -67,14 +87,22 @@ describe('reporting to GitHub end to end', () => {
     expect(second.exitCode).toBe(0);
     expect(comments(1)).toHaveLength(1);
     expect(gh.requestsTo('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}')).toHaveLength(1);
-    expect(second.log.join('\n')).toContain(`updated the pull-request comment https://github.com/${gh.owner}/${gh.repo}/pull/1#issuecomment-${comments(1)[0]?.id}`);
+    expect(second.log.join('\n')).toContain(
+      `updated the pull-request comment https://github.com/${gh.owner}/${gh.repo}/pull/1#issuecomment-${comments(1)[0]?.id}`,
+    );
   }, 150_000);
 
   it('on-failure posts nothing when the wait succeeds', async () => {
     cluster.create(deployment('web', { namespace: 'gh-quiet', readyAfterMs: 300 }));
     gh.addPull({ number: 2, headSha: 'b2'.repeat(20) });
     const run = await runAction(
-      { kubeconfig: cluster.kubeconfig({ namespace: 'gh-quiet' }), resources: 'deployment/web', timeout: '60s', 'pr-comment': 'on-failure', ...reportInputs(WRITE_TOKEN) },
+      {
+        kubeconfig: cluster.kubeconfig({ namespace: 'gh-quiet' }),
+        resources: 'deployment/web',
+        timeout: '60s',
+        'pr-comment': 'on-failure',
+        ...reportInputs(WRITE_TOKEN),
+      },
       { env: pullRequestEnv(2, 'b2'.repeat(20)) },
     );
     expect(run.exitCode).toBe(0);
@@ -82,16 +110,24 @@ describe('reporting to GitHub end to end', () => {
     expect(comments(2)).toHaveLength(0);
   }, 150_000);
 
-  it('a fork\'s read-only token leaves the verdict intact: the step fails for the cluster\'s reason, with one reporting warning', async () => {
+  it("a fork's read-only token leaves the verdict intact: the step fails for the cluster's reason, with one reporting warning", async () => {
     cluster.create(deployment('web', { namespace: 'gh-fork', podFailure: 'ImagePullBackOff' }));
     gh.addPull({ number: 3, headSha: 'c3'.repeat(20), headRepo: 'someone/shop' });
     const run = await runAction(
-      { kubeconfig: cluster.kubeconfig({ namespace: 'gh-fork' }), resources: 'deployment/web', timeout: '60s', 'pr-comment': 'always', ...reportInputs(READ_TOKEN) },
+      {
+        kubeconfig: cluster.kubeconfig({ namespace: 'gh-fork' }),
+        resources: 'deployment/web',
+        timeout: '60s',
+        'pr-comment': 'always',
+        ...reportInputs(READ_TOKEN),
+      },
       { env: pullRequestEnv(3, 'c3'.repeat(20), 'someone/shop') },
     );
     expect(run.exitCode).toBe(1);
     expect(run.outputs.result).toBe('failed');
-    expect(run.warnings.map((w) => w.message)).toEqual([expect.stringMatching(/403 Resource not accessible by integration.*`pull-requests: write`.*fork someone\/shop.*pull_request_target.*workflow_run/)]);
+    expect(run.warnings.map((w) => w.message)).toEqual([
+      expect.stringMatching(/403 Resource not accessible by integration.*`pull-requests: write`.*fork someone\/shop.*pull_request_target.*workflow_run/),
+    ]);
     expect(comments(3)).toHaveLength(0);
     expect(run.masks).toContain(READ_TOKEN);
     expect(run.stdout.split('\n').filter((line) => line.includes(READ_TOKEN))).toEqual([`::add-mask::${READ_TOKEN}`]);
@@ -103,7 +139,13 @@ describe('reporting to GitHub end to end', () => {
     gh.addPull({ number: 4, headSha: sha });
     gh.addEnvironmentDeployment({ environment: 'production', sha, runId: Number(RUN_ID) });
     const run = await runAction(
-      { kubeconfig: cluster.kubeconfig({ namespace: 'gh-env' }), resources: 'deployment/web', timeout: '60s', 'deployment-environment': 'production', ...reportInputs(WRITE_TOKEN) },
+      {
+        kubeconfig: cluster.kubeconfig({ namespace: 'gh-env' }),
+        resources: 'deployment/web',
+        timeout: '60s',
+        'deployment-environment': 'production',
+        ...reportInputs(WRITE_TOKEN),
+      },
       { env: pullRequestEnv(4, sha) },
     );
     expect(run.exitCode).toBe(0);

@@ -60,7 +60,8 @@ export function secondaryRateLimit(status: 403 | 429, retryAfterSeconds: number)
     status,
     headers: { 'retry-after': String(retryAfterSeconds) },
     body: {
-      message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID 0000:1111:2222:3333.',
+      message:
+        'You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID 0000:1111:2222:3333.',
       documentation_url: 'https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits',
       status: String(status),
     },

@@ -33,7 +33,11 @@ describe('issue comments', () => {
     const created = await call('POST', `${repo()}/issues/1/comments`, { body: { body: 'hello' } });
     expect(created.status).toBe(201);
     expect(created.headers.get('location')).toMatch(/\/issues\/comments\/\d+$/);
-    expect(created.body).toMatchObject({ body: 'hello', user: { login: 'github-actions[bot]', type: 'Bot' }, html_url: expect.stringContaining('/pull/1#issuecomment-') });
+    expect(created.body).toMatchObject({
+      body: 'hello',
+      user: { login: 'github-actions[bot]', type: 'Bot' },
+      html_url: expect.stringContaining('/pull/1#issuecomment-'),
+    });
 
     const first = await call('GET', `${repo()}/issues/1/comments?per_page=4`);
     expect(first.body).toHaveLength(4);
@@ -64,7 +68,7 @@ describe('issue comments', () => {
   });
 });
 
-describe('a commit\'s pull requests and Deployments', () => {
+describe("a commit's pull requests and Deployments", () => {
   it('lists the pull requests whose head is a commit', async () => {
     gh.addPull({ number: 2, headSha: 'c'.repeat(40), state: 'closed' });
     gh.addPull({ number: 3, headSha: 'c'.repeat(40) });
@@ -77,7 +81,9 @@ describe('a commit\'s pull requests and Deployments', () => {
     const dep = await call('POST', `${repo()}/deployments`, { body: { ref: sha, environment: 'staging', auto_merge: false, required_contexts: [] } });
     expect(dep.status).toBe(201);
     const id = (dep.body as unknown as { id: number }).id;
-    const status = await call('POST', `${repo()}/deployments/${id}/statuses`, { body: { state: 'in_progress', log_url: 'https://github.com/x', environment_url: 'https://staging.example.com' } });
+    const status = await call('POST', `${repo()}/deployments/${id}/statuses`, {
+      body: { state: 'in_progress', log_url: 'https://github.com/x', environment_url: 'https://staging.example.com' },
+    });
     expect(status.status).toBe(201);
     expect(status.body).toMatchObject({ state: 'in_progress', log_url: 'https://github.com/x', target_url: 'https://github.com/x', environment: 'staging' });
     const tooLong = await call('POST', `${repo()}/deployments/${id}/statuses`, { body: { state: 'success', description: 'x'.repeat(141) } });

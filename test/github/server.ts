@@ -197,7 +197,10 @@ function buildRoutes(state: RepoState): Route[] {
   const bodyProblem = (body: unknown): Answer | undefined => {
     if (typeof body !== 'string') return validationFailed([{ resource: 'IssueComment', code: 'missing_field', field: 'body' }], COMMENTS_DOCS);
     if (body.length > MAX_COMMENT_CHARS) {
-      return validationFailed([{ resource: 'IssueComment', code: 'custom', field: 'body', message: `body is too long (maximum is ${MAX_COMMENT_CHARS} characters)` }], COMMENTS_DOCS);
+      return validationFailed(
+        [{ resource: 'IssueComment', code: 'custom', field: 'body', message: `body is too long (maximum is ${MAX_COMMENT_CHARS} characters)` }],
+        COMMENTS_DOCS,
+      );
     }
     return undefined;
   };
@@ -217,7 +220,11 @@ function buildRoutes(state: RepoState): Route[] {
       const at = state.now();
       const comment = { id: state.id(), issueNumber: pr.number, body: String(req.body.body), user: who(req), createdAt: at, updatedAt: at };
       state.comments.push(comment);
-      return { status: 201, body: state.commentJson(comment), headers: { location: `${state.apiUrl()}${repo.replace('{owner}/{repo}', state.fullName)}/issues/comments/${comment.id}` } };
+      return {
+        status: 201,
+        body: state.commentJson(comment),
+        headers: { location: `${state.apiUrl()}${repo.replace('{owner}/{repo}', state.fullName)}/issues/comments/${comment.id}` },
+      };
     }),
     route('PATCH', `${repo}/issues/comments/{comment_id}`, (req) => {
       const comment = state.comments.find((c) => String(c.id) === req.params.comment_id);
@@ -238,7 +245,12 @@ function buildRoutes(state: RepoState): Route[] {
       if (!ours(req) || !allowed(req.grant, 'deployments', 'read')) return notFound();
       const q = req.url.searchParams;
       const items = state.deployments
-        .filter((d) => (!q.get('sha') || d.sha === q.get('sha')) && (!q.get('environment') || d.environment === q.get('environment')) && (!q.get('ref') || d.ref === q.get('ref')))
+        .filter(
+          (d) =>
+            (!q.get('sha') || d.sha === q.get('sha')) &&
+            (!q.get('environment') || d.environment === q.get('environment')) &&
+            (!q.get('ref') || d.ref === q.get('ref')),
+        )
         .reverse()
         .map((d) => state.deploymentJson(d));
       return paginate(req, items, linkBase('/deployments'));
@@ -249,10 +261,14 @@ function buildRoutes(state: RepoState): Route[] {
       const ref = req.body.ref;
       if (typeof ref !== 'string' || ref === '') return validationFailed([{ resource: 'Deployment', code: 'missing_field', field: 'ref' }], DEPLOYMENTS_DOCS);
       const sha = /^[0-9a-f]{40}$/.test(ref) ? ref : state.pulls.find((p) => p.headRef === ref)?.headSha;
-      if (!sha) return { status: 422, body: { message: `No ref found for: ${ref}`, documentation_url: `${DEPLOYMENTS_DOCS}#create-a-deployment`, status: '422' } };
+      if (!sha)
+        return { status: 422, body: { message: `No ref found for: ${ref}`, documentation_url: `${DEPLOYMENTS_DOCS}#create-a-deployment`, status: '422' } };
       const contexts = req.body.required_contexts;
       if (Array.isArray(contexts) && contexts.length > 0) {
-        return { status: 409, body: { message: `Conflict: Commit status checks failed for ${ref}.`, documentation_url: `${DEPLOYMENTS_DOCS}#create-a-deployment`, status: '409' } };
+        return {
+          status: 409,
+          body: { message: `Conflict: Commit status checks failed for ${ref}.`, documentation_url: `${DEPLOYMENTS_DOCS}#create-a-deployment`, status: '409' },
+        };
       }
       const deployment = {
         id: state.id(),
@@ -275,7 +291,10 @@ function buildRoutes(state: RepoState): Route[] {
     route('GET', `${repo}/deployments/{deployment_id}/statuses`, (req) => {
       const deployment = state.deployments.find((d) => String(d.id) === req.params.deployment_id);
       if (!ours(req) || !deployment || !allowed(req.grant, 'deployments', 'read')) return notFound();
-      const items = state.statuses.filter((s) => s.deploymentId === deployment.id).reverse().map((s) => state.statusJson(s));
+      const items = state.statuses
+        .filter((s) => s.deploymentId === deployment.id)
+        .reverse()
+        .map((s) => state.statusJson(s));
       return paginate(req, items, linkBase(`/deployments/${deployment.id}/statuses`));
     }),
     route('POST', `${repo}/deployments/{deployment_id}/statuses`, (req) => {
@@ -288,7 +307,10 @@ function buildRoutes(state: RepoState): Route[] {
       }
       const description = typeof req.body.description === 'string' ? req.body.description : '';
       if (description.length > 140) {
-        return validationFailed([{ resource: 'DeploymentStatus', code: 'custom', field: 'description', message: 'description is too long (maximum is 140 characters)' }], STATUSES_DOCS);
+        return validationFailed(
+          [{ resource: 'DeploymentStatus', code: 'custom', field: 'description', message: 'description is too long (maximum is 140 characters)' }],
+          STATUSES_DOCS,
+        );
       }
       const status = {
         id: state.id(),

@@ -48,7 +48,9 @@ describe('parseSettings: good inputs', () => {
       expect([name, action.inputs[name]?.default]).toEqual([name, value]);
     }
     // `${{ ... }}` defaults are evaluated by the runner; the code cannot apply them itself.
-    const withDefault = Object.entries(action.inputs).filter(([, input]) => input.default !== undefined && input.default !== '' && !input.default.startsWith('${{'));
+    const withDefault = Object.entries(action.inputs).filter(
+      ([, input]) => input.default !== undefined && input.default !== '' && !input.default.startsWith('${{'),
+    );
     expect(withDefault.map(([name]) => name).sort()).toEqual(Object.keys(defaults).sort());
   });
 

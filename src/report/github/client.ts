@@ -61,7 +61,10 @@ export function httpFailure(error: unknown): HttpFailure | undefined {
   if (!(error instanceof Error) || typeof (error as { status?: unknown }).status !== 'number') return undefined;
   const e = error as Error & { status: number; response?: { headers?: Record<string, string | undefined>; data?: unknown }; attempts?: number };
   const data = e.response?.data;
-  const apiMessage = typeof data === 'object' && data !== null && typeof (data as { message?: unknown }).message === 'string' ? (data as { message: string }).message : undefined;
+  const apiMessage =
+    typeof data === 'object' && data !== null && typeof (data as { message?: unknown }).message === 'string'
+      ? (data as { message: string }).message
+      : undefined;
   return {
     status: e.status,
     message: e.message,

@@ -60,7 +60,10 @@ function jobLine(input: CommentInput, shortened: boolean): string {
   const matrix = matrixLabel(run.matrix);
   if (job) parts.push(matrix ? `${job} (${escapeMarkdown(matrix)})` : job);
   parts.push(`**Duration** ${formatSeconds(result.durationSeconds)}`);
-  if (run.sha) parts.push(run.owner ? `**Commit** [${run.sha.slice(0, 7)}](${run.serverUrl}/${run.owner}/${run.repo}/commit/${run.sha})` : `**Commit** ${run.sha.slice(0, 7)}`);
+  if (run.sha)
+    parts.push(
+      run.owner ? `**Commit** [${run.sha.slice(0, 7)}](${run.serverUrl}/${run.owner}/${run.repo}/commit/${run.sha})` : `**Commit** ${run.sha.slice(0, 7)}`,
+    );
   const runUrl = runLink(run);
   if (runUrl) parts.push(`[Workflow run](${runUrl})`);
   const summaryUrl = summaryLink(run);
@@ -70,7 +73,12 @@ function jobLine(input: CommentInput, shortened: boolean): string {
 
 function row(target: TargetReport, limits: CommentLimits): string[] {
   const name = target.name || (target.selector ? `(none matching ${target.selector})` : '(none found)');
-  return [tableCell(`${target.kind}/${name}`), tableCell(target.namespace), `${statusSymbol(target)} ${target.status}`, tableCell(truncate(target.message, limits.cellChars))];
+  return [
+    tableCell(`${target.kind}/${name}`),
+    tableCell(target.namespace),
+    `${statusSymbol(target)} ${target.status}`,
+    tableCell(truncate(target.message, limits.cellChars)),
+  ];
 }
 
 function fence(text: string): string {
@@ -93,7 +101,9 @@ function firstFailure(input: CommentInput, limits: CommentLimits): string | unde
     const shown = tail.lines.slice(-limits.logLines);
     let text = shown.join('\n');
     if (text.length > limits.logChars) text = `…${text.slice(-limits.logChars)}`;
-    body.push(`**Last ${shown.length} log lines** of container \`${tail.container.replace(/`/g, '')}\` in pod \`${tail.pod.replace(/`/g, '')}\`:\n\n${fence(text)}`);
+    body.push(
+      `**Last ${shown.length} log lines** of container \`${tail.container.replace(/`/g, '')}\` in pod \`${tail.pod.replace(/`/g, '')}\`:\n\n${fence(text)}`,
+    );
   }
   if (body.length === 0) body.push('_No pod problems or events were recorded: see the job summary for its conditions and history._');
   return details(summary, body.join('\n\n'));
@@ -108,7 +118,13 @@ function render(input: CommentInput, limits: CommentLimits, rows: number, shorte
   const shown = listed.slice(0, rows);
   const sections: string[] = [commentMarker(input.run), headline(result, waitFor), jobLine(input, shortened)];
   if (result.error) sections.push(`> [!CAUTION]\n> ${prose(inputErrorText(result.error))}`);
-  if (shown.length > 0) sections.push(table(['Resource', 'Namespace', 'Status', 'Message'], shown.map((t) => row(t, limits))));
+  if (shown.length > 0)
+    sections.push(
+      table(
+        ['Resource', 'Namespace', 'Status', 'Message'],
+        shown.map((t) => row(t, limits)),
+      ),
+    );
   const notes: string[] = [];
   if (listed.length > shown.length) notes.push(`${listed.length - shown.length} more targets that are not ${escapeMarkdown(goal)} are not listed here`);
   const doneCount = ordered.length - notDone.length;
@@ -134,7 +150,7 @@ export function renderPrComment(input: CommentInput, limits: CommentLimits = COM
     body = render(input, current, rows, true);
   }
   if (body.length <= limits.maxChars) return body;
-  const note = '\n\n_… cut here to stay under GitHub\'s comment limit: the job summary has everything._\n';
+  const note = "\n\n_… cut here to stay under GitHub's comment limit: the job summary has everything._\n";
   // Cut at a line break so no markup is split inside a line; an open <details> still renders.
   const cut = body.slice(0, limits.maxChars - note.length);
   return `${cut.slice(0, Math.max(0, cut.lastIndexOf('\n')))}${note}`;

@@ -54,7 +54,14 @@ function description(text: string): string {
   return truncate(text.replace(/\s+/g, ' ').trim(), MAX_DESCRIPTION_CHARS);
 }
 
-async function postStatus(client: GitHubClient, run: GitHubRunContext, id: number, target: DeploymentTarget, state: DeploymentState, text: string): Promise<void> {
+async function postStatus(
+  client: GitHubClient,
+  run: GitHubRunContext,
+  id: number,
+  target: DeploymentTarget,
+  state: DeploymentState,
+  text: string,
+): Promise<void> {
   const logUrl = runLink(run);
   await client.rest.repos.createDeploymentStatus({
     owner: run.owner,
@@ -69,7 +76,12 @@ async function postStatus(client: GitHubClient, run: GitHubRunContext, id: numbe
 }
 
 /** Creates the Deployment and posts `in_progress`, unless the job's own `environment:` made one. */
-export async function startDeployment(client: GitHubClient, run: GitHubRunContext, target: DeploymentTarget, waitFor: WaitFor | undefined): Promise<DeploymentStarted> {
+export async function startDeployment(
+  client: GitHubClient,
+  run: GitHubRunContext,
+  target: DeploymentTarget,
+  waitFor: WaitFor | undefined,
+): Promise<DeploymentStarted> {
   const jobDeploymentId = await findJobDeployment(client, run, target.environment);
   if (jobDeploymentId !== undefined) {
     return {
@@ -91,7 +103,8 @@ export async function startDeployment(client: GitHubClient, run: GitHubRunContex
     payload: { kubewait: { job: run.job, key: reportKey(run) } },
   });
   // 202 is GitHub's "merged the default branch first" answer, only possible with auto_merge, which is off.
-  if (created.status !== 201 || !('id' in created.data)) throw new Error(`GitHub did not create the Deployment (${created.status}: ${JSON.stringify(created.data).slice(0, 200)})`);
+  if (created.status !== 201 || !('id' in created.data))
+    throw new Error(`GitHub did not create the Deployment (${created.status}: ${JSON.stringify(created.data).slice(0, 200)})`);
   const id = created.data.id;
   await postStatus(client, run, id, target, 'in_progress', `kubewait: waiting for ${waitFor ? waitForInput(waitFor) : 'the targets'}`);
   return { id, notice: `kubewait: Deployment ${id} to environment "${target.environment}" is in progress` };
@@ -112,7 +125,14 @@ export function deploymentDescription(result: EngineResult, waitFor: WaitFor): s
   return description(`${text} in ${formatSeconds(result.durationSeconds)}`);
 }
 
-export async function finishDeployment(client: GitHubClient, run: GitHubRunContext, id: number, target: DeploymentTarget, result: EngineResult, waitFor: WaitFor): Promise<DeploymentState> {
+export async function finishDeployment(
+  client: GitHubClient,
+  run: GitHubRunContext,
+  id: number,
+  target: DeploymentTarget,
+  result: EngineResult,
+  waitFor: WaitFor,
+): Promise<DeploymentState> {
   const state = deploymentState(result);
   await postStatus(client, run, id, target, state, deploymentDescription(result, waitFor));
   return state;

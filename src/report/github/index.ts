@@ -69,9 +69,12 @@ function maskOnce(mask: ((secret: string) => void) | undefined): ((secret: strin
 /** The client, or the one warning that says why there is none. */
 function clientFor(options: GitHubReportOptions, what: string): { client: GitHubClient } | { warning: string } {
   const { settings, run } = options;
-  if (!run.owner || !run.repo) return { warning: `kubewait: could not ${what}: GITHUB_REPOSITORY is not set (not a GitHub Actions run?). The wait's result is not affected.` };
+  if (!run.owner || !run.repo)
+    return { warning: `kubewait: could not ${what}: GITHUB_REPOSITORY is not set (not a GitHub Actions run?). The wait's result is not affected.` };
   if (!settings.githubToken) {
-    return { warning: `kubewait: could not ${what}: input "github-token" is empty; its default is \${{ github.token }}, like github-token: \${{ secrets.GITHUB_TOKEN }}. The wait's result is not affected.` };
+    return {
+      warning: `kubewait: could not ${what}: input "github-token" is empty; its default is \${{ github.token }}, like github-token: \${{ secrets.GITHUB_TOKEN }}. The wait's result is not affected.`,
+    };
   }
   return {
     client: createGitHubClient({ ...CLIENT_DEFAULTS, ...options.client, token: settings.githubToken, apiUrl: run.apiUrl, mask: maskOnce(options.mask) }),
@@ -113,7 +116,11 @@ export async function startDeploymentReport(options: GitHubReportOptions & { wai
  */
 export async function finishGitHubReports(
   result: EngineResult,
-  options: GitHubReportOptions & { waitFor: WaitFor; deployment?: DeploymentReport; logTail?: (target: EngineResult['targets'][number]) => LogTail | undefined },
+  options: GitHubReportOptions & {
+    waitFor: WaitFor;
+    deployment?: DeploymentReport;
+    logTail?: (target: EngineResult['targets'][number]) => LogTail | undefined;
+  },
 ): Promise<GitHubReportResult> {
   const out: GitHubReportResult = { warnings: [], notices: [] };
   const want = wanted(options.settings);

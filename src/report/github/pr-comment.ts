@@ -47,7 +47,10 @@ export async function upsertPrComment(client: GitHubClient, mode: PrCommentMode,
   const success = result.outcome === 'ready' && !result.cancelled && !result.error;
   const number = await pullRequestNumber(client, run);
   if (number === undefined) {
-    return { action: 'skipped', notice: `kubewait: no open pull request has commit ${run.sha.slice(0, 7) || '(unknown)'} as its head, so there is no pull-request comment.` };
+    return {
+      action: 'skipped',
+      notice: `kubewait: no open pull request has commit ${run.sha.slice(0, 7) || '(unknown)'} as its head, so there is no pull-request comment.`,
+    };
   }
   const marker = commentMarker(run);
   const existing = await findComment(client, run, number, marker);

@@ -65,7 +65,7 @@ function pullFrom(value: unknown): { number: number; headRepo?: string; headSha?
  * job's numeric id: `extra.matrix` is the action's `report-matrix` input (default `${{ toJSON(matrix) }}`)
  * and `extra.jobId` its `report-job-id` input (default `${{ job.check_run_id }}`; '' on older GHES).
  */
-export function gitHubRunContext(extra: { matrix?: string; jobId?: string | number } = {}, source: ContextSource = actionsContext as unknown as ContextSource): GitHubRunContext {
+export function gitHubRunContext(extra: { matrix?: string; jobId?: string | number } = {}, source: ContextSource = actionsContext): GitHubRunContext {
   let owner = '';
   let repo = '';
   try {
@@ -107,7 +107,15 @@ export function canonicalMatrix(matrix: string): string {
     const value: unknown = JSON.parse(text);
     if (value === null) return '';
     const sorted = (v: unknown): unknown =>
-      Array.isArray(v) ? v.map(sorted) : record(v) ? Object.fromEntries(Object.keys(v as object).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])])) : v;
+      Array.isArray(v)
+        ? v.map(sorted)
+        : record(v)
+          ? Object.fromEntries(
+              Object.keys(v as object)
+                .sort()
+                .map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
+            )
+          : v;
     const canonical = JSON.stringify(sorted(value));
     return canonical === '{}' ? '' : canonical;
   } catch {
@@ -121,7 +129,10 @@ export function matrixLabel(matrix: string): string {
   if (!canonical) return '';
   try {
     const value = record(JSON.parse(canonical));
-    if (value) return Object.entries(value).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`).join(', ');
+    if (value)
+      return Object.entries(value)
+        .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+        .join(', ');
   } catch {
     // not JSON: shown as given
   }
@@ -130,7 +141,10 @@ export function matrixLabel(matrix: string): string {
 
 /** Tells this job's (and matrix entry's) reports apart from every other job's in the same repository. */
 export function reportKey(run: Pick<GitHubRunContext, 'workflow' | 'job' | 'matrix'>): string {
-  return createHash('sha256').update(`${run.workflow}\n${run.job}\n${canonicalMatrix(run.matrix)}`).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(`${run.workflow}\n${run.job}\n${canonicalMatrix(run.matrix)}`)
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /** The summary's RunInfo for this run: links are built in one place (`runUrl`). */

@@ -42,10 +42,16 @@ export function parseGitHubReportSettings(read: InputReader): GitHubReportSettin
       url = undefined;
     }
     if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
-      throw new InputError('deployment-url', `Input "deployment-url" is "${deploymentUrl}": expected an http(s) URL, like deployment-url: https://staging.example.com.`);
+      throw new InputError(
+        'deployment-url',
+        `Input "deployment-url" is "${deploymentUrl}": expected an http(s) URL, like deployment-url: https://staging.example.com.`,
+      );
     }
     if (deploymentEnvironment === '') {
-      throw new InputError('deployment-url', 'Input "deployment-url" is set but "deployment-environment" is empty: name the environment too, like deployment-environment: staging.');
+      throw new InputError(
+        'deployment-url',
+        'Input "deployment-url" is set but "deployment-environment" is empty: name the environment too, like deployment-environment: staging.',
+      );
     }
   }
   return { prComment, githubToken: read('github-token').trim(), deploymentEnvironment, deploymentUrl };

@@ -13,7 +13,7 @@ function cause(error: unknown, nowMs: number): { text: string; refused: boolean 
   if (error instanceof RequestTimeoutError) return { text: `the GitHub API gave ${error.message}`, refused: false };
   if (error instanceof BudgetExceededError) return { text: error.message, refused: false };
   const failure = httpFailure(error);
-  if (!failure) return { text: error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error), refused: false };
+  if (!failure) return { text: error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error), refused: false };
   const said = (failure.apiMessage ?? failure.message.replace(/ - https:\/\/docs\.github\.com\S*$/, '')).replace(/\.$/, '');
   const wait = rateLimitWaitMs(failure, nowMs);
   if (wait !== undefined) {
@@ -21,7 +21,8 @@ function cause(error: unknown, nowMs: number): { text: string; refused: boolean 
     return { text: `the GitHub API rate limit was hit${when}: ${failure.status} ${said}`, refused: false };
   }
   if (!failure.answered) return { text: `the GitHub API could not be reached (${said}) after ${failure.attempts} attempts`, refused: false };
-  if (failure.status >= 500) return { text: `the GitHub API answered ${failure.status} ${said} ${failure.attempts} ${failure.attempts === 1 ? 'time' : 'times'}`, refused: false };
+  if (failure.status >= 500)
+    return { text: `the GitHub API answered ${failure.status} ${said} ${failure.attempts} ${failure.attempts === 1 ? 'time' : 'times'}`, refused: false };
   if (failure.status === 401) return { text: `GitHub rejected the \`github-token\` (401 ${said})`, refused: true };
   return { text: `GitHub answered ${failure.status} ${said}`, refused: failure.status === 403 || failure.status === 404 };
 }

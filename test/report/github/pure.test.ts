@@ -27,10 +27,30 @@ function source(eventName: string, payload: Record<string, unknown>): ContextSou
 
 describe('gitHubRunContext', () => {
   it.each<[string, string, Record<string, unknown>, Partial<GitHubRunContext>]>([
-    ['a pull_request: its number, head repository and head commit', 'pull_request', { pull_request: { number: 7, head: { sha: HEAD, repo: { full_name: 'someone/shop' } } } }, { pullRequest: { number: 7, headRepo: 'someone/shop' }, sha: HEAD }],
-    ['a pull_request_target: the same', 'pull_request_target', { pull_request: { number: 8, head: { sha: HEAD, repo: { full_name: 'octo-org/shop' } } } }, { pullRequest: { number: 8, headRepo: 'octo-org/shop' }, sha: HEAD }],
-    ['a workflow_run: the PR of the run it follows and its head commit', 'workflow_run', { workflow_run: { head_sha: HEAD, pull_requests: [{ number: 9, head: { sha: HEAD } }] } }, { pullRequest: { number: 9 }, sha: HEAD }],
-    ['a workflow_run for a fork (no PRs listed): its head commit, to look up', 'workflow_run', { workflow_run: { head_sha: HEAD, pull_requests: [] } }, { sha: HEAD }],
+    [
+      'a pull_request: its number, head repository and head commit',
+      'pull_request',
+      { pull_request: { number: 7, head: { sha: HEAD, repo: { full_name: 'someone/shop' } } } },
+      { pullRequest: { number: 7, headRepo: 'someone/shop' }, sha: HEAD },
+    ],
+    [
+      'a pull_request_target: the same',
+      'pull_request_target',
+      { pull_request: { number: 8, head: { sha: HEAD, repo: { full_name: 'octo-org/shop' } } } },
+      { pullRequest: { number: 8, headRepo: 'octo-org/shop' }, sha: HEAD },
+    ],
+    [
+      'a workflow_run: the PR of the run it follows and its head commit',
+      'workflow_run',
+      { workflow_run: { head_sha: HEAD, pull_requests: [{ number: 9, head: { sha: HEAD } }] } },
+      { pullRequest: { number: 9 }, sha: HEAD },
+    ],
+    [
+      'a workflow_run for a fork (no PRs listed): its head commit, to look up',
+      'workflow_run',
+      { workflow_run: { head_sha: HEAD, pull_requests: [] } },
+      { sha: HEAD },
+    ],
     ['a push: GITHUB_SHA, no PR', 'push', { after: MERGE }, { sha: MERGE }],
   ])('reads %s', (_name, event, payload, expected) => {
     const run = gitHubRunContext({ matrix: '{"cluster":"eu"}' }, source(event, payload));
@@ -46,8 +66,16 @@ describe('parseGitHubReportSettings', () => {
   });
   it.each([
     ['pr-comment', { 'pr-comment': 'yes' }, /Input "pr-comment" is "yes": expected off, always or on-failure, like pr-comment: on-failure\./],
-    ['deployment-url', { 'deployment-environment': 'staging', 'deployment-url': 'staging.example.com' }, /Input "deployment-url" is "staging.example.com": expected an http\(s\) URL, like deployment-url: https:\/\/staging.example.com\./],
-    ['deployment-url', { 'deployment-url': 'https://staging.example.com' }, /"deployment-environment" is empty: name the environment too, like deployment-environment: staging\./],
+    [
+      'deployment-url',
+      { 'deployment-environment': 'staging', 'deployment-url': 'staging.example.com' },
+      /Input "deployment-url" is "staging.example.com": expected an http\(s\) URL, like deployment-url: https:\/\/staging.example.com\./,
+    ],
+    [
+      'deployment-url',
+      { 'deployment-url': 'https://staging.example.com' },
+      /"deployment-environment" is empty: name the environment too, like deployment-environment: staging\./,
+    ],
   ])('names the input %s with a correct example', (input, inputs, message) => {
     let error: unknown;
     try {
@@ -62,12 +90,25 @@ describe('parseGitHubReportSettings', () => {
 });
 
 describe('the comment body', () => {
-  const run: GitHubRunContext = { eventName: 'pull_request', owner: 'o', repo: 'r', sha: HEAD, serverUrl: 'https://github.com', apiUrl: '', runId: 42, workflow: 'deploy', job: 'verify', matrix: '', jobId: 99 };
+  const run: GitHubRunContext = {
+    eventName: 'pull_request',
+    owner: 'o',
+    repo: 'r',
+    sha: HEAD,
+    serverUrl: 'https://github.com',
+    apiUrl: '',
+    runId: 42,
+    workflow: 'deploy',
+    job: 'verify',
+    matrix: '',
+    jobId: 99,
+  };
 
   it('starts with a marker that depends on workflow, job and matrix entry only', () => {
     const body = renderPrComment({ result: result([ready('web')]), waitFor: { kind: 'ready' }, run });
     expect(body.startsWith(`${commentMarker(run)}\n`)).toBe(true);
-    expect(commentMarker({ ...run, sha: 'b'.repeat(40) } as GitHubRunContext)).toBe(commentMarker(run));
+    const otherCommit: GitHubRunContext = { ...run, sha: 'b'.repeat(40) };
+    expect(commentMarker(otherCommit)).toBe(commentMarker(run));
     expect(commentMarker({ ...run, matrix: '{"a":1}' })).not.toBe(commentMarker(run));
   });
 
@@ -80,7 +121,12 @@ describe('the comment body', () => {
 
   it.each([
     ['lists every target when there are few', [ready('a'), failed('b')], ['Deployment/a', 'Deployment/b'], []],
-    ['lists only the targets not ready when there are many', [...Array.from({ length: 11 }, (_, i) => ready(`ok${i}`)), pending('slow')], ['Deployment/slow'], ['Deployment/ok0']],
+    [
+      'lists only the targets not ready when there are many',
+      [...Array.from({ length: 11 }, (_, i) => ready(`ok${i}`)), pending('slow')],
+      ['Deployment/slow'],
+      ['Deployment/ok0'],
+    ],
   ])('%s', (_name, targets, listed, notListed) => {
     const body = renderPrComment({ result: result(targets), waitFor: { kind: 'ready' }, run });
     for (const name of listed) expect(body).toContain(`| ${name} |`);
@@ -104,7 +150,12 @@ describe('Deployment wording', () => {
     ['a ready wait', result([ready('web')]), 'success', 'kubewait: 1 of 1 target ready in 42.4s'],
     ['a failed wait', result([failed('web')]), 'failure', 'kubewait: 1 of 1 target failed in 42.4s'],
     ['a cancelled wait', result([pending('web')], { cancelled: true }), 'error', 'kubewait: cancelled with 0 of 1 target ready in 42.4s'],
-    ['a bad input', result([pending('web')], { outcome: 'failed', error: { input: 'resources', message: 'x' } }), 'error', 'kubewait: stopped: a problem with input resources in 42.4s'],
+    [
+      'a bad input',
+      result([pending('web')], { outcome: 'failed', error: { input: 'resources', message: 'x' } }),
+      'error',
+      'kubewait: stopped: a problem with input resources in 42.4s',
+    ],
   ])('%s', (_name, wait, state, text) => {
     expect(deploymentState(wait)).toBe(state);
     expect(deploymentDescription(wait, { kind: 'ready' })).toBe(text);

@@ -171,10 +171,12 @@ describe('the sticky pull-request comment', () => {
     if (notice) expect(out.notices).toEqual([expect.stringMatching(notice)]);
   });
 
-  it('posts a body under GitHub\'s limit for 5,000 targets with long messages and a long log tail', async () => {
+  it("posts a body under GitHub's limit for 5,000 targets with long messages and a long log tail", async () => {
     const pr = newPull();
     const long = 'x'.repeat(5_000);
-    const targets = Array.from({ length: 5_000 }, (_, i) => (i % 2 === 0 ? failed(`web-${i}`, { message: long, diagnosis: imagePullDiagnosis() }) : ready(`ok-${i}`)));
+    const targets = Array.from({ length: 5_000 }, (_, i) =>
+      i % 2 === 0 ? failed(`web-${i}`, { message: long, diagnosis: imagePullDiagnosis() }) : ready(`ok-${i}`),
+    );
     const out = await finishGitHubReports(result(targets), {
       ...options(runContext({ pullRequest: { number: pr.number }, sha: pr.sha })),
       logTail: () => ({ pod: 'web-0-abc', container: 'web', lines: Array.from({ length: 5_000 }, (_, i) => `log line ${i} ${'y'.repeat(200)}`) }),
@@ -190,7 +192,7 @@ describe('the sticky pull-request comment', () => {
 });
 
 describe('reporting failures never change the verdict', () => {
-  it('a fork\'s read-only token: one warning naming the permission and the fork pattern, the result untouched', async () => {
+  it("a fork's read-only token: one warning naming the permission and the fork pattern, the result untouched", async () => {
     const pr = newPull({ headRepo: 'someone/shop' });
     const run = runContext({ pullRequest: { number: pr.number, headRepo: 'someone/shop' }, sha: pr.sha });
     const wait = red();
@@ -207,10 +209,28 @@ describe('reporting failures never change the verdict', () => {
 
   it.each<[string, Parameters<TestGitHub['failRoute']>[1], number, number, RegExp | undefined]>([
     ['two 500s are retried', { kind: 'status', status: 500 }, 2, 3, undefined],
-    ['a 503 that persists is one warning after 3 attempts', { kind: 'status', status: 503 }, Infinity, 3, /answered 503 Service Unavailable 3 times.*`pull-requests: write`/],
+    [
+      'a 503 that persists is one warning after 3 attempts',
+      { kind: 'status', status: 503 },
+      Infinity,
+      3,
+      /answered 503 Service Unavailable 3 times.*`pull-requests: write`/,
+    ],
     ['a short secondary rate limit is waited out', { kind: 'rate-limit', status: 429, retryAfterSeconds: 0 }, 1, 2, undefined],
-    ['a long primary rate limit is one warning at once', { kind: 'rate-limit', status: 403 }, Infinity, 1, /rate limit was hit \(GitHub asks to wait \d+s\): 403 API rate limit exceeded/],
-    ['a 404 is one warning, not retried', { kind: 'status', status: 404 }, Infinity, 1, /GitHub answered 404 Not Found\. The token needs `pull-requests: write`/],
+    [
+      'a long primary rate limit is one warning at once',
+      { kind: 'rate-limit', status: 403 },
+      Infinity,
+      1,
+      /rate limit was hit \(GitHub asks to wait \d+s\): 403 API rate limit exceeded/,
+    ],
+    [
+      'a 404 is one warning, not retried',
+      { kind: 'status', status: 404 },
+      Infinity,
+      1,
+      /GitHub answered 404 Not Found\. The token needs `pull-requests: write`/,
+    ],
     ['a 422 is one warning, not retried', { kind: 'status', status: 422 }, Infinity, 1, /GitHub answered 422 Validation Failed/],
   ])('creating the comment: %s', async (_name, fault, times, attempts, warning) => {
     const pr = newPull();
@@ -247,7 +267,10 @@ describe('reporting failures never change the verdict', () => {
   ])('%s is one warning, and the token is masked and never printed', async (_name, token, warning) => {
     const pr = newPull();
     const masked: string[] = [];
-    const out = await finishGitHubReports(red(), { ...options(runContext({ pullRequest: { number: pr.number }, sha: pr.sha }), { githubToken: token }), mask: (s) => masked.push(s) });
+    const out = await finishGitHubReports(red(), {
+      ...options(runContext({ pullRequest: { number: pr.number }, sha: pr.sha }), { githubToken: token }),
+      mask: (s) => masked.push(s),
+    });
     expect(out.warnings).toEqual([expect.stringMatching(warning)]);
     if (token) {
       expect(masked).toEqual([token]);
@@ -259,7 +282,10 @@ describe('reporting failures never change the verdict', () => {
     const pr = newPull();
     const mark = gh.requests.length;
     const masked: string[] = [];
-    const opts = { ...options(runContext({ pullRequest: { number: pr.number }, sha: pr.sha }), { deploymentEnvironment: 'preview' }), mask: (s: string) => masked.push(s) };
+    const opts = {
+      ...options(runContext({ pullRequest: { number: pr.number }, sha: pr.sha }), { deploymentEnvironment: 'preview' }),
+      mask: (s: string) => masked.push(s),
+    };
     await finishGitHubReports(red(), { ...opts, deployment: await startDeploymentReport(opts) });
     expect(masked).toEqual([WRITE_TOKEN]);
     const sent = gh.requests.slice(mark);
@@ -303,7 +329,11 @@ describe('the Deployment status', () => {
     ['failed', 'failure', result([failed('web')])],
     ['timed out', 'failure', result([pending('web')], { outcome: 'timeout' })],
     ['was cancelled', 'error', result([pending('web')], { outcome: 'timeout', cancelled: true })],
-    ['was stopped by a bad input', 'error', result([pending('web')], { outcome: 'failed', error: { input: 'resources', message: 'Input "resources": ambiguous type' } })],
+    [
+      'was stopped by a bad input',
+      'error',
+      result([pending('web')], { outcome: 'failed', error: { input: 'resources', message: 'Input "resources": ambiguous type' } }),
+    ],
   ])('ends a wait that %s as %s, with a description of at most 140 characters', async (_name, state, wait) => {
     const sha = '2'.repeat(40);
     const opts = options(runContext({ eventName: 'push', sha }), { prComment: 'off', deploymentEnvironment: `env-${state}-${_name.length}` });
@@ -313,7 +343,7 @@ describe('the Deployment status', () => {
     expect(gh.state.statuses.at(-1)?.description.length).toBeLessThanOrEqual(140);
   });
 
-  it('makes no second Deployment when the job\'s own environment: made one, and says so', async () => {
+  it("makes no second Deployment when the job's own environment: made one, and says so", async () => {
     const sha = '3'.repeat(40);
     const jobDeployment = gh.addEnvironmentDeployment({ environment: 'production', sha, runId: RUN_ID });
     const opts = options(runContext({ eventName: 'push', sha }), { prComment: 'off', deploymentEnvironment: 'production' });
@@ -329,8 +359,8 @@ describe('the Deployment status', () => {
 
   it.each<[string, string, { runId: number; jobId?: number }, Partial<GitHubRunContext>, number]>([
     ['this job (known by its id)', '41', { runId: RUN_ID, jobId: 555 }, { jobId: 555 }, 1],
-    ['a sibling job of this run, with this job\'s id known', '42', { runId: RUN_ID, jobId: 556 }, { jobId: 555 }, 2],
-    ['a job of this run, without this job\'s id: counted as a duplicate', '43', { runId: RUN_ID, jobId: 556 }, {}, 1],
+    ["a sibling job of this run, with this job's id known", '42', { runId: RUN_ID, jobId: 556 }, { jobId: 555 }, 2],
+    ["a job of this run, without this job's id: counted as a duplicate", '43', { runId: RUN_ID, jobId: 556 }, {}, 1],
     ['a job of another run', '44', { runId: RUN_ID - 1 }, {}, 2],
   ])('an environment Deployment made for %s', async (_name, shaPrefix, made, run, deployments) => {
     const sha = shaPrefix.padEnd(40, '0');
@@ -344,7 +374,11 @@ describe('the Deployment status', () => {
     const opts = options(runContext({ eventName: 'push', sha }), { prComment: 'off', deploymentEnvironment: 'staging', githubToken: READ_TOKEN });
     const started = await startDeploymentReport(opts);
     const finished = await finishGitHubReports(red(), { ...opts, deployment: started });
-    expect(started.warnings).toEqual([expect.stringMatching(/could not create the Deployment for environment "staging": GitHub answered 403 Resource not accessible by integration\. The token needs `deployments: write`/)]);
+    expect(started.warnings).toEqual([
+      expect.stringMatching(
+        /could not create the Deployment for environment "staging": GitHub answered 403 Resource not accessible by integration\. The token needs `deployments: write`/,
+      ),
+    ]);
     expect(finished.warnings).toEqual([]);
     expect(deploymentsOf(sha)).toHaveLength(0);
   });
@@ -362,7 +396,9 @@ describe('the Deployment status', () => {
     const started = await startDeploymentReport(opts);
     gh.failRoute(ROUTES.createStatus, { kind: 'status', status: 500 });
     const out = await finishGitHubReports(red(), { ...opts, deployment: started });
-    expect(out.warnings).toEqual([expect.stringMatching(/could not post the final status of Deployment \d+: the GitHub API answered 500 Server Error 3 times/)]);
+    expect(out.warnings).toEqual([
+      expect.stringMatching(/could not post the final status of Deployment \d+: the GitHub API answered 500 Server Error 3 times/),
+    ]);
     expect(commentsOn(pr.number)).toHaveLength(1);
   });
 });
