@@ -5,16 +5,9 @@
 import * as core from '@actions/core';
 import { waitForTargets } from './engine/index.js';
 import type { EngineResult } from './engine/types.js';
-import { parseSettings } from './inputs.js';
+import { parseGitHubReportInputs, parseSettings } from './inputs.js';
 import { connect } from './kube/index.js';
-import {
-  finishGitHubReports,
-  gitHubRunContext,
-  parseGitHubReportSettings,
-  startDeploymentReport,
-  type GitHubReportMessages,
-  type GitHubReportOptions,
-} from './report/github/index.js';
+import { reportSetupFailureToGitHub, startGitHubReports } from './report/github/index.js';
 import {
   bufferedSink,
   createLiveLog,
@@ -34,9 +27,8 @@ const EXIT_GRACE_MS = 10_000;
 export async function run(): Promise<void> {
   try {
     const settings = parseSettings((name) => core.getInput(name));
-    const github = gitHubReportOptions();
     const targets = await targetsFromInputs(settings, { cwd: process.cwd() });
-    const result = await waitOnCluster(settings, targets, github);
+    const result = await waitOnCluster(settings, targets);
     if (result.error) {
       process.exitCode = 1; // the report already annotated the input at fault; one annotation is enough
     } else if (publicResult(result) !== 'ready') {
@@ -53,13 +45,12 @@ export async function run(): Promise<void> {
   }
 }
 
-async function waitOnCluster(settings: Settings, targets: TargetSpec[], github: GitHubReportOptions): Promise<EngineResult> {
+async function waitOnCluster(settings: Settings, targets: TargetSpec[]): Promise<EngineResult> {
   const cluster = await connect(settings, { mask: (secret) => core.setSecret(secret) });
   const cancellation = cancelOnSignals();
   const log = bufferedSink(core);
   try {
-    const deployment = await startDeploymentReport({ ...github, waitFor: settings.waitFor });
-    logGitHubReport(deployment);
+    const github = await startGitHubReports(settings);
     const result = await waitForTargets(cluster, {
       ...settings,
       targets,
@@ -69,28 +60,13 @@ async function waitOnCluster(settings: Settings, targets: TargetSpec[], github: 
     });
     log.flush();
     await reportResult(result, { ...settings, server: cluster.server, context: cluster.contextName });
-    logGitHubReport(await finishGitHubReports(result, { ...github, waitFor: settings.waitFor, deployment }));
+    await github.finish(result);
     return result;
   } finally {
     log.flush();
     cancellation.dispose();
     await cluster.close();
   }
-}
-
-/** The pull-request comment and Deployment inputs, and where this run lives (bad input: InputError). */
-function gitHubReportOptions(): GitHubReportOptions {
-  return {
-    settings: parseGitHubReportSettings((name) => core.getInput(name)),
-    run: gitHubRunContext({ matrix: core.getInput('report-matrix'), jobId: core.getInput('report-job-id') }),
-    mask: (secret) => core.setSecret(secret),
-  };
-}
-
-/** Reporting problems are warnings: they never change the result or the exit code. */
-function logGitHubReport(messages: GitHubReportMessages): void {
-  for (const notice of messages.notices) core.info(notice);
-  for (const warning of messages.warnings) core.warning(warning);
 }
 
 /** A cancelled job gets SIGINT, then SIGTERM: stop waiting and still report. A second signal exits now. */
@@ -122,6 +98,7 @@ async function failStep(error: unknown): Promise<void> {
     core.error(message, properties);
     // Settings may not have parsed, so the summary input is read as is: only an explicit `false` turns it off.
     await reportSetupFailure(error, { summary: core.getInput('summary').trim() !== 'false' });
+    await reportSetupFailureToGitHub(error, () => parseGitHubReportInputs((name) => core.getInput(name)));
     process.exitCode = 1;
     return;
   }

@@ -153,4 +153,35 @@ describe('reporting to GitHub end to end', () => {
     expect(gh.state.deployments.filter((d) => d.sha === sha)).toHaveLength(1);
     expect(run.log.join('\n')).toContain('already deploys to environment "production"');
   }, 150_000);
+
+  it.each<[string, number, Record<string, string>, string]>([
+    ['a bad input', 5, { timeout: 'soon' }, 'timeout'],
+    ['an unusable kubeconfig', 6, { kubeconfig: 'clusters: [' }, 'kubeconfig'],
+  ])(
+    '%s still reports: the configured Deployment ends in error and the comment names the input',
+    async (_name, number, bad, input) => {
+      const sha = `${number}f`.repeat(20);
+      gh.addPull({ number, headSha: sha });
+      const run = await runAction(
+        {
+          kubeconfig: cluster.kubeconfig({ namespace: 'gh-setup' }),
+          resources: 'deployment/web',
+          'pr-comment': 'on-failure',
+          'deployment-environment': 'preview',
+          ...reportInputs(WRITE_TOKEN),
+          ...bad,
+        },
+        { env: pullRequestEnv(number, sha) },
+      );
+      expect(run.exitCode).toBe(1);
+      expect(run.outputs.result).toBe('error');
+      expect(run.errors.map((e) => e.message)).toEqual([expect.stringContaining(input)]);
+      expect(run.warnings).toEqual([]);
+      const deployments = gh.state.deployments.filter((d) => d.sha === sha);
+      expect(deployments.map((d) => d.environment)).toEqual(['preview']);
+      expect(gh.state.statuses.filter((s) => s.deploymentId === deployments[0]?.id).map((s) => s.state)).toEqual(['in_progress', 'error']);
+      expect(comments(number).map((c) => c.body.split('\n')[2])).toEqual([`## ❌ kubewait: stopped: a problem with input \`${input}\``]);
+    },
+    150_000,
+  );
 });

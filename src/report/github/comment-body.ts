@@ -4,7 +4,7 @@
  * first failure happened; everything else is one link away in the job summary.
  */
 import type { EngineResult, TargetReport, WaitFor } from '../../engine/types.js';
-import { inputErrorText } from '../annotations.js';
+import { describeInputProblem } from '../../settings.js';
 import { cell, details, escapeHtml, escapeMarkdown, table } from '../markdown.js';
 import { headline, statusSymbol } from '../summary.js';
 import { byStanding, desiredPhrase, diagnosisLines, formatSeconds, targetCount, titleRef, truncate } from '../text.js';
@@ -117,7 +117,7 @@ function render(input: CommentInput, limits: CommentLimits, rows: number, shorte
   const listed = ordered.length <= limits.allRowsUpTo ? ordered : notDone;
   const shown = listed.slice(0, rows);
   const sections: string[] = [commentMarker(input.run), headline(result, waitFor), jobLine(input, shortened)];
-  if (result.error) sections.push(`> [!CAUTION]\n> ${prose(inputErrorText(result.error))}`);
+  if (result.error) sections.push(`> [!CAUTION]\n> ${prose(describeInputProblem(result.error))}`);
   if (shown.length > 0)
     sections.push(
       table(

@@ -3,7 +3,8 @@
  * the wait starts, `success` / `failure` / `error` when it ends. A job with `environment:` already has a
  * Deployment that GitHub made and will finish itself; then kubewait makes none (see `findJobDeployment`).
  */
-import type { EngineResult, WaitFor } from '../../engine/types.js';
+import type { EngineResult, Result, WaitFor } from '../../engine/types.js';
+import { publicResult } from '../outputs.js';
 import { headline } from '../summary.js';
 import { formatSeconds, truncate, waitForInput } from '../text.js';
 import type { GitHubClient } from './client.js';
@@ -110,10 +111,18 @@ export async function startDeployment(
   return { id, notice: `kubewait: Deployment ${id} to environment "${target.environment}" is in progress` };
 }
 
-/** `success` when ready, `error` when kubewait could not judge (bad input, cancelled), `failure` otherwise. */
+/** The `result` output as a Deployment state: `error` when kubewait could not judge (bad input, cluster
+ *  unreachable) or was cancelled before it knew; GitHub has no state for "cancelled". */
+const STATE: Record<Result, Exclude<DeploymentState, 'in_progress'>> = {
+  ready: 'success',
+  failed: 'failure',
+  timeout: 'failure',
+  error: 'error',
+  cancelled: 'error',
+};
+
 export function deploymentState(result: EngineResult): Exclude<DeploymentState, 'in_progress'> {
-  if (result.error || result.cancelled) return 'error';
-  return result.outcome === 'ready' ? 'success' : 'failure';
+  return STATE[publicResult(result)];
 }
 
 /** The headline without its markdown, e.g. `kubewait: 3 of 3 targets ready`. */

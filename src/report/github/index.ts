@@ -1,23 +1,34 @@
 /**
- * Reporting back to GitHub: the sticky pull-request comment and the Deployment status. Two calls for the
- * action's shell: `startDeploymentReport` before the wait, `finishGitHubReports` after it. Neither throws:
- * every failure comes back as one warning, and the wait's result and exit code are the caller's alone.
+ * Reporting back to GitHub: the sticky pull-request comment and the Deployment status. The action's shell
+ * makes one call before the wait (`startGitHubReports`) and one after it (`finish`), or one after a setup
+ * failure (`reportSetupFailureToGitHub`). Nothing here throws: every failure comes back as one warning, and
+ * the wait's result and exit code are the caller's alone. `startDeploymentReport` and `finishGitHubReports`
+ * are the same steps without `@actions/core`, returning their messages (the tests call them).
  */
+import * as core from '@actions/core';
 import type { EngineResult, WaitFor } from '../../engine/types.js';
+import type { InputProblem, Settings } from '../../settings.js';
 import { CLIENT_DEFAULTS, createGitHubClient, type ClientOptions, type GitHubClient } from './client.js';
 import type { LogTail } from './comment-body.js';
 import { finishDeployment, startDeployment, type DeploymentStarted, type DeploymentTarget } from './deployment.js';
 import { upsertPrComment } from './pr-comment.js';
-import type { GitHubRunContext } from './run-context.js';
-import type { GitHubReportSettings } from './settings.js';
+import { gitHubRunContext, type GitHubRunContext } from './run-context.js';
 import { reportingWarning } from './warnings.js';
 
 export { gitHubRunContext, type GitHubRunContext } from './run-context.js';
 export { renderPrComment, MAX_COMMENT_CHARS, type LogTail } from './comment-body.js';
-export { GITHUB_REPORT_INPUT_DEFAULTS, parseGitHubReportSettings, type GitHubReportSettings, type PrCommentMode } from './settings.js';
+
+/** The part of the run's settings the GitHub reports act on. */
+export type GitHubReportSettings = Pick<
+  Settings,
+  'prComment' | 'githubToken' | 'deploymentEnvironment' | 'deploymentUrl' | 'reportMatrix' | 'reportJobId' | 'waitFor'
+>;
+
+/** What the reporters themselves read; where the run lives comes as `run`. */
+export type ReporterSettings = Pick<GitHubReportSettings, 'prComment' | 'githubToken' | 'deploymentEnvironment' | 'deploymentUrl'>;
 
 export interface GitHubReportOptions {
-  settings: GitHubReportSettings;
+  settings: ReporterSettings;
   run: GitHubRunContext;
   /** `core.setSecret`: the token is masked before any request. */
   mask?: (secret: string) => void;
@@ -48,7 +59,7 @@ export interface GitHubReportResult extends GitHubReportMessages {
 /** The runner sends SIGINT, then SIGTERM 7.5 s later, then kills the process. */
 const CANCELLED_BUDGET_MS = 5_000;
 
-function wanted(settings: GitHubReportSettings): { comment: boolean; deployment: boolean } {
+function wanted(settings: ReporterSettings): { comment: boolean; deployment: boolean } {
   return { comment: settings.prComment !== 'off', deployment: settings.deploymentEnvironment !== '' };
 }
 
@@ -81,7 +92,7 @@ function clientFor(options: GitHubReportOptions, what: string): { client: GitHub
   };
 }
 
-function deploymentTarget(settings: GitHubReportSettings): DeploymentTarget {
+function deploymentTarget(settings: ReporterSettings): DeploymentTarget {
   return { environment: settings.deploymentEnvironment, url: settings.deploymentUrl };
 }
 
@@ -174,4 +185,60 @@ export async function finishGitHubReports(
     }
   }
   return out;
+}
+
+/** Where the shell logs: `@actions/core` in the action. */
+export type GitHubReportLog = Pick<typeof core, 'info' | 'warning' | 'setSecret'>;
+
+/** The reports started before the wait; `finish` after the job summary is written. */
+export interface GitHubReports {
+  finish(result: EngineResult): Promise<void>;
+}
+
+function shellOptions(settings: GitHubReportSettings, log: GitHubReportLog): GitHubReportOptions & { waitFor: WaitFor } {
+  return {
+    settings,
+    waitFor: settings.waitFor,
+    run: gitHubRunContext({ matrix: settings.reportMatrix, jobId: settings.reportJobId }),
+    mask: (secret) => log.setSecret(secret),
+  };
+}
+
+/** Notices are info lines; reporting problems are warnings, never the step's result. */
+function logMessages(messages: GitHubReportMessages, log: GitHubReportLog): void {
+  for (const notice of messages.notices) log.info(notice);
+  for (const warning of messages.warnings) log.warning(warning);
+}
+
+/** Call right before the wait: starts the Deployment when one is configured. Resolves, never rejects. */
+export async function startGitHubReports(settings: GitHubReportSettings, log: GitHubReportLog = core): Promise<GitHubReports> {
+  const options = shellOptions(settings, log);
+  const deployment = await startDeploymentReport(options);
+  logMessages(deployment, log);
+  return {
+    async finish(result) {
+      logMessages(await finishGitHubReports(result, { ...options, deployment }), log);
+    },
+  };
+}
+
+/**
+ * After a setup failure (a bad input, an unusable kubeconfig), when no wait started: the pull-request comment
+ * and a Deployment say so too (`error`), as configured. `readSettings` reads the GitHub inputs again; when
+ * they are themselves the bad input it throws, and there is nothing to report with.
+ */
+export async function reportSetupFailureToGitHub(
+  problem: InputProblem,
+  readSettings: () => Omit<GitHubReportSettings, 'waitFor'>,
+  log: GitHubReportLog = core,
+): Promise<void> {
+  let settings: GitHubReportSettings;
+  try {
+    settings = { ...readSettings(), waitFor: { kind: 'ready' } };
+  } catch {
+    return;
+  }
+  const error = { input: problem.input, message: problem.message };
+  const result: EngineResult = { outcome: 'failed', cancelled: false, durationSeconds: 0, targets: [], warnings: [], error };
+  logMessages(await finishGitHubReports(result, shellOptions(settings, log)), log);
 }

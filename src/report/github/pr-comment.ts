@@ -4,8 +4,9 @@
  */
 import { httpFailure, type GitHubClient } from './client.js';
 import { commentMarker, renderPrComment, type CommentInput } from './comment-body.js';
+import type { PrCommentMode } from '../../settings.js';
+import { publicResult } from '../outputs.js';
 import type { GitHubRunContext } from './run-context.js';
-import type { PrCommentMode } from './settings.js';
 
 export interface PrCommentOutcome {
   /** What happened, for one log line. */
@@ -44,7 +45,7 @@ async function findComment(client: GitHubClient, run: GitHubRunContext, issueNum
 export async function upsertPrComment(client: GitHubClient, mode: PrCommentMode, input: CommentInput): Promise<PrCommentOutcome> {
   const { run, result } = input;
   if (mode === 'off') return { action: 'skipped' };
-  const success = result.outcome === 'ready' && !result.cancelled && !result.error;
+  const success = publicResult(result) === 'ready';
   const number = await pullRequestNumber(client, run);
   if (number === undefined) {
     return {

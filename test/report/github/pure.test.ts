@@ -1,9 +1,7 @@
-/** The pure parts of the GitHub reports: run context, inputs, comment body, Deployment wording. */
+/** The pure parts of the GitHub reports: run context, comment body, Deployment wording (the inputs: test/inputs/). */
 import { describe, expect, it } from '@jest/globals';
-import { InputError } from '../../../src/inputs.js';
 import { commentMarker, renderPrComment } from '../../../src/report/github/comment-body.js';
 import { deploymentDescription, deploymentState } from '../../../src/report/github/deployment.js';
-import { parseGitHubReportSettings } from '../../../src/report/github/index.js';
 import { gitHubRunContext, type ContextSource, type GitHubRunContext } from '../../../src/report/github/run-context.js';
 import { failed, imagePullDiagnosis, pending, ready, result } from '../fixtures.js';
 
@@ -56,36 +54,6 @@ describe('gitHubRunContext', () => {
     const run = gitHubRunContext({ matrix: '{"cluster":"eu"}' }, source(event, payload));
     expect(run).toMatchObject({ eventName: event, owner: 'octo-org', repo: 'shop', job: 'verify', matrix: '{"cluster":"eu"}', runId: 42, ...expected });
     if (!expected.pullRequest) expect(run.pullRequest).toBeUndefined();
-  });
-});
-
-describe('parseGitHubReportSettings', () => {
-  const read = (inputs: Record<string, string>) => (name: string) => inputs[name] ?? '';
-  it('defaults to no reports', () => {
-    expect(parseGitHubReportSettings(read({}))).toEqual({ prComment: 'off', githubToken: '', deploymentEnvironment: '', deploymentUrl: '' });
-  });
-  it.each([
-    ['pr-comment', { 'pr-comment': 'yes' }, /Input "pr-comment" is "yes": expected off, always or on-failure, like pr-comment: on-failure\./],
-    [
-      'deployment-url',
-      { 'deployment-environment': 'staging', 'deployment-url': 'staging.example.com' },
-      /Input "deployment-url" is "staging.example.com": expected an http\(s\) URL, like deployment-url: https:\/\/staging.example.com\./,
-    ],
-    [
-      'deployment-url',
-      { 'deployment-url': 'https://staging.example.com' },
-      /"deployment-environment" is empty: name the environment too, like deployment-environment: staging\./,
-    ],
-  ])('names the input %s with a correct example', (input, inputs, message) => {
-    let error: unknown;
-    try {
-      parseGitHubReportSettings(read(inputs));
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(InputError);
-    expect((error as InputError).input).toBe(input);
-    expect((error as InputError).message).toMatch(message);
   });
 });
 
@@ -149,6 +117,7 @@ describe('Deployment wording', () => {
   it.each([
     ['a ready wait', result([ready('web')]), 'success', 'kubewait: 1 of 1 target ready in 42.4s'],
     ['a failed wait', result([failed('web')]), 'failure', 'kubewait: 1 of 1 target failed in 42.4s'],
+    ['a timed-out wait', result([pending('web')], { outcome: 'timeout' }), 'failure', 'kubewait: timed out with 1 of 1 target not ready in 42.4s'],
     ['a cancelled wait', result([pending('web')], { cancelled: true }), 'error', 'kubewait: cancelled with 0 of 1 target ready in 42.4s'],
     [
       'a bad input',

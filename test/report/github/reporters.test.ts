@@ -9,7 +9,7 @@ import {
   MAX_COMMENT_CHARS,
   startDeploymentReport,
   type GitHubReportOptions,
-  type GitHubReportSettings,
+  type ReporterSettings,
   type GitHubRunContext,
 } from '../../../src/report/github/index.js';
 import { READ_TOKEN, startGitHub, WRITE_TOKEN, type TestGitHub } from '../../github/index.js';
@@ -64,7 +64,7 @@ function runContext(overrides: Partial<GitHubRunContext> = {}): GitHubRunContext
   };
 }
 
-function options(run: GitHubRunContext, settings: Partial<GitHubReportSettings> = {}): GitHubReportOptions & { waitFor: WaitFor } {
+function options(run: GitHubRunContext, settings: Partial<ReporterSettings> = {}): GitHubReportOptions & { waitFor: WaitFor } {
   return {
     settings: { prComment: 'always', githubToken: WRITE_TOKEN, deploymentEnvironment: '', deploymentUrl: '', ...settings },
     run,
