@@ -3,7 +3,7 @@
  * becomes an `InputError` that names the input, says what is wrong and shows a correct example; the caller turns
  * it into one error annotation. Pure: the input values come through `read`, so tests need no environment.
  */
-import { INPUT_DEFAULTS, InputError, selectorStandsAlone, type Mode, type ResourceRef, type Settings, type WaitFor } from './settings.js';
+import { INPUT_DEFAULTS, InputError, selectorStandsAlone, type Mode, type PrCommentMode, type ResourceRef, type Settings, type WaitFor } from './settings.js';
 import { parseTemplate } from './status/jsonpath/parser.js';
 import { relaxedJsonPath } from './status/wait-for.js';
 import { namespaceNameProblem, parseResourceRef, splitResourceEntries } from './targets/refs.js';
@@ -14,11 +14,16 @@ export type InputReader = (name: string) => string;
 
 const MIN_POLL_INTERVAL_MS = 100;
 
-export function parseSettings(read: InputReader): Settings {
-  const value = (name: string): string => {
+/** The reader with the action.yml defaults applied to unset inputs (the runner fills them in; tests may not). */
+function withDefaults(read: InputReader): InputReader {
+  return (name) => {
     const given = read(name).trim();
     return given !== '' ? given : (INPUT_DEFAULTS[name as keyof typeof INPUT_DEFAULTS] ?? '');
   };
+}
+
+export function parseSettings(read: InputReader): Settings {
+  const value = withDefaults(read);
   const namespace = value('namespace');
   if (namespace !== '' && namespaceNameProblem(namespace)) {
     throw new InputError(
@@ -46,6 +51,7 @@ export function parseSettings(read: InputReader): Settings {
     failFast: parseBoolean('fail-fast', value('fail-fast')),
     jobCompletion: parseBoolean('job-completion', value('job-completion')),
     summary: parseBoolean('summary', value('summary')),
+    ...parseGitHubReportInputs(read),
   };
 }
 
@@ -228,4 +234,60 @@ function parseBoolean(name: string, text: string): boolean {
   if (['true', 'True', 'TRUE'].includes(text)) return true;
   if (['false', 'False', 'FALSE'].includes(text)) return false;
   throw new InputError(name, `Input "${name}" is "${text}": expected true or false.`);
+}
+
+const PR_COMMENT_MODES: readonly string[] = ['off', 'always', 'on-failure'] satisfies PrCommentMode[];
+
+/**
+ * The inputs of the GitHub reports alone. `parseSettings` reads them with the others; after a setup failure
+ * (another input is bad, the kubeconfig is unusable) main.ts reads them once more, to report that failure too.
+ */
+export function parseGitHubReportInputs(
+  read: InputReader,
+): Pick<Settings, 'prComment' | 'githubToken' | 'deploymentEnvironment' | 'deploymentUrl' | 'reportMatrix' | 'reportJobId'> {
+  const value = withDefaults(read);
+  const prComment = value('pr-comment');
+  if (!PR_COMMENT_MODES.includes(prComment)) {
+    throw new InputError('pr-comment', `Input "pr-comment" is "${prComment}": expected off, always or on-failure, like pr-comment: on-failure.`);
+  }
+  const deploymentEnvironment = value('deployment-environment');
+  const deploymentUrl = value('deployment-url');
+  if (deploymentUrl !== '') {
+    if (!isHttpUrl(deploymentUrl)) {
+      throw new InputError(
+        'deployment-url',
+        `Input "deployment-url" is "${deploymentUrl}": expected an http(s) URL, like deployment-url: https://staging.example.com.`,
+      );
+    }
+    if (deploymentEnvironment === '') {
+      throw new InputError(
+        'deployment-url',
+        'Input "deployment-url" is set but "deployment-environment" is empty: name the environment too, like deployment-environment: staging.',
+      );
+    }
+  }
+  const reportJobId = value('report-job-id');
+  if (reportJobId !== '' && !/^[1-9]\d*$/.test(reportJobId)) {
+    throw new InputError(
+      'report-job-id',
+      `Input "report-job-id" is "${reportJobId}": expected the job's numeric check-run id; leave it unset (its default is \${{ job.check_run_id }}).`,
+    );
+  }
+  return {
+    prComment: prComment as PrCommentMode,
+    githubToken: value('github-token'),
+    deploymentEnvironment,
+    deploymentUrl,
+    reportMatrix: value('report-matrix'),
+    reportJobId,
+  };
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
 }

@@ -5,8 +5,9 @@
 import * as core from '@actions/core';
 import { waitForTargets } from './engine/index.js';
 import type { EngineResult } from './engine/types.js';
-import { parseSettings } from './inputs.js';
+import { parseGitHubReportInputs, parseSettings } from './inputs.js';
 import { connect } from './kube/index.js';
+import { reportSetupFailureToGitHub, startGitHubReports } from './report/github/index.js';
 import {
   bufferedSink,
   createLiveLog,
@@ -49,6 +50,7 @@ async function waitOnCluster(settings: Settings, targets: TargetSpec[]): Promise
   const cancellation = cancelOnSignals();
   const log = bufferedSink(core);
   try {
+    const github = await startGitHubReports(settings);
     const result = await waitForTargets(cluster, {
       ...settings,
       targets,
@@ -58,6 +60,7 @@ async function waitOnCluster(settings: Settings, targets: TargetSpec[]): Promise
     });
     log.flush();
     await reportResult(result, { ...settings, server: cluster.server, context: cluster.contextName });
+    await github.finish(result);
     return result;
   } finally {
     log.flush();
@@ -95,6 +98,7 @@ async function failStep(error: unknown): Promise<void> {
     core.error(message, properties);
     // Settings may not have parsed, so the summary input is read as is: only an explicit `false` turns it off.
     await reportSetupFailure(error, { summary: core.getInput('summary').trim() !== 'false' });
+    await reportSetupFailureToGitHub(error, () => parseGitHubReportInputs((name) => core.getInput(name)));
     process.exitCode = 1;
     return;
   }

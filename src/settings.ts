@@ -20,6 +20,9 @@ export type WaitFor =
 /** `auto`: watch, and per group fall back to polling when watching is forbidden or keeps failing. */
 export type Mode = 'auto' | 'watch' | 'poll';
 
+/** `pr-comment`: `on-failure` posts only when the wait did not succeed, but still turns an earlier comment green. */
+export type PrCommentMode = 'off' | 'always' | 'on-failure';
+
 /** A reference from the `resources` input, before discovery resolves its type. */
 export interface ResourceRef {
   /** As written (`deploy`, `deployments.apps`, `Certificate.cert-manager.io`); discovery resolves it. */
@@ -48,6 +51,18 @@ export interface Settings {
   failFast: boolean;
   jobCompletion: boolean;
   summary: boolean;
+  /** The sticky pull-request comment (src/report/github/). */
+  prComment: PrCommentMode;
+  /** `github-token`, for the pull-request comment and the Deployment. Never log it: it is masked before the first request. */
+  githubToken: string;
+  /** '' for no Deployment. */
+  deploymentEnvironment: string;
+  /** '' for none; an http(s) URL otherwise. */
+  deploymentUrl: string;
+  /** `report-matrix`: the job's matrix entry as `toJSON(matrix)` ('' or 'null' without one). */
+  reportMatrix: string;
+  /** `report-job-id`: the job's check-run id, digits or '' when the runner does not know it. */
+  reportJobId: string;
 }
 
 /** The defaults of action.yml, applied when an input is unset (the runner fills them in; tests may not). */
@@ -59,6 +74,7 @@ export const INPUT_DEFAULTS = {
   'fail-fast': 'true',
   'job-completion': 'true',
   summary: 'true',
+  'pr-comment': 'off',
 } as const;
 
 /** Without `resources` and `manifests`, a selector selects workloads of its own (src/targets/workloads.ts). */

@@ -77,23 +77,28 @@ describe('workflow files', () => {
 
 describe('the reusable workflow mirrors action.yml', () => {
   const call = reusable.on.workflow_call;
-  const actionInputs = Object.keys(action.inputs).filter((name) => name !== 'kubeconfig');
+  // Secrets, not inputs: the kubeconfig and the token. report-job-id: the called job's own id, set by the step.
+  const SECRETS = ['kubeconfig', 'github-token'];
+  const actionInputs = Object.keys(action.inputs).filter((name) => !SECRETS.includes(name) && name !== 'report-job-id');
 
-  it('has every action input except kubeconfig, plus runs-on, with the same defaults', () => {
+  it('has every action input except the secrets and report-job-id, plus runs-on, with the same defaults', () => {
     expect(Object.keys(call.inputs).sort()).toEqual([...actionInputs, 'runs-on'].sort());
-    for (const name of actionInputs) {
+    // report-matrix: the caller's matrix is not visible in the called workflow, so the caller passes it.
+    for (const name of actionInputs.filter((n) => n !== 'report-matrix')) {
       expect({ name, default: String(call.inputs[name]!.default ?? '') }).toEqual({ name, default: String(action.inputs[name]!.default ?? '') });
     }
   });
 
-  it('takes the kubeconfig as a secret', () => {
-    expect(Object.keys(call.secrets)).toEqual(['kubeconfig']);
+  it('takes the kubeconfig and the token as secrets', () => {
+    expect(Object.keys(call.secrets)).toEqual(SECRETS);
   });
 
   it('passes every input to the action step', () => {
     const step = Object.values(reusable.jobs)[0]!.steps.find((s) => s.uses?.startsWith('kubewait/kubewait@'));
     expect(step?.with).toEqual({
       kubeconfig: '${{ secrets.kubeconfig }}',
+      'github-token': '${{ secrets.github-token || github.token }}',
+      'report-job-id': '${{ job.check_run_id }}',
       ...Object.fromEntries(actionInputs.map((name) => [name, `\${{ inputs.${name} }}`])),
     });
   });

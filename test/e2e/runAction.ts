@@ -58,8 +58,13 @@ export function inputEnv(inputs: Record<string, string>): Record<string, string>
   const unknown = Object.keys(inputs).filter((name) => !(name in declared));
   if (unknown.length > 0) throw new Error(`not inputs of action.yml: ${unknown.join(', ')}`);
   return Object.fromEntries(
-    Object.entries(declared).map(([name, input]) => [`INPUT_${name.replace(/ /g, '_').toUpperCase()}`, inputs[name] ?? input.default ?? '']),
+    // An expression default (`${{ github.token }}`) is evaluated by the runner; here it knows no contexts: ''.
+    Object.entries(declared).map(([name, input]) => [`INPUT_${name.replace(/ /g, '_').toUpperCase()}`, inputs[name] ?? expressionFree(input.default)]),
   );
+}
+
+function expressionFree(value: string | undefined): string {
+  return value === undefined || value.includes('${{') ? '' : value;
 }
 
 export async function runAction(inputs: Record<string, string>, options: RunOptions = {}): Promise<ActionRun> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { parseDurationMs, parseSettings } from '../../src/inputs.js';
+import { parseDurationMs, parseGitHubReportInputs, parseSettings } from '../../src/inputs.js';
 import { INPUT_DEFAULTS, InputError, type Settings } from '../../src/settings.js';
 
 /** Inputs as the runner passes them; anything unset reads as ''. */
@@ -37,6 +37,12 @@ describe('parseSettings: good inputs', () => {
       failFast: true,
       jobCompletion: true,
       summary: true,
+      prComment: 'off',
+      githubToken: '',
+      deploymentEnvironment: '',
+      deploymentUrl: '',
+      reportMatrix: '',
+      reportJobId: '',
     });
   });
 
@@ -45,7 +51,10 @@ describe('parseSettings: good inputs', () => {
     for (const [name, value] of Object.entries(INPUT_DEFAULTS)) {
       expect([name, action.inputs[name]?.default]).toEqual([name, value]);
     }
-    const withDefault = Object.entries(action.inputs).filter(([, input]) => input.default !== undefined && input.default !== '');
+    // `${{ ... }}` defaults are evaluated by the runner; the code cannot apply them itself.
+    const withDefault = Object.entries(action.inputs).filter(
+      ([, input]) => input.default !== undefined && input.default !== '' && !input.default.startsWith('${{'),
+    );
     expect(withDefault.map(([name]) => name).sort()).toEqual(Object.keys(INPUT_DEFAULTS).sort());
   });
 
@@ -94,6 +103,27 @@ describe('parseSettings: good inputs', () => {
     ' app = web , tier ',
   ])('selector %j', (selector) => {
     expect(settingsFrom({ selector }).selector).toBe(selector.trim());
+  });
+
+  it('reads the GitHub reporting inputs, as parseGitHubReportInputs does alone', () => {
+    const inputs = {
+      'pr-comment': 'on-failure',
+      'github-token': ' ghs_secret ',
+      'deployment-environment': 'staging',
+      'deployment-url': 'https://staging.example.com',
+      'report-matrix': '{"cluster":"eu"}',
+      'report-job-id': '4711',
+    };
+    const expected = {
+      prComment: 'on-failure',
+      githubToken: 'ghs_secret',
+      deploymentEnvironment: 'staging',
+      deploymentUrl: 'https://staging.example.com',
+      reportMatrix: '{"cluster":"eu"}',
+      reportJobId: '4711',
+    };
+    expect(settingsFrom({ ...target, ...inputs })).toMatchObject(expected);
+    expect(parseGitHubReportInputs((name) => inputs[name as keyof typeof inputs] ?? '')).toEqual(expected);
   });
 
   it('accepts a bare type filtered by a selector', () => {
@@ -346,6 +376,27 @@ describe('parseSettings: bad inputs name the input, the problem and an example',
       'selector',
       { manifests: 'k8s/*.yaml', selector: 'app=web' },
       'Input "selector" is "app=web", but nothing uses it: it filters the bare types of "resources" (like resources: deployments), or stands alone without "resources" and "manifests".',
+    ],
+    ['pr-comment', { ...target, 'pr-comment': 'yes' }, 'Input "pr-comment" is "yes": expected off, always or on-failure, like pr-comment: on-failure.'],
+    [
+      'deployment-url',
+      { ...target, 'deployment-environment': 'staging', 'deployment-url': 'staging.example.com' },
+      'Input "deployment-url" is "staging.example.com": expected an http(s) URL, like deployment-url: https://staging.example.com.',
+    ],
+    [
+      'deployment-url',
+      { ...target, 'deployment-environment': 'staging', 'deployment-url': 'ftp://staging.example.com' },
+      'Input "deployment-url" is "ftp://staging.example.com": expected an http(s) URL, like deployment-url: https://staging.example.com.',
+    ],
+    [
+      'deployment-url',
+      { ...target, 'deployment-url': 'https://staging.example.com' },
+      'Input "deployment-url" is set but "deployment-environment" is empty: name the environment too, like deployment-environment: staging.',
+    ],
+    [
+      'report-job-id',
+      { ...target, 'report-job-id': 'verify' },
+      'Input "report-job-id" is "verify": expected the job\'s numeric check-run id; leave it unset (its default is ${{ job.check_run_id }}).',
     ],
   ])('%s: %j', (input, inputs, message) => {
     const error = inputErrorFrom(inputs);

@@ -1,0 +1,157 @@
+/**
+ * The sticky pull-request comment as markdown. Pure: result + run in, string out; `pr-comment.ts` posts it.
+ * A reviewer reads it in the PR conversation, so it is short: the verdict, what is not ready and why the
+ * first failure happened; everything else is one link away in the job summary.
+ */
+import type { EngineResult, TargetReport, WaitFor } from '../../engine/types.js';
+import { describeInputProblem } from '../../settings.js';
+import { cell, details, escapeHtml, escapeMarkdown, table } from '../markdown.js';
+import { headline, statusSymbol } from '../summary.js';
+import { byStanding, desiredPhrase, diagnosisLines, formatSeconds, targetCount, titleRef, truncate } from '../text.js';
+import { matrixLabel, reportKey, runLink, summaryLink, type GitHubRunContext } from './run-context.js';
+
+/** GitHub refuses an issue comment over 65,536 characters. */
+export const MAX_COMMENT_CHARS = 65_536;
+
+/** The last lines of a failing container's log (from the container-logs feature, already secret-masked). */
+export interface LogTail {
+  pod: string;
+  container: string;
+  lines: string[];
+}
+
+export interface CommentInput {
+  result: EngineResult;
+  waitFor: WaitFor;
+  run: GitHubRunContext;
+  /** The log tail to show for the first failure, when known. */
+  logTail?: (target: TargetReport) => LogTail | undefined;
+}
+
+export interface CommentLimits {
+  /** Up to this many targets, the table lists all of them; above, only the ones not done. */
+  allRowsUpTo: number;
+  rows: number;
+  cellChars: number;
+  logLines: number;
+  logChars: number;
+  maxChars: number;
+}
+
+export const COMMENT_LIMITS: CommentLimits = { allRowsUpTo: 10, rows: 50, cellChars: 200, logLines: 40, logChars: 8_000, maxChars: MAX_COMMENT_CHARS };
+
+/** The hidden first line that finds this job's comment again. */
+export function commentMarker(run: Pick<GitHubRunContext, 'workflow' | 'job' | 'matrix'>): string {
+  return `<!-- kubewait:pr-comment ${reportKey(run)} -->`;
+}
+
+/** Cluster text cannot mention people or teams: `@name` would notify them from every run. */
+function noMentions(text: string): string {
+  return text.replace(/@(?=[\w-])/g, '@\u200b');
+}
+
+const prose = (text: string) => escapeMarkdown(noMentions(text));
+const tableCell = (text: string) => cell(noMentions(text));
+
+function jobLine(input: CommentInput, shortened: boolean): string {
+  const { run, result } = input;
+  const parts: string[] = [];
+  const job = run.job ? `**Job** \`${run.job.replace(/`/g, '')}\`` : '';
+  const matrix = matrixLabel(run.matrix);
+  if (job) parts.push(matrix ? `${job} (${escapeMarkdown(matrix)})` : job);
+  parts.push(`**Duration** ${formatSeconds(result.durationSeconds)}`);
+  if (run.sha)
+    parts.push(
+      run.owner ? `**Commit** [${run.sha.slice(0, 7)}](${run.serverUrl}/${run.owner}/${run.repo}/commit/${run.sha})` : `**Commit** ${run.sha.slice(0, 7)}`,
+    );
+  const runUrl = runLink(run);
+  if (runUrl) parts.push(`[Workflow run](${runUrl})`);
+  const summaryUrl = summaryLink(run);
+  if (summaryUrl) parts.push(`[Job summary](${summaryUrl})${shortened ? ' (everything, this comment is shortened)' : ''}`);
+  return parts.join(' · ');
+}
+
+function row(target: TargetReport, limits: CommentLimits): string[] {
+  const name = target.name || (target.selector ? `(none matching ${target.selector})` : '(none found)');
+  return [
+    tableCell(`${target.kind}/${name}`),
+    tableCell(target.namespace),
+    `${statusSymbol(target)} ${target.status}`,
+    tableCell(truncate(target.message, limits.cellChars)),
+  ];
+}
+
+function fence(text: string): string {
+  const longest = Math.max(2, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
+  const marks = '`'.repeat(longest + 1);
+  return `${marks}text\n${text}\n${marks}`;
+}
+
+function firstFailure(input: CommentInput, limits: CommentLimits): string | undefined {
+  const target = byStanding(input.result.targets).find((t) => !t.done);
+  if (!target) return undefined;
+  const message = target.message ? `: ${truncate(target.message, 200)}` : '';
+  const summary = `${statusSymbol(target)} <b>${escapeHtml(noMentions(titleRef(target)))}</b> ${escapeHtml(target.status)}${escapeHtml(noMentions(message))}`;
+  const body: string[] = [];
+  if (target.message.length > 200) body.push(prose(truncate(target.message, 1000)));
+  const lines = diagnosisLines(target.diagnosis, { alreadySaid: target.message });
+  if (lines.length > 0) body.push(lines.map((l) => `- ${prose(truncate(l, 500))}`).join('\n'));
+  const tail = input.logTail?.(target);
+  if (tail && tail.lines.length > 0) {
+    const shown = tail.lines.slice(-limits.logLines);
+    let text = shown.join('\n');
+    if (text.length > limits.logChars) text = `…${text.slice(-limits.logChars)}`;
+    body.push(
+      `**Last ${shown.length} log lines** of container \`${tail.container.replace(/`/g, '')}\` in pod \`${tail.pod.replace(/`/g, '')}\`:\n\n${fence(text)}`,
+    );
+  }
+  if (body.length === 0) body.push('_No pod problems or events were recorded: see the job summary for its conditions and history._');
+  return details(summary, body.join('\n\n'));
+}
+
+function render(input: CommentInput, limits: CommentLimits, rows: number, shortened: boolean): string {
+  const { result, waitFor } = input;
+  const goal = desiredPhrase(waitFor);
+  const ordered = byStanding(result.targets);
+  const notDone = ordered.filter((t) => !t.done);
+  const listed = ordered.length <= limits.allRowsUpTo ? ordered : notDone;
+  const shown = listed.slice(0, rows);
+  const sections: string[] = [commentMarker(input.run), headline(result, waitFor), jobLine(input, shortened)];
+  if (result.error) sections.push(`> [!CAUTION]\n> ${prose(describeInputProblem(result.error))}`);
+  if (shown.length > 0)
+    sections.push(
+      table(
+        ['Resource', 'Namespace', 'Status', 'Message'],
+        shown.map((t) => row(t, limits)),
+      ),
+    );
+  const notes: string[] = [];
+  if (listed.length > shown.length) notes.push(`${listed.length - shown.length} more targets that are not ${escapeMarkdown(goal)} are not listed here`);
+  const doneCount = ordered.length - notDone.length;
+  if (listed === notDone && doneCount > 0) notes.push(`${targetCount(doneCount)} ${doneCount === 1 ? 'is' : 'are'} ${escapeMarkdown(goal)} (not listed)`);
+  if (notes.length > 0) sections.push(`_${notes.join('; ')}: the job summary lists every target._`);
+  const failure = firstFailure(input, limits);
+  if (failure) sections.push(failure);
+  return `${sections.join('\n\n')}\n`;
+}
+
+/**
+ * The comment body, under GitHub's limit: when too long, fewer table rows and a shorter log tail, and as a
+ * last resort a hard cut; a shortened comment says so and points at the job summary.
+ */
+export function renderPrComment(input: CommentInput, limits: CommentLimits = COMMENT_LIMITS): string {
+  // Characters as GitHub counts them are at most UTF-16 units, so `length` is a safe measure.
+  let current = limits;
+  let rows = limits.rows;
+  let body = render(input, current, rows, false);
+  while (body.length > limits.maxChars && (rows > 0 || current.logChars > 500)) {
+    if (current.logChars > 500) current = { ...current, logChars: Math.floor(current.logChars / 2), logLines: Math.max(5, Math.floor(current.logLines / 2)) };
+    else rows = Math.floor(rows / 2);
+    body = render(input, current, rows, true);
+  }
+  if (body.length <= limits.maxChars) return body;
+  const note = "\n\n_… cut here to stay under GitHub's comment limit: the job summary has everything._\n";
+  // Cut at a line break so no markup is split inside a line; an open <details> still renders.
+  const cut = body.slice(0, limits.maxChars - note.length);
+  return `${cut.slice(0, Math.max(0, cut.lastIndexOf('\n')))}${note}`;
+}

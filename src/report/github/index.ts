@@ -1,0 +1,244 @@
+/**
+ * Reporting back to GitHub: the sticky pull-request comment and the Deployment status. The action's shell
+ * makes one call before the wait (`startGitHubReports`) and one after it (`finish`), or one after a setup
+ * failure (`reportSetupFailureToGitHub`). Nothing here throws: every failure comes back as one warning, and
+ * the wait's result and exit code are the caller's alone. `startDeploymentReport` and `finishGitHubReports`
+ * are the same steps without `@actions/core`, returning their messages (the tests call them).
+ */
+import * as core from '@actions/core';
+import type { EngineResult, WaitFor } from '../../engine/types.js';
+import type { InputProblem, Settings } from '../../settings.js';
+import { CLIENT_DEFAULTS, createGitHubClient, type ClientOptions, type GitHubClient } from './client.js';
+import type { LogTail } from './comment-body.js';
+import { finishDeployment, startDeployment, type DeploymentStarted, type DeploymentTarget } from './deployment.js';
+import { upsertPrComment } from './pr-comment.js';
+import { gitHubRunContext, type GitHubRunContext } from './run-context.js';
+import { reportingWarning } from './warnings.js';
+
+export { gitHubRunContext, type GitHubRunContext } from './run-context.js';
+export { renderPrComment, MAX_COMMENT_CHARS, type LogTail } from './comment-body.js';
+
+/** The part of the run's settings the GitHub reports act on. */
+export type GitHubReportSettings = Pick<
+  Settings,
+  'prComment' | 'githubToken' | 'deploymentEnvironment' | 'deploymentUrl' | 'reportMatrix' | 'reportJobId' | 'waitFor'
+>;
+
+/** What the reporters themselves read; where the run lives comes as `run`. */
+export type ReporterSettings = Pick<GitHubReportSettings, 'prComment' | 'githubToken' | 'deploymentEnvironment' | 'deploymentUrl'>;
+
+export interface GitHubReportOptions {
+  settings: ReporterSettings;
+  run: GitHubRunContext;
+  /** `core.setSecret`: the token is masked before any request. */
+  mask?: (secret: string) => void;
+  /** Timeouts, retries and budget of the client (defaults: CLIENT_DEFAULTS); tests shorten them. */
+  client?: Partial<Omit<ClientOptions, 'token' | 'apiUrl' | 'mask'>>;
+}
+
+export interface GitHubReportMessages {
+  /** One per failed report, for `core.warning`. */
+  warnings: string[];
+  /** What was done or skipped, for `core.info`. */
+  notices: string[];
+}
+
+/** What `startDeploymentReport` hands to `finishGitHubReports`. */
+export interface DeploymentReport extends GitHubReportMessages {
+  /** The Deployment kubewait created, when it did. */
+  deploymentId?: number;
+  /** True once the start was attempted (also when it failed or was skipped): the finish does not retry it. */
+  attempted: boolean;
+}
+
+export interface GitHubReportResult extends GitHubReportMessages {
+  commentUrl?: string;
+  deploymentId?: number;
+}
+
+/** The runner sends SIGINT, then SIGTERM 7.5 s later, then kills the process. */
+const CANCELLED_BUDGET_MS = 5_000;
+
+function wanted(settings: ReporterSettings): { comment: boolean; deployment: boolean } {
+  return { comment: settings.prComment !== 'off', deployment: settings.deploymentEnvironment !== '' };
+}
+
+/** Tokens already registered per mask function: one `::add-mask::` per token, however many clients. */
+const maskedBy = new WeakMap<(secret: string) => void, Set<string>>();
+
+function maskOnce(mask: ((secret: string) => void) | undefined): ((secret: string) => void) | undefined {
+  if (!mask) return undefined;
+  return (secret) => {
+    const done = maskedBy.get(mask) ?? new Set<string>();
+    maskedBy.set(mask, done);
+    if (done.has(secret)) return;
+    done.add(secret);
+    mask(secret);
+  };
+}
+
+/** The client, or the one warning that says why there is none. */
+function clientFor(options: GitHubReportOptions, what: string): { client: GitHubClient } | { warning: string } {
+  const { settings, run } = options;
+  if (!run.owner || !run.repo)
+    return { warning: `kubewait: could not ${what}: GITHUB_REPOSITORY is not set (not a GitHub Actions run?). The wait's result is not affected.` };
+  if (!settings.githubToken) {
+    return {
+      warning: `kubewait: could not ${what}: input "github-token" is empty; its default is \${{ github.token }}, like github-token: \${{ secrets.GITHUB_TOKEN }}. The wait's result is not affected.`,
+    };
+  }
+  return {
+    client: createGitHubClient({ ...CLIENT_DEFAULTS, ...options.client, token: settings.githubToken, apiUrl: run.apiUrl, mask: maskOnce(options.mask) }),
+  };
+}
+
+function deploymentTarget(settings: ReporterSettings): DeploymentTarget {
+  return { environment: settings.deploymentEnvironment, url: settings.deploymentUrl };
+}
+
+/**
+ * Call before the wait: creates the Deployment and posts `in_progress` (when `deployment-environment` is
+ * set and the job has no `environment:` of its own). Resolves, never rejects.
+ */
+export async function startDeploymentReport(options: GitHubReportOptions & { waitFor?: WaitFor }): Promise<DeploymentReport> {
+  const report: DeploymentReport = { warnings: [], notices: [], attempted: false };
+  if (!wanted(options.settings).deployment) return report;
+  report.attempted = true;
+  const what = `create the Deployment for environment "${options.settings.deploymentEnvironment}"`;
+  const made = clientFor(options, what);
+  if ('warning' in made) {
+    report.warnings.push(made.warning);
+    return report;
+  }
+  try {
+    const started: DeploymentStarted = await startDeployment(made.client, options.run, deploymentTarget(options.settings), options.waitFor);
+    if (started.id !== undefined) report.deploymentId = started.id;
+    if (started.notice) report.notices.push(started.notice);
+  } catch (error) {
+    report.warnings.push(reportingWarning(what, 'deployments: write', error, options.run));
+  }
+  return report;
+}
+
+/**
+ * Call after the wait (and after the job summary): updates the pull-request comment and posts the final
+ * Deployment status. Without a `deployment` from `startDeploymentReport`, it makes the Deployment now.
+ * Returns the warnings and notices of this call only; resolves, never rejects.
+ */
+export async function finishGitHubReports(
+  result: EngineResult,
+  options: GitHubReportOptions & {
+    waitFor: WaitFor;
+    deployment?: DeploymentReport;
+    logTail?: (target: EngineResult['targets'][number]) => LogTail | undefined;
+  },
+): Promise<GitHubReportResult> {
+  const out: GitHubReportResult = { warnings: [], notices: [] };
+  const want = wanted(options.settings);
+  if (!want.comment && !want.deployment) return out;
+  if (result.cancelled) {
+    // A cancelled job is killed a few seconds after its first signal: report quickly or not at all.
+    const budgetMs = Math.min(options.client?.budgetMs ?? CLIENT_DEFAULTS.budgetMs, CANCELLED_BUDGET_MS);
+    options = { ...options, client: { ...options.client, budgetMs } };
+  }
+
+  if (want.deployment) {
+    let deployment = options.deployment;
+    if (!deployment?.attempted) {
+      deployment = await startDeploymentReport(options);
+      out.warnings.push(...deployment.warnings);
+      out.notices.push(...deployment.notices);
+    }
+    if (deployment.deploymentId !== undefined) {
+      const what = `post the final status of Deployment ${deployment.deploymentId}`;
+      const made = clientFor(options, what);
+      if ('warning' in made) out.warnings.push(made.warning);
+      else {
+        try {
+          const state = await finishDeployment(made.client, options.run, deployment.deploymentId, deploymentTarget(options.settings), result, options.waitFor);
+          out.deploymentId = deployment.deploymentId;
+          out.notices.push(`kubewait: Deployment ${deployment.deploymentId} to environment "${options.settings.deploymentEnvironment}" is now ${state}`);
+        } catch (error) {
+          out.warnings.push(reportingWarning(what, 'deployments: write', error, options.run));
+        }
+      }
+    }
+  }
+
+  if (want.comment) {
+    const what = 'update the pull-request comment';
+    const made = clientFor(options, what);
+    if ('warning' in made) out.warnings.push(made.warning);
+    else {
+      try {
+        const comment = await upsertPrComment(made.client, options.settings.prComment, {
+          result,
+          waitFor: options.waitFor,
+          run: options.run,
+          ...(options.logTail && { logTail: options.logTail }),
+        });
+        if (comment.url) out.commentUrl = comment.url;
+        if (comment.notice) out.notices.push(comment.notice);
+      } catch (error) {
+        out.warnings.push(reportingWarning(what, 'pull-requests: write', error, options.run));
+      }
+    }
+  }
+  return out;
+}
+
+/** Where the shell logs: `@actions/core` in the action. */
+export type GitHubReportLog = Pick<typeof core, 'info' | 'warning' | 'setSecret'>;
+
+/** The reports started before the wait; `finish` after the job summary is written. */
+export interface GitHubReports {
+  finish(result: EngineResult): Promise<void>;
+}
+
+function shellOptions(settings: GitHubReportSettings, log: GitHubReportLog): GitHubReportOptions & { waitFor: WaitFor } {
+  return {
+    settings,
+    waitFor: settings.waitFor,
+    run: gitHubRunContext({ matrix: settings.reportMatrix, jobId: settings.reportJobId }),
+    mask: (secret) => log.setSecret(secret),
+  };
+}
+
+/** Notices are info lines; reporting problems are warnings, never the step's result. */
+function logMessages(messages: GitHubReportMessages, log: GitHubReportLog): void {
+  for (const notice of messages.notices) log.info(notice);
+  for (const warning of messages.warnings) log.warning(warning);
+}
+
+/** Call right before the wait: starts the Deployment when one is configured. Resolves, never rejects. */
+export async function startGitHubReports(settings: GitHubReportSettings, log: GitHubReportLog = core): Promise<GitHubReports> {
+  const options = shellOptions(settings, log);
+  const deployment = await startDeploymentReport(options);
+  logMessages(deployment, log);
+  return {
+    async finish(result) {
+      logMessages(await finishGitHubReports(result, { ...options, deployment }), log);
+    },
+  };
+}
+
+/**
+ * After a setup failure (a bad input, an unusable kubeconfig), when no wait started: the pull-request comment
+ * and a Deployment say so too (`error`), as configured. `readSettings` reads the GitHub inputs again; when
+ * they are themselves the bad input it throws, and there is nothing to report with.
+ */
+export async function reportSetupFailureToGitHub(
+  problem: InputProblem,
+  readSettings: () => Omit<GitHubReportSettings, 'waitFor'>,
+  log: GitHubReportLog = core,
+): Promise<void> {
+  let settings: GitHubReportSettings;
+  try {
+    settings = { ...readSettings(), waitFor: { kind: 'ready' } };
+  } catch {
+    return;
+  }
+  const error = { input: problem.input, message: problem.message };
+  const result: EngineResult = { outcome: 'failed', cancelled: false, durationSeconds: 0, targets: [], warnings: [], error };
+  logMessages(await finishGitHubReports(result, shellOptions(settings, log)), log);
+}

@@ -1,0 +1,136 @@
+/** The pure parts of the GitHub reports: run context, comment body, Deployment wording (the inputs: test/inputs/). */
+import { describe, expect, it } from '@jest/globals';
+import { commentMarker, renderPrComment } from '../../../src/report/github/comment-body.js';
+import { deploymentDescription, deploymentState } from '../../../src/report/github/deployment.js';
+import { gitHubRunContext, type ContextSource, type GitHubRunContext } from '../../../src/report/github/run-context.js';
+import { failed, imagePullDiagnosis, pending, ready, result } from '../fixtures.js';
+
+const HEAD = 'a'.repeat(40);
+const MERGE = 'm'.repeat(40);
+
+function source(eventName: string, payload: Record<string, unknown>): ContextSource {
+  return {
+    eventName,
+    sha: MERGE,
+    workflow: 'deploy',
+    job: 'verify',
+    runId: 42,
+    runAttempt: 1,
+    serverUrl: 'https://github.com',
+    apiUrl: 'https://api.github.com',
+    payload,
+    repo: { owner: 'octo-org', repo: 'shop' },
+  };
+}
+
+describe('gitHubRunContext', () => {
+  it.each<[string, string, Record<string, unknown>, Partial<GitHubRunContext>]>([
+    [
+      'a pull_request: its number, head repository and head commit',
+      'pull_request',
+      { pull_request: { number: 7, head: { sha: HEAD, repo: { full_name: 'someone/shop' } } } },
+      { pullRequest: { number: 7, headRepo: 'someone/shop' }, sha: HEAD },
+    ],
+    [
+      'a pull_request_target: the same',
+      'pull_request_target',
+      { pull_request: { number: 8, head: { sha: HEAD, repo: { full_name: 'octo-org/shop' } } } },
+      { pullRequest: { number: 8, headRepo: 'octo-org/shop' }, sha: HEAD },
+    ],
+    [
+      'a workflow_run: the PR of the run it follows and its head commit',
+      'workflow_run',
+      { workflow_run: { head_sha: HEAD, pull_requests: [{ number: 9, head: { sha: HEAD } }] } },
+      { pullRequest: { number: 9 }, sha: HEAD },
+    ],
+    [
+      'a workflow_run for a fork (no PRs listed): its head commit, to look up',
+      'workflow_run',
+      { workflow_run: { head_sha: HEAD, pull_requests: [] } },
+      { sha: HEAD },
+    ],
+    ['a push: GITHUB_SHA, no PR', 'push', { after: MERGE }, { sha: MERGE }],
+  ])('reads %s', (_name, event, payload, expected) => {
+    const run = gitHubRunContext({ matrix: '{"cluster":"eu"}' }, source(event, payload));
+    expect(run).toMatchObject({ eventName: event, owner: 'octo-org', repo: 'shop', job: 'verify', matrix: '{"cluster":"eu"}', runId: 42, ...expected });
+    if (!expected.pullRequest) expect(run.pullRequest).toBeUndefined();
+  });
+});
+
+describe('the comment body', () => {
+  const run: GitHubRunContext = {
+    eventName: 'pull_request',
+    owner: 'o',
+    repo: 'r',
+    sha: HEAD,
+    serverUrl: 'https://github.com',
+    apiUrl: '',
+    runId: 42,
+    workflow: 'deploy',
+    job: 'verify',
+    matrix: '',
+    jobId: 99,
+  };
+
+  it('starts with a marker that depends on workflow, job and matrix entry only', () => {
+    const body = renderPrComment({ result: result([ready('web')]), waitFor: { kind: 'ready' }, run });
+    expect(body.startsWith(`${commentMarker(run)}\n`)).toBe(true);
+    const otherCommit: GitHubRunContext = { ...run, sha: 'b'.repeat(40) };
+    expect(commentMarker(otherCommit)).toBe(commentMarker(run));
+    expect(commentMarker({ ...run, matrix: '{"a":1}' })).not.toBe(commentMarker(run));
+  });
+
+  it('links the run, the job summary and the commit', () => {
+    const body = renderPrComment({ result: result([ready('web')]), waitFor: { kind: 'ready' }, run });
+    expect(body).toContain('[Workflow run](https://github.com/o/r/actions/runs/42/job/99)');
+    expect(body).toContain('[Job summary](https://github.com/o/r/actions/runs/42#summary-99)');
+    expect(body).toContain(`[aaaaaaa](https://github.com/o/r/commit/${HEAD})`);
+  });
+
+  it.each([
+    ['lists every target when there are few', [ready('a'), failed('b')], ['Deployment/a', 'Deployment/b'], []],
+    [
+      'lists only the targets not ready when there are many',
+      [...Array.from({ length: 11 }, (_, i) => ready(`ok${i}`)), pending('slow')],
+      ['Deployment/slow'],
+      ['Deployment/ok0'],
+    ],
+  ])('%s', (_name, targets, listed, notListed) => {
+    const body = renderPrComment({ result: result(targets), waitFor: { kind: 'ready' }, run });
+    for (const name of listed) expect(body).toContain(`| ${name} |`);
+    for (const name of notListed) expect(body).not.toContain(`| ${name} |`);
+  });
+
+  it('cannot mention people from cluster text, and a log with backticks cannot close its block', () => {
+    const body = renderPrComment({
+      result: result([failed('web', { message: 'ping @octocat and @org/team', diagnosis: imagePullDiagnosis() })]),
+      waitFor: { kind: 'ready' },
+      run,
+      logTail: () => ({ pod: 'web-1', container: 'web', lines: ['```', 'panic: boom'] }),
+    });
+    expect(body).not.toMatch(/@(octocat|org)/);
+    expect(body).toContain('````text\n```\npanic: boom\n````');
+  });
+});
+
+describe('Deployment wording', () => {
+  it.each([
+    ['a ready wait', result([ready('web')]), 'success', 'kubewait: 1 of 1 target ready in 42.4s'],
+    ['a failed wait', result([failed('web')]), 'failure', 'kubewait: 1 of 1 target failed in 42.4s'],
+    ['a timed-out wait', result([pending('web')], { outcome: 'timeout' }), 'failure', 'kubewait: timed out with 1 of 1 target not ready in 42.4s'],
+    ['a cancelled wait', result([pending('web')], { cancelled: true }), 'error', 'kubewait: cancelled with 0 of 1 target ready in 42.4s'],
+    [
+      'a bad input',
+      result([pending('web')], { outcome: 'failed', error: { input: 'resources', message: 'x' } }),
+      'error',
+      'kubewait: stopped: a problem with input resources in 42.4s',
+    ],
+  ])('%s', (_name, wait, state, text) => {
+    expect(deploymentState(wait)).toBe(state);
+    expect(deploymentDescription(wait, { kind: 'ready' })).toBe(text);
+  });
+  it('keeps the description within 140 characters', () => {
+    const wait = result([pending('web')], { outcome: 'failed', error: { input: 'x'.repeat(300), message: 'x' } });
+    expect(deploymentDescription(wait, { kind: 'ready' }).length).toBe(140);
+  });
+});
