@@ -75,23 +75,29 @@ function evaluationError(field: ExpressionField, rule: HealthRule, obj: Record<s
   return [inProgress('HealthCheckError', message), `${message} (expression: ${rule[field]?.text ?? ''}); the object is treated as in progress`];
 }
 
+/** Condition types whose True means trouble (kstatus's Stalled, Strimzi's NotReady, ...). */
+const NEGATIVE_TYPES = new Set(['Stalled', 'NotReady', 'Degraded', 'Failed', 'Error']);
+
 /**
- * The object's own account of itself, which beats any generic text: the Ready condition's message, else
- * the first False condition with a message (at the top level, then per parent as Gateway API routes
- * have them), else `status.message`, else `phase <phase>`.
+ * The object's own account of itself, which beats any generic text: the message of a Ready condition
+ * that is not True, else `status.message`, else the first False condition with a message (at the top
+ * level, then per parent as Gateway API routes have them), else a True condition of a negative type
+ * (NotReady, Stalled, ...); prefixed with `phase <phase>` when there is one, or the phase alone.
  */
 export function ownMessage(obj: Record<string, unknown>): string | undefined {
   const status = isPlainObject(obj.status) ? obj.status : undefined;
   if (!status) return undefined;
   const conditions = conditionsOf(status.conditions);
   const parents = Array.isArray(status.parents) ? status.parents.flatMap((p) => (isPlainObject(p) ? conditionsOf(p.conditions) : [])) : [];
-  const ready = conditions.find((c) => c.type === 'Ready' && c.status !== 'True' && c.message !== '');
-  const falseOne = [...conditions, ...parents].find((c) => c.status === 'False' && c.message !== '');
-  const chosen = ready ?? falseOne;
+  const withMessage = [...conditions, ...parents].filter((c) => c.message !== '');
+  const message =
+    withMessage.find((c) => c.type === 'Ready' && c.status !== 'True')?.message ??
+    (typeof status.message === 'string' && status.message !== '' ? status.message : undefined) ??
+    withMessage.find((c) => c.status === 'False')?.message ??
+    withMessage.find((c) => c.status === 'True' && NEGATIVE_TYPES.has(c.type))?.message;
   const phase = typeof status.phase === 'string' && status.phase !== '' ? `phase ${status.phase}` : undefined;
-  if (chosen) return phase ? `${phase}: ${chosen.message}` : chosen.message;
-  if (typeof status.message === 'string' && status.message !== '') return phase ? `${phase}: ${status.message}` : status.message;
-  return phase;
+  if (message === undefined) return phase;
+  return phase ? `${phase}: ${message}` : message;
 }
 
 interface LooseCondition {
