@@ -5,7 +5,7 @@
  * problem naming the rule, the expression and the position, never a surprise mid-wait. Pure: text in,
  * rules and problems out (files are read by load.ts).
  */
-import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node, type YAMLMap } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node, type YAMLMap } from 'yaml';
 import { compileExpression, type CelProgram } from './cel.js';
 import { EXPRESSION_FIELDS, type ExpressionField, type HealthRule, type HealthRuleProblem } from './types.js';
 
@@ -39,11 +39,6 @@ export interface ParsedText extends ParsedRules {
   count: number;
 }
 
-/** A rule list as found in a file or the inline input, with where each item is. */
-interface RuleNodes {
-  items: Node[];
-  doc: Document;
-}
 
 /**
  * Rules from YAML text that is a bare list, or (with `fluxDocuments`) a multi-document file whose Flux
@@ -61,7 +56,7 @@ export function parseRuleText(text: string, options: ParseOptions & { fluxDocume
     ...(line === undefined ? {} : { line }),
   });
 
-  const lists: RuleNodes[] = [];
+  const lists: { items: Node[]; doc: Document }[] = [];
   for (const doc of parseAllDocuments(text, { lineCounter })) {
     const error = doc.errors[0];
     if (error) {
@@ -92,7 +87,7 @@ export function parseRuleText(text: string, options: ParseOptions & { fluxDocume
   let index = options.firstIndex;
   for (const list of lists) {
     for (const item of list.items) {
-      const rule = parseRule(item, index, { ...options, lineOf, problem, problems });
+      const rule = parseRule(resolved(item, list.doc), index, { ...options, lineOf, problem, problems, doc: list.doc });
       if (rule) rules.push(rule);
       index++;
     }
@@ -111,7 +106,13 @@ function fluxHealthChecks(root: YAMLMap): { items: unknown[] } | undefined {
   return isSeq(exprs) ? exprs : undefined;
 }
 
+/** A YAML alias (`*name`) as the node it points at: Flux reads rules through a YAML parser, so anchors work there. */
+function resolved(node: Node, doc: Document): Node {
+  return isAlias(node) ? ((node.resolve(doc) as Node | undefined) ?? node) : node;
+}
+
 interface RuleContext extends ParseOptions {
+  doc: Document;
   lineOf(node: Node | null | undefined): number | undefined;
   problem(message: string, line?: number): HealthRuleProblem;
   problems: HealthRuleProblem[];
@@ -133,7 +134,8 @@ function parseRule(item: Node, index: number, ctx: RuleContext): HealthRule | un
     if (!KNOWN_FIELDS.has(key)) return fail(`it has the unknown field "${key}"; a rule has apiVersion, kind, current, inProgress and failed. ${HEALTH_CHECKS_EXAMPLE}`, ctx.lineOf(pair.key as Node));
   }
   const text = (field: string): { value?: string; line?: number; bad?: true } => {
-    const node = item.get(field, true);
+    const raw = item.get(field, true) as Node | undefined;
+    const node = raw === undefined ? undefined : resolved(raw, ctx.doc);
     if (node === undefined || (isScalar(node) && node.value === null)) return {};
     if (!isScalar(node) || typeof node.value !== 'string') return { bad: true, line: ctx.lineOf(node as Node) ?? line };
     const at = ctx.lineOf(node);

@@ -81,6 +81,26 @@ describe('inline rules', () => {
     ]);
   });
 
+  test('YAML anchors and aliases work, as in a Flux file', async () => {
+    const { rules, problems } = await loadHealthChecks(
+      `- apiVersion: external-secrets.io/v1
+  kind: SecretStore
+  failed: &notReady status.conditions.exists(c, c.type == 'Ready' && c.status == 'False')
+  current: &ready status.conditions.exists(c, c.type == 'Ready' && c.status == 'True')
+- apiVersion: external-secrets.io/v1
+  kind: ClusterSecretStore
+  failed: *notReady
+  current: *ready
+`,
+      dir,
+    );
+    expect(problems).toEqual([]);
+    expect(rules.map((r) => [r.kind, r.current.text])).toEqual([
+      ['SecretStore', "status.conditions.exists(c, c.type == 'Ready' && c.status == 'True')"],
+      ['ClusterSecretStore', "status.conditions.exists(c, c.type == 'Ready' && c.status == 'True')"],
+    ]);
+  });
+
   test('an empty value is no rules', async () => {
     expect(await loadHealthChecks('  \n', dir)).toEqual({ rules: [], problems: [] });
   });
