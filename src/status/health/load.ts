@@ -34,7 +34,13 @@ export async function loadHealthChecks(value: string, cwd: string): Promise<Pars
   const problems: HealthRuleProblem[] = [];
   let index = 0;
   for (const pattern of lines) {
-    const files = await expand(pattern, cwd);
+    let files: string[];
+    try {
+      files = await expand(pattern, cwd);
+    } catch (error) {
+      problems.push({ input: HEALTH_CHECKS_INPUT, message: `Input "${HEALTH_CHECKS_INPUT}" has "${pattern}", which is not a usable path or glob (${error instanceof Error ? error.message : String(error)}). ${HEALTH_CHECKS_EXAMPLE}` });
+      continue;
+    }
     if (files.length === 0) {
       problems.push({ input: HEALTH_CHECKS_INPUT, message: `Input "${HEALTH_CHECKS_INPUT}" has "${pattern}", which matches no file. ${HEALTH_CHECKS_EXAMPLE}` });
       continue;

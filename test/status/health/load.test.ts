@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadHealthChecks } from '../../../src/status/health/load.js';
+import { HEALTH_CHECKS_EXAMPLE } from '../../../src/status/health/parse.js';
 
 const CERTIFICATE_RULE = `- apiVersion: cert-manager.io/v1
   kind: Certificate
@@ -128,6 +129,14 @@ describe('inline rules', () => {
     expect(first?.input).toBe('health-checks');
     for (const message of messages) expect(first?.message).toMatch(message);
     expect(first?.message).toMatch(/like:\n- apiVersion: cert-manager\.io\/v1\n {2}kind: Certificate/); // a correct example
+  });
+
+  test('the example every problem shows is itself valid input', async () => {
+    const example = /like:\n([\s\S]*?)\nor lines/.exec(HEALTH_CHECKS_EXAMPLE)?.[1];
+    expect(example).toBeDefined();
+    const { rules, problems } = await loadHealthChecks(example ?? '', dir);
+    expect(problems).toEqual([]);
+    expect(rules).toHaveLength(1);
   });
 
   test('a single mapping (a rule without the dash) is a problem with an example', async () => {
