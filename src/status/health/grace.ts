@@ -30,6 +30,17 @@ export type StatusGraceDecision =
   /** The grace ran out with no status: use kstatus (Current), and warn once with this text. */
   | { decision: 'expired'; warning: string };
 
+/**
+ * Whether a CustomResourceDefinition declares a status subresource for `version` (for any served version
+ * when `version` is not given): `spec.versions[].subresources.status`. The engine reads the CRD once per
+ * type; when it cannot (RBAC), it passes `hasStatusSubresource: true` and says so once.
+ */
+export function declaresStatusSubresource(crd: unknown, version?: string): boolean {
+  const spec = isPlainObject(crd) && isPlainObject(crd.spec) ? crd.spec : undefined;
+  const versions = Array.isArray(spec?.versions) ? spec.versions.filter(isPlainObject) : [];
+  return versions.some((v) => (version === undefined ? v.served !== false : v.name === version) && isPlainObject(v.subresources) && v.subresources.status !== undefined && v.subresources.status !== null);
+}
+
 /** An object without status, or with `status: {}` / `status: null`. */
 export function hasNoStatus(obj: KubeObject): boolean {
   const status = obj.status;

@@ -10,4 +10,4 @@ export { resolveRules, type ResolveOptions } from './resolve.js';
 export { evaluateHealth, WAITING_FOR_CONTROLLER } from './evaluate.js';
 export { builtinRules } from './builtin.js';
 export { suspendWarning } from './suspend.js';
-export { statusGrace, hasNoStatus, type StatusGraceOptions, type StatusGraceDecision } from './grace.js';
+export { statusGrace, hasNoStatus, declaresStatusSubresource, type StatusGraceOptions, type StatusGraceDecision } from './grace.js';

@@ -1,6 +1,6 @@
 /** status-grace: a custom resource without status waits for its controller, then kstatus judges it with a warning. */
 import { expect, test } from '@jest/globals';
-import { statusGrace } from '../../../src/status/health/grace.js';
+import { declaresStatusSubresource, statusGrace } from '../../../src/status/health/grace.js';
 
 const CREATED = Date.parse('2026-11-30T08:00:00Z');
 const widget = (status?: unknown, creationTimestamp = '2026-11-30T08:00:00Z') => ({
@@ -25,4 +25,16 @@ test.each([
   ['a fractional grace is printed as such', widget(), { ...options, graceMs: 1500, now: at(1) }, { decision: 'wait', result: { message: 'waiting for its controller to report status (status-grace 1.5s)' } }],
 ])('%s', (_name, obj, opts, expected) => {
   expect(statusGrace(obj, opts)).toMatchObject(expected);
+});
+
+const crd = (versions: unknown[]) => ({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', spec: { group: 'example.com', versions } });
+test.each([
+  ['a version with a status subresource', crd([{ name: 'v1', served: true, subresources: { status: {} } }]), 'v1', true],
+  ['any served version, when none is named', crd([{ name: 'v1beta1', served: true }, { name: 'v1', served: true, subresources: { status: {} } }]), undefined, true],
+  ['only the named version counts', crd([{ name: 'v1beta1', served: true }, { name: 'v1', served: true, subresources: { status: {} } }]), 'v1beta1', false],
+  ['a scale subresource only', crd([{ name: 'v1', served: true, subresources: { scale: { specReplicasPath: '.spec.replicas' } } }]), 'v1', false],
+  ['no subresources', crd([{ name: 'v1', served: true }]), 'v1', false],
+  ['not a CRD', { kind: 'ConfigMap' }, 'v1', false],
+])('declaresStatusSubresource: %s', (_name, object, version, expected) => {
+  expect(declaresStatusSubresource(object, version)).toBe(expected);
 });
