@@ -28,23 +28,53 @@ const IMPORT_RUNS = 9;
 const EVALUATIONS = 20_000;
 
 /** The rule a Flux user writes for a cert-manager Certificate (the optional form where the library has it). */
-const RULE_OPTIONAL = "status.?conditions.orValue([]).exists(e, e.type == 'Ready' && e.status == 'True') && !status.?conditions.orValue([]).exists(e, e.type == 'Issuing' && e.status == 'True')";
-const RULE_PLAIN = "status.conditions.exists(e, e.type == 'Ready' && e.status == 'True') && !status.conditions.exists(e, e.type == 'Issuing' && e.status == 'True')";
+const RULE_OPTIONAL =
+  "status.?conditions.orValue([]).exists(e, e.type == 'Ready' && e.status == 'True') && !status.?conditions.orValue([]).exists(e, e.type == 'Issuing' && e.status == 'True')";
+const RULE_PLAIN =
+  "status.conditions.exists(e, e.type == 'Ready' && e.status == 'True') && !status.conditions.exists(e, e.type == 'Issuing' && e.status == 'True')";
 
 const CERTIFICATE = {
   apiVersion: 'cert-manager.io/v1',
   kind: 'Certificate',
   metadata: {
-    name: 'web-tls', namespace: 'prod', generation: 3, uid: '5c1f7e1a-2a4e-4d7e-9a51-0c7b8f0e6f11', resourceVersion: '918273',
-    creationTimestamp: '2026-11-30T08:12:45Z', labels: { app: 'web', 'app.kubernetes.io/managed-by': 'Helm' },
+    name: 'web-tls',
+    namespace: 'prod',
+    generation: 3,
+    uid: '5c1f7e1a-2a4e-4d7e-9a51-0c7b8f0e6f11',
+    resourceVersion: '918273',
+    creationTimestamp: '2026-11-30T08:12:45Z',
+    labels: { app: 'web', 'app.kubernetes.io/managed-by': 'Helm' },
     annotations: { 'meta.helm.sh/release-name': 'web', 'meta.helm.sh/release-namespace': 'prod' },
   },
-  spec: { secretName: 'web-tls', dnsNames: ['web.example.com', 'www.example.com'], issuerRef: { name: 'letsencrypt', kind: 'ClusterIssuer' }, privateKey: { rotationPolicy: 'Always' } },
+  spec: {
+    secretName: 'web-tls',
+    dnsNames: ['web.example.com', 'www.example.com'],
+    issuerRef: { name: 'letsencrypt', kind: 'ClusterIssuer' },
+    privateKey: { rotationPolicy: 'Always' },
+  },
   status: {
-    observedGeneration: 3, notBefore: '2026-11-30T07:12:45Z', notAfter: '2027-02-28T07:12:44Z', renewalTime: '2027-01-29T07:12:44Z', revision: 2,
+    observedGeneration: 3,
+    notBefore: '2026-11-30T07:12:45Z',
+    notAfter: '2027-02-28T07:12:44Z',
+    renewalTime: '2027-01-29T07:12:44Z',
+    revision: 2,
     conditions: [
-      { type: 'Ready', status: 'True', reason: 'Ready', message: 'Certificate is up to date and has not expired', lastTransitionTime: '2026-11-30T08:13:10Z', observedGeneration: 3 },
-      { type: 'Issuing', status: 'False', reason: 'Issued', message: 'The certificate has been successfully issued', lastTransitionTime: '2026-11-30T08:13:10Z', observedGeneration: 3 },
+      {
+        type: 'Ready',
+        status: 'True',
+        reason: 'Ready',
+        message: 'Certificate is up to date and has not expired',
+        lastTransitionTime: '2026-11-30T08:13:10Z',
+        observedGeneration: 3,
+      },
+      {
+        type: 'Issuing',
+        status: 'False',
+        reason: 'Issued',
+        message: 'The certificate has been successfully issued',
+        lastTransitionTime: '2026-11-30T08:13:10Z',
+        observedGeneration: 3,
+      },
     ],
   },
 };
@@ -78,7 +108,17 @@ async function bundle(dir: string, name: string, source: string): Promise<{ file
   const entry = path.join(dir, `${name}.entry.mjs`);
   const file = path.join(dir, `${name}.bundle.mjs`);
   writeFileSync(entry, source);
-  await build({ entryPoints: [entry], outfile: file, bundle: true, minify: true, platform: 'node', format: 'esm', target: 'node24', logLevel: 'error', nodePaths: [path.join(ROOT, 'node_modules')] });
+  await build({
+    entryPoints: [entry],
+    outfile: file,
+    bundle: true,
+    minify: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node24',
+    logLevel: 'error',
+    nodePaths: [path.join(ROOT, 'node_modules')],
+  });
   const code = readFileSync(file);
   return { file, bytes: code.length, gzip: gzipSync(code).length };
 }
@@ -117,7 +157,10 @@ function evaluationFigures(): { label: string; micros: number }[] {
     { label: '@marcbachmann/cel-js, plain rule', micros: microsPerEval(() => marcPlain(CERTIFICATE)) },
     { label: '@bufbuild/cel, plain rule (it cannot parse `.?`)', micros: microsPerEval(() => buf(CERTIFICATE)) },
     { label: 'our adapter, optional rule, object converted once (as the evaluator does)', micros: microsPerEval(() => adapter.evaluate(input)) },
-    { label: 'our adapter, optional rule, including the per-object conversion (JSON ints to int64)', micros: microsPerEval(() => adapter.evaluate(celInput(CERTIFICATE))) },
+    {
+      label: 'our adapter, optional rule, including the per-object conversion (JSON ints to int64)',
+      micros: microsPerEval(() => adapter.evaluate(celInput(CERTIFICATE))),
+    },
   ];
 }
 
@@ -126,7 +169,10 @@ function evaluationFigures(): { label: string; micros: number }[] {
  * alone, with the built-in rule, and with a user rule (medians of several passes, milliseconds).
  */
 function thousandObjects(): { label: string; ms: number }[] {
-  const objects = Array.from({ length: 1000 }, (_, i) => ({ ...structuredClone(CERTIFICATE), metadata: { ...CERTIFICATE.metadata, name: `cert-${i}`, uid: `uid-${i}` } }));
+  const objects = Array.from({ length: 1000 }, (_, i) => ({
+    ...structuredClone(CERTIFICATE),
+    metadata: { ...CERTIFICATE.metadata, name: `cert-${i}`, uid: `uid-${i}` },
+  }));
   const builtin = resolveRules({ user: [], builtin: true }).ruleFor('cert-manager.io/v1', 'Certificate');
   const parsed = compileExpression(RULE_OPTIONAL);
   if (!builtin || !parsed.ok) throw new Error('rules did not load');

@@ -10,7 +10,9 @@ const T = 20_000;
 let cluster: TestCluster;
 
 const established = (name: string) => () =>
-  cluster.get('apiextensions.k8s.io/v1', 'CustomResourceDefinition', undefined, name)?.status?.conditions?.some((c: { type: string; status: string }) => c.type === 'Established' && c.status === 'True') === true;
+  cluster
+    .get('apiextensions.k8s.io/v1', 'CustomResourceDefinition', undefined, name)
+    ?.status?.conditions?.some((c: { type: string; status: string }) => c.type === 'Established' && c.status === 'True') === true;
 
 beforeAll(async () => {
   cluster = await startCluster({ speed: 0.1, crdEstablishDelayMs: 20 });
@@ -24,7 +26,12 @@ afterAll(async () => {
 });
 
 const ready = (status: string, message = '') => ({ type: 'Ready', status, reason: status === 'True' ? 'Ready' : 'Pending', message });
-const issuing = (status: string) => ({ type: 'Issuing', status, reason: status === 'True' ? 'Renewing' : 'Issued', message: status === 'True' ? 'Renewing certificate' : 'issued' });
+const issuing = (status: string) => ({
+  type: 'Issuing',
+  status,
+  reason: status === 'True' ? 'Renewing' : 'Issued',
+  message: status === 'True' ? 'Renewing certificate' : 'issued',
+});
 
 describe('status scripts', () => {
   it('write each step through the status subresource, in order, seen over the real watch API', async () => {
@@ -33,9 +40,16 @@ describe('status scripts', () => {
       { afterMs: 600, status: { observedGeneration: '$generation', conditions: [ready('True', 'Certificate is up to date'), issuing('True')] } },
       { afterMs: 900, status: { observedGeneration: '$generation', conditions: [ready('True', 'Certificate is up to date'), issuing('False')] } },
     ];
-    const watch = await RecordedWatch.start(kubeConfigFor(cluster), '/apis/cert-manager.io/v1/namespaces/default/certificates', { fieldSelector: 'metadata.name=web-tls' });
+    const watch = await RecordedWatch.start(kubeConfigFor(cluster), '/apis/cert-manager.io/v1/namespaces/default/certificates', {
+      fieldSelector: 'metadata.name=web-tls',
+    });
     try {
-      cluster.create({ apiVersion: 'cert-manager.io/v1', kind: 'Certificate', metadata: { name: 'web-tls', namespace: 'default', annotations: { 'kubewait.test/status-script': JSON.stringify(script) } }, spec: { secretName: 'web-tls' } });
+      cluster.create({
+        apiVersion: 'cert-manager.io/v1',
+        kind: 'Certificate',
+        metadata: { name: 'web-tls', namespace: 'default', annotations: { 'kubewait.test/status-script': JSON.stringify(script) } },
+        spec: { secretName: 'web-tls' },
+      });
       await until(() => watch.events.length >= 4, 'four watch events', T);
       const rule = resolveRules({ user: [], builtin: true }).ruleFor('cert-manager.io/v1', 'Certificate');
       expect(rule?.id).toBe('builtin:cert-manager-certificate');
@@ -58,7 +72,12 @@ describe('status scripts', () => {
       { afterMs: 0, status: { observedGeneration: '$generation:string', phase: 'Progressing' } },
       { afterMs: 3000, status: { observedGeneration: '$generation:string', phase: 'Healthy' } },
     ];
-    const rollout = (image: string) => ({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', metadata: { name: 'web', namespace: 'default', annotations: { 'kubewait.test/status-script': JSON.stringify(script) } }, spec: { replicas: 1, template: { spec: { containers: [{ name: 'web', image }] } } } });
+    const rollout = (image: string) => ({
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Rollout',
+      metadata: { name: 'web', namespace: 'default', annotations: { 'kubewait.test/status-script': JSON.stringify(script) } },
+      spec: { replicas: 1, template: { spec: { containers: [{ name: 'web', image }] } } },
+    });
     cluster.create(rollout('web:1'));
     await until(() => cluster.get('argoproj.io/v1alpha1', 'Rollout', 'default', 'web')?.status?.phase === 'Healthy', 'first rollout healthy', T);
     cluster.apply(rollout('web:2'));
@@ -87,8 +106,15 @@ describe('parseScript', () => {
   });
 
   test('fillGeneration replaces the placeholders anywhere in the status', () => {
-    expect(fillGeneration({ observedGeneration: '$generation', conditions: [{ observedGeneration: '$generation', message: 'gen $generation' }], s: '$generation:string' }, 3)).toEqual({
-      observedGeneration: 3, conditions: [{ observedGeneration: 3, message: 'gen $generation' }], s: '3',
+    expect(
+      fillGeneration(
+        { observedGeneration: '$generation', conditions: [{ observedGeneration: '$generation', message: 'gen $generation' }], s: '$generation:string' },
+        3,
+      ),
+    ).toEqual({
+      observedGeneration: 3,
+      conditions: [{ observedGeneration: 3, message: 'gen $generation' }],
+      s: '3',
     });
   });
 });

@@ -10,13 +10,20 @@ describe('docs/health-rules.md', () => {
   it('has a row for every built-in rule, and none for a rule that does not exist', () => {
     const section = doc.slice(doc.indexOf('### Built-in rules'), doc.indexOf('### For Flux users'));
     const documented = [...section.matchAll(/^\| `([a-z0-9-]+)` \|/gm)].map((m) => m[1]);
-    expect(documented.sort()).toEqual(builtinRules().map((r) => r.id.replace(/^builtin:/, '')).sort());
+    expect(documented.sort()).toEqual(
+      builtinRules()
+        .map((r) => r.id.replace(/^builtin:/, ''))
+        .sort(),
+    );
   });
 
   it('shows inline rules that parse without problems', async () => {
     const block = /health-checks: \|\n((?: {6}- [\s\S]*?))```/.exec(doc)?.[1];
     expect(block).toBeDefined();
-    const value = (block ?? '').split('\n').map((line) => line.slice(6)).join('\n');
+    const value = (block ?? '')
+      .split('\n')
+      .map((line) => line.slice(6))
+      .join('\n');
     const { rules, problems } = await loadHealthChecks(value, process.cwd());
     expect(problems).toEqual([]);
     expect(rules.map((r) => r.id)).toEqual(['health-checks[0]', 'health-checks[1]']);

@@ -56,8 +56,7 @@ interface CelErrorShape {
   node?: { start?: number; end?: number; range?: { start: number; end: number } };
 }
 
-const isCelError = (error: unknown): error is CelErrorShape =>
-  error instanceof Error && ['ParseError', 'EvaluationError', 'TypeError'].includes(error.name);
+const isCelError = (error: unknown): error is CelErrorShape => error instanceof Error && ['ParseError', 'EvaluationError', 'TypeError'].includes(error.name);
 
 /** The library's one-line reason, without its ASCII-art excerpt of the source. */
 function summaryOf(error: unknown): string {

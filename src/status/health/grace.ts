@@ -38,7 +38,13 @@ export type StatusGraceDecision =
 export function declaresStatusSubresource(crd: unknown, version?: string): boolean {
   const spec = isPlainObject(crd) && isPlainObject(crd.spec) ? crd.spec : undefined;
   const versions = Array.isArray(spec?.versions) ? spec.versions.filter(isPlainObject) : [];
-  return versions.some((v) => (version === undefined ? v.served !== false : v.name === version) && isPlainObject(v.subresources) && v.subresources.status !== undefined && v.subresources.status !== null);
+  return versions.some(
+    (v) =>
+      (version === undefined ? v.served !== false : v.name === version) &&
+      isPlainObject(v.subresources) &&
+      v.subresources.status !== undefined &&
+      v.subresources.status !== null,
+  );
 }
 
 /** An object without status, or with `status: {}` / `status: null`. */
@@ -56,7 +62,10 @@ export function statusGrace(obj: KubeObject, opts: StatusGraceOptions): StatusGr
   if (elapsed < opts.graceMs) {
     return { decision: 'wait', result: inProgress('WaitingForController', `${WAITING_FOR_CONTROLLER} (status-grace ${grace})`) };
   }
-  return { decision: 'expired', warning: `${describe(obj)} has no status after status-grace ${grace}, so it is judged by kstatus alone (Current). If its controller reports readiness some other way, add a rule for it to the health-checks input (Flux healthCheckExprs format).` };
+  return {
+    decision: 'expired',
+    warning: `${describe(obj)} has no status after status-grace ${grace}, so it is judged by kstatus alone (Current). If its controller reports readiness some other way, add a rule for it to the health-checks input (Flux healthCheckExprs format).`,
+  };
 }
 
 function formatSeconds(ms: number): string {

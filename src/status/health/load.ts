@@ -12,7 +12,10 @@ import type { HealthRule, HealthRuleProblem } from './types.js';
 
 /** Inline when the first meaningful line starts a YAML list item or a flow sequence. */
 export function isInlineRuleList(value: string): boolean {
-  const first = value.split('\n').map((line) => line.trim()).find((line) => line !== '' && !line.startsWith('#'));
+  const first = value
+    .split('\n')
+    .map((line) => line.trim())
+    .find((line) => line !== '' && !line.startsWith('#'));
   return first !== undefined && (first.startsWith('- ') || first === '-' || first.startsWith('['));
 }
 
@@ -23,11 +26,19 @@ export async function loadHealthChecks(value: string, cwd: string): Promise<Pars
     const { rules, problems } = parseRuleText(value, { firstIndex: 0 });
     return withDuplicates({ rules, problems });
   }
-  const lines = value.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
+  const lines = value
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
   if (lines.some((line) => /^[A-Za-z]+:(\s|$)/.test(line))) {
     return {
       rules: [],
-      problems: [{ input: HEALTH_CHECKS_INPUT, message: `Input "${HEALTH_CHECKS_INPUT}" looks like a single YAML mapping, not a list of rules: start each rule with "- apiVersion: ...". ${HEALTH_CHECKS_EXAMPLE}` }],
+      problems: [
+        {
+          input: HEALTH_CHECKS_INPUT,
+          message: `Input "${HEALTH_CHECKS_INPUT}" looks like a single YAML mapping, not a list of rules: start each rule with "- apiVersion: ...". ${HEALTH_CHECKS_EXAMPLE}`,
+        },
+      ],
     };
   }
   const rules: HealthRule[] = [];
@@ -38,11 +49,17 @@ export async function loadHealthChecks(value: string, cwd: string): Promise<Pars
     try {
       files = await expand(pattern, cwd);
     } catch (error) {
-      problems.push({ input: HEALTH_CHECKS_INPUT, message: `Input "${HEALTH_CHECKS_INPUT}" has "${pattern}", which is not a usable path or glob (${error instanceof Error ? error.message : String(error)}). ${HEALTH_CHECKS_EXAMPLE}` });
+      problems.push({
+        input: HEALTH_CHECKS_INPUT,
+        message: `Input "${HEALTH_CHECKS_INPUT}" has "${pattern}", which is not a usable path or glob (${error instanceof Error ? error.message : String(error)}). ${HEALTH_CHECKS_EXAMPLE}`,
+      });
       continue;
     }
     if (files.length === 0) {
-      problems.push({ input: HEALTH_CHECKS_INPUT, message: `Input "${HEALTH_CHECKS_INPUT}" has "${pattern}", which matches no file. ${HEALTH_CHECKS_EXAMPLE}` });
+      problems.push({
+        input: HEALTH_CHECKS_INPUT,
+        message: `Input "${HEALTH_CHECKS_INPUT}" has "${pattern}", which matches no file. ${HEALTH_CHECKS_EXAMPLE}`,
+      });
       continue;
     }
     for (const file of files) {
@@ -52,7 +69,11 @@ export async function loadHealthChecks(value: string, cwd: string): Promise<Pars
         text = await readFile(file, 'utf8');
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
-        problems.push({ input: HEALTH_CHECKS_INPUT, message: `Input "${HEALTH_CHECKS_INPUT}" has "${display}", which cannot be read (${code}). ${HEALTH_CHECKS_EXAMPLE}`, file: display });
+        problems.push({
+          input: HEALTH_CHECKS_INPUT,
+          message: `Input "${HEALTH_CHECKS_INPUT}" has "${display}", which cannot be read (${code}). ${HEALTH_CHECKS_EXAMPLE}`,
+          file: display,
+        });
         continue;
       }
       const parsed = parseRuleText(text, { firstIndex: index, file: display, fluxDocuments: true });

@@ -39,7 +39,6 @@ export interface ParsedText extends ParsedRules {
   count: number;
 }
 
-
 /**
  * Rules from YAML text that is a bare list, or (with `fluxDocuments`) a multi-document file whose Flux
  * Kustomization/HelmRelease documents carry `spec.healthCheckExprs`. Lists are concatenated in order.
@@ -62,12 +61,21 @@ export function parseRuleText(text: string, options: ParseOptions & { fluxDocume
     if (error) {
       const line = error.linePos?.[0].line;
       const reason = (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
-      return { rules: [], count: 0, problems: [problem(`Input "${HEALTH_CHECKS_INPUT}" has ${where}, which is not valid YAML${line ? ` at line ${line}` : ''}: ${reason}. ${HEALTH_CHECKS_EXAMPLE}`, line)] };
+      return {
+        rules: [],
+        count: 0,
+        problems: [
+          problem(
+            `Input "${HEALTH_CHECKS_INPUT}" has ${where}, which is not valid YAML${line ? ` at line ${line}` : ''}: ${reason}. ${HEALTH_CHECKS_EXAMPLE}`,
+            line,
+          ),
+        ],
+      };
     }
     const root = doc.contents;
     if (root === null || (isScalar(root) && (root.value === null || root.value === ''))) continue;
     if (isSeq(root)) {
-      lists.push({ items: root.items as Node[], doc });
+      lists.push({ items: root.items, doc });
       continue;
     }
     if (options.fluxDocuments && isMap(root)) {
@@ -76,7 +84,16 @@ export function parseRuleText(text: string, options: ParseOptions & { fluxDocume
       continue;
     }
     const what = isMap(root) ? 'a mapping' : 'a scalar';
-    return { rules: [], count: 0, problems: [problem(`Input "${HEALTH_CHECKS_INPUT}" has ${where}, which is ${what}, not a list of rules (start each rule with "- apiVersion: ..."). ${HEALTH_CHECKS_EXAMPLE}`, lineOf(root))] };
+    return {
+      rules: [],
+      count: 0,
+      problems: [
+        problem(
+          `Input "${HEALTH_CHECKS_INPUT}" has ${where}, which is ${what}, not a list of rules (start each rule with "- apiVersion: ..."). ${HEALTH_CHECKS_EXAMPLE}`,
+          lineOf(root),
+        ),
+      ],
+    };
   }
   if (lists.length === 0) {
     const expected = options.fluxDocuments ? 'no rule list and no Flux Kustomization or HelmRelease with spec.healthCheckExprs' : 'no rules';
@@ -123,7 +140,9 @@ function parseRule(item: Node, index: number, ctx: RuleContext): HealthRule | un
   const name = ctx.builtin ? builtinName(item) : undefined;
   const label = ctx.builtin ? `built-in rule ${name ?? `#${index}`}` : `rule ${HEALTH_CHECKS_INPUT}[${index}]`;
   const fail = (message: string, at = line): undefined => {
-    ctx.problems.push(ctx.problem(`Input "${HEALTH_CHECKS_INPUT}" has ${label}${ctx.file ? ` in "${ctx.file}"` : ''}${at ? ` (line ${at})` : ''}: ${message}`, at));
+    ctx.problems.push(
+      ctx.problem(`Input "${HEALTH_CHECKS_INPUT}" has ${label}${ctx.file ? ` in "${ctx.file}"` : ''}${at ? ` (line ${at})` : ''}: ${message}`, at),
+    );
     return undefined;
   };
   if (!isMap(item)) return fail(`it is not a mapping. ${HEALTH_CHECKS_EXAMPLE}`);
@@ -131,23 +150,33 @@ function parseRule(item: Node, index: number, ctx: RuleContext): HealthRule | un
 
   for (const pair of item.items) {
     const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-    if (!KNOWN_FIELDS.has(key)) return fail(`it has the unknown field "${key}"; a rule has apiVersion, kind, current, inProgress and failed. ${HEALTH_CHECKS_EXAMPLE}`, ctx.lineOf(pair.key as Node));
+    if (!KNOWN_FIELDS.has(key))
+      return fail(
+        `it has the unknown field "${key}"; a rule has apiVersion, kind, current, inProgress and failed. ${HEALTH_CHECKS_EXAMPLE}`,
+        ctx.lineOf(pair.key as Node),
+      );
   }
   const text = (field: string): { value?: string; line?: number; bad?: true } => {
     const raw = item.get(field, true) as Node | undefined;
     const node = raw === undefined ? undefined : resolved(raw, ctx.doc);
     if (node === undefined || (isScalar(node) && node.value === null)) return {};
-    if (!isScalar(node) || typeof node.value !== 'string') return { bad: true, line: ctx.lineOf(node as Node) ?? line };
+    if (!isScalar(node) || typeof node.value !== 'string') return { bad: true, line: ctx.lineOf(node) ?? line };
     const at = ctx.lineOf(node);
     return { value: node.value, ...(at === undefined ? {} : { line: at }) };
   };
 
   const apiVersion = text('apiVersion');
-  if (apiVersion.bad || apiVersion.value === undefined) return fail(`apiVersion is required, as GROUP/VERSION (like cert-manager.io/v1). ${HEALTH_CHECKS_EXAMPLE}`);
+  if (apiVersion.bad || apiVersion.value === undefined)
+    return fail(`apiVersion is required, as GROUP/VERSION (like cert-manager.io/v1). ${HEALTH_CHECKS_EXAMPLE}`);
   const group = groupOf(apiVersion.value, ctx.builtin === true);
-  if (group === undefined) return fail(`apiVersion "${apiVersion.value}" is not GROUP/VERSION (like cert-manager.io/v1; the version is ignored, the group is matched). ${HEALTH_CHECKS_EXAMPLE}`, apiVersion.line);
+  if (group === undefined)
+    return fail(
+      `apiVersion "${apiVersion.value}" is not GROUP/VERSION (like cert-manager.io/v1; the version is ignored, the group is matched). ${HEALTH_CHECKS_EXAMPLE}`,
+      apiVersion.line,
+    );
   const kind = text('kind');
-  if (kind.bad || kind.value === '') return fail(`kind must be a kind name (like Certificate), or left out to match every kind of the group. ${HEALTH_CHECKS_EXAMPLE}`, kind.line);
+  if (kind.bad || kind.value === '')
+    return fail(`kind must be a kind name (like Certificate), or left out to match every kind of the group. ${HEALTH_CHECKS_EXAMPLE}`, kind.line);
   const where = `${group || 'core'}${kind.value ? `/${kind.value}` : ''}`;
 
   const programs: Partial<Record<ExpressionField, CelProgram>> = {};
@@ -155,12 +184,16 @@ function parseRule(item: Node, index: number, ctx: RuleContext): HealthRule | un
     const expr = text(field);
     if (expr.bad) return fail(`${field} (for ${where}) must be a CEL expression string. ${HEALTH_CHECKS_EXAMPLE}`, expr.line);
     if (expr.value === undefined || expr.value.trim() === '') {
-      if (field === 'current') return fail(`current (for ${where}) is required: the CEL expression that is true when the object is ready. ${HEALTH_CHECKS_EXAMPLE}`);
+      if (field === 'current')
+        return fail(`current (for ${where}) is required: the CEL expression that is true when the object is ready. ${HEALTH_CHECKS_EXAMPLE}`);
       continue;
     }
     const compiled = compileExpression(expr.value);
     if (!compiled.ok) {
-      return fail(`${field} (for ${where}) is not valid CEL at position ${compiled.position + 1}: ${compiled.message}\n  ${expr.value}\n  ${' '.repeat(compiled.position)}^\n${HEALTH_CHECKS_EXAMPLE}`, expr.line);
+      return fail(
+        `${field} (for ${where}) is not valid CEL at position ${compiled.position + 1}: ${compiled.message}\n  ${expr.value}\n  ${' '.repeat(compiled.position)}^\n${HEALTH_CHECKS_EXAMPLE}`,
+        expr.line,
+      );
     }
     programs[field] = compiled.program;
   }

@@ -65,11 +65,15 @@ export class ScriptedStatusController {
       return;
     }
     for (const step of steps) {
-      this.rt.after(step.afterMs, () => {
-        const current = this.rt.store.byUID(uid)?.object;
-        if (!current || Number(current.metadata.generation ?? 1) !== generation) return;
-        this.rt.writeStatus(current, fillGeneration(step.status, generation) as object);
-      }, uid);
+      this.rt.after(
+        step.afterMs,
+        () => {
+          const current = this.rt.store.byUID(uid)?.object;
+          if (!current || Number(current.metadata.generation ?? 1) !== generation) return;
+          this.rt.writeStatus(current, fillGeneration(step.status, generation) as object);
+        },
+        uid,
+      );
     }
   }
 
@@ -79,7 +83,14 @@ export class ScriptedStatusController {
 }
 
 /** A namespaced (or cluster-scoped) CRD with a status subresource, for e2e fixtures of real operators' kinds. */
-export function crdFor(opts: { group: string; kind: string; plural: string; versions?: string[]; scope?: 'Namespaced' | 'Cluster'; statusSubresource?: boolean }): object {
+export function crdFor(opts: {
+  group: string;
+  kind: string;
+  plural: string;
+  versions?: string[];
+  scope?: 'Namespaced' | 'Cluster';
+  statusSubresource?: boolean;
+}): object {
   const versions = opts.versions ?? ['v1'];
   return {
     apiVersion: 'apiextensions.k8s.io/v1',

@@ -68,7 +68,7 @@ describe('evaluate', () => {
     ["status.conditions[0].message.startsWith('Certificate') && kind.lowerAscii() == 'certificate'", true],
     ["spec.dnsNames.exists(n, n.endsWith('.example.com')) && 'a.example.com' in spec.dnsNames", true],
     ["timestamp(status.notAfter) > timestamp('2026-01-01T00:00:00Z')", true],
-    ["has(status.conditions) && !has(status.phase)", true],
+    ['has(status.conditions) && !has(status.phase)', true],
     ["size(status.conditions) == 2 && status.conditions.map(c, c.type) == ['Ready', 'Issuing']", true],
     ['status.conditions.exists_one(c, c.status == "True")', true],
   ])('%s is %s', (text, expected) => {

@@ -36,25 +36,36 @@ const SECTIONS = ['basic', 'comparisons', 'logic', 'fields', 'lists', 'macros', 
  */
 const KNOWN_GAPS: Record<string, Record<string, string>> = {
   basic: {
-    'basic/functions/unbound_is_runtime_error': 'an unknown function is an error when parsing, not when evaluating (either way the rule is rejected before the wait)',
+    'basic/functions/unbound_is_runtime_error':
+      'an unknown function is an error when parsing, not when evaluating (either way the rule is rejected before the wait)',
     'basic/self_eval_nonzeroish/self_eval_bytes_escape': 'an octal/hex escape in a bytes literal gives a code point, not a byte',
   },
   comparisons: {
     'comparisons/bound/bytes_gt_left_false': 'ordering of bytes values is not implemented',
     'comparisons/eq_literal/eq_bytes': 'numeric or bytes comparison edge case (uint vs int, lossy 2^63 double, bytes equality)',
     'comparisons/eq_literal/eq_list_elem_mixed_types': 'cross-type numeric equality inside list literals (double vs int literals)',
-    'comparisons/eq_literal/eq_list_mixed_type_numbers': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
-    'comparisons/eq_literal/eq_map_mixed_type_numbers': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
-    'comparisons/eq_literal/eq_map_value_mixed_types': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'comparisons/eq_literal/eq_list_mixed_type_numbers':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'comparisons/eq_literal/eq_map_mixed_type_numbers':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'comparisons/eq_literal/eq_map_value_mixed_types':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
     'comparisons/eq_literal/eq_mixed_types': 'cross-type numeric equality of two literals (1.0 == 1); between JSON fields it works (cel.test.ts)',
-    'comparisons/eq_literal/not_eq_list_elem_null': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
-    'comparisons/eq_literal/not_eq_list_false_vs_types': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'comparisons/eq_literal/not_eq_list_elem_null':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'comparisons/eq_literal/not_eq_list_false_vs_types':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
     'comparisons/eq_literal/not_eq_list_length': 'comparing lists of different literal element types is a type error',
-    'comparisons/eq_literal/not_eq_list_mixed_type_numbers': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
-    'comparisons/eq_literal/not_eq_list_null': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
-    'comparisons/eq_literal/not_eq_map_false_vs_types': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
-    'comparisons/eq_literal/not_eq_map_null': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
-    'comparisons/eq_literal/not_eq_map_value_null': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'comparisons/eq_literal/not_eq_list_mixed_type_numbers':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'comparisons/eq_literal/not_eq_list_null':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'comparisons/eq_literal/not_eq_map_false_vs_types':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'comparisons/eq_literal/not_eq_map_null':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'comparisons/eq_literal/not_eq_map_value_null':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
     'comparisons/gt_literal/gt_bytes_one': 'ordering of bytes values is not implemented',
     'comparisons/gt_literal/gt_bytes_one_to_empty': 'ordering of bytes values is not implemented',
     'comparisons/gt_literal/not_gt_bytes_sorting': 'ordering of bytes values is not implemented',
@@ -64,10 +75,14 @@ const KNOWN_GAPS: Record<string, Record<string, string>> = {
     'comparisons/gte_literal/gte_bytes_to_empty': 'ordering of bytes values is not implemented',
     'comparisons/gte_literal/gte_dyn_int_big_lossy_double': 'numeric or bytes comparison edge case (uint vs int, lossy 2^63 double, bytes equality)',
     'comparisons/gte_literal/not_gte_bytes_empty_to_nonempty': 'ordering of bytes values is not implemented',
-    'comparisons/in_list_literal/elem_in_mixed_type_list': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
-    'comparisons/in_list_literal/elem_in_mixed_type_list_cross_type': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
-    'comparisons/in_map_literal/key_in_mixed_key_type_map': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
-    'comparisons/in_map_literal/key_in_mixed_key_type_map_cross_type': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'comparisons/in_list_literal/elem_in_mixed_type_list':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'comparisons/in_list_literal/elem_in_mixed_type_list_cross_type':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'comparisons/in_map_literal/key_in_mixed_key_type_map':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'comparisons/in_map_literal/key_in_mixed_key_type_map_cross_type':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
     'comparisons/lt_literal/lt_bytes': 'ordering of bytes values is not implemented',
     'comparisons/lt_literal/not_lt_bytes_same': 'ordering of bytes values is not implemented',
     'comparisons/lt_literal/not_lt_bytes_width': 'ordering of bytes values is not implemented',
@@ -79,22 +94,36 @@ const KNOWN_GAPS: Record<string, Record<string, string>> = {
     'comparisons/ne_literal/not_ne_bytes': 'numeric or bytes comparison edge case (uint vs int, lossy 2^63 double, bytes equality)',
   },
   logic: {
-    'logic/AND/short_circuit_type_left': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
-    'logic/AND/short_circuit_type_right': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
-    'logic/OR/short_circuit_type_left': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
-    'logic/OR/short_circuit_type_right': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
-    'logic/conditional/mixed_type': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'logic/AND/short_circuit_type_left':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'logic/AND/short_circuit_type_right':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'logic/OR/short_circuit_type_left':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'logic/OR/short_circuit_type_right':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'logic/conditional/mixed_type':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
   },
   fields: {
-    'fields/in/mixed_numbers_and_keys_absent': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
-    'fields/in/mixed_numbers_and_keys_present': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
-    'fields/map_fields/map_key_int64': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
-    'fields/map_fields/map_key_mixed_numbers_double_key': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
-    'fields/map_fields/map_key_mixed_numbers_int_key': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
-    'fields/map_fields/map_key_mixed_numbers_uint_key': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
-    'fields/map_fields/map_key_mixed_type': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
-    'fields/map_fields/map_key_uint64': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
-    'fields/map_fields/map_value_mix_type': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'fields/in/mixed_numbers_and_keys_absent':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'fields/in/mixed_numbers_and_keys_present':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'fields/map_fields/map_key_int64':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'fields/map_fields/map_key_mixed_numbers_double_key':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'fields/map_fields/map_key_mixed_numbers_int_key':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'fields/map_fields/map_key_mixed_numbers_uint_key':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'fields/map_fields/map_key_mixed_type':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'fields/map_fields/map_key_uint64':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'fields/map_fields/map_value_mix_type':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
     'fields/map_has/has': 'has() on a map literal or an optional value',
     'fields/map_has/has_empty': 'has() on a map literal or an optional value',
     'fields/map_has/has_not': 'has() on a map literal or an optional value',
@@ -116,25 +145,37 @@ const KNOWN_GAPS: Record<string, Record<string, string>> = {
     'lists/index/zero_based_uint': 'uint/int mixing edge case',
   },
   macros: {
-    'macros/all/list_elem_type_shortcircuit': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
-    'macros/all/list_empty': 'an empty list literal with a numeric comparison trips an overload check ([].all(e, e > 0)); an empty list from the object works (cel.test.ts)',
-    'macros/exists/list_elem_type_exhaustive': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
-    'macros/exists/list_elem_type_shortcircuit': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
-    'macros/exists/map_key_type_exhaustive': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
-    'macros/exists/map_key_type_shortcircuit': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
-    'macros/exists_one/map_one': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'macros/all/list_elem_type_shortcircuit':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'macros/all/list_empty':
+      'an empty list literal with a numeric comparison trips an overload check ([].all(e, e > 0)); an empty list from the object works (cel.test.ts)',
+    'macros/exists/list_elem_type_exhaustive':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'macros/exists/list_elem_type_shortcircuit':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'macros/exists/map_key_type_exhaustive':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'macros/exists/map_key_type_shortcircuit':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'macros/exists_one/map_one':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
   },
   optionals: {
     'optionals/optionals/empty_map_optFlatMap_hasValue': 'optional helper not implemented (optMap, optFlatMap, ofNonZeroValue, type of an optional)',
     'optionals/optionals/has_map_optindex': 'has() on a map literal or an optional value',
     'optionals/optionals/has_map_optindex_field': 'has() on a map literal or an optional value',
     'optionals/optionals/map_empty_submap_optFlatMap_hasValue': 'optional helper not implemented (optMap, optFlatMap, ofNonZeroValue, type of an optional)',
-    'optionals/optionals/map_key_mixed_numbers_double_key_optindex_value': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
-    'optionals/optionals/map_key_mixed_numbers_int_key_optindex_value': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
-    'optionals/optionals/map_key_mixed_numbers_uint_key_optindex_value': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
-    'optionals/optionals/map_key_mixed_type_optindex_value': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'optionals/optionals/map_key_mixed_numbers_double_key_optindex_value':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'optionals/optionals/map_key_mixed_numbers_int_key_optindex_value':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'optionals/optionals/map_key_mixed_numbers_uint_key_optindex_value':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'optionals/optionals/map_key_mixed_type_optindex_value':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
     'optionals/optionals/map_null_entry_no_such_key': 'accepts a value cel-go rejects (an out-of-range conversion or map key)',
-    'optionals/optionals/map_optindex_optFlatMap_optional_ofNonZeroValue_hasValue': 'optional helper not implemented (optMap, optFlatMap, ofNonZeroValue, type of an optional)',
+    'optionals/optionals/map_optindex_optFlatMap_optional_ofNonZeroValue_hasValue':
+      'optional helper not implemented (optMap, optFlatMap, ofNonZeroValue, type of an optional)',
     'optionals/optionals/map_optional_entry_has': 'optional entries in list or map literals ([?x], {?k: v}) are not parsed',
     'optionals/optionals/map_optional_has': 'has() on a map literal or an optional value',
     'optionals/optionals/map_optional_select_has': 'has() on a map literal or an optional value',
@@ -162,13 +203,15 @@ const KNOWN_GAPS: Record<string, Record<string, string>> = {
     'optionals/optionals/optional_ne_none_none': 'equality of two optional values is not implemented',
     'optionals/optionals/optional_none_optindex_hasValue': 'selecting on optional.none() throws instead of giving none',
     'optionals/optionals/optional_none_optselect_hasValue': 'selecting on optional.none() throws instead of giving none',
-    'optionals/optionals/optional_ofNonZeroValue_or_optional_value': 'optional helper not implemented (optMap, optFlatMap, ofNonZeroValue, type of an optional)',
+    'optionals/optionals/optional_ofNonZeroValue_or_optional_value':
+      'optional helper not implemented (optMap, optFlatMap, ofNonZeroValue, type of an optional)',
     'optionals/optionals/optional_of_optMap_value': 'optional helper not implemented (optMap, optFlatMap, ofNonZeroValue, type of an optional)',
     'optionals/optionals/ternary_optional_hasValue': 'has() on a map literal or an optional value',
     'optionals/optionals/type': 'optional helper not implemented (optMap, optFlatMap, ofNonZeroValue, type of an optional)',
   },
   conversions: {
-    'conversions/dyn/dyn_heterogeneous_list': 'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
+    'conversions/dyn/dyn_heterogeneous_list':
+      'mixed-type literal or operand rejected when parsing (cel-js type-checks literals; the test expects evaluation without a check)',
     'conversions/identity/duration': 'duration(duration) identity conversion',
     'conversions/identity/timestamp': 'timestamp(timestamp) identity conversion',
     'conversions/int/double_int_max_range': 'accepts a value cel-go rejects (an out-of-range conversion or map key)',
@@ -188,8 +231,10 @@ const KNOWN_GAPS: Record<string, Record<string, string>> = {
 /** Expressions that construct or name protobuf messages: no JSON object has them. */
 const PROTOBUF = /google\.protobuf\.|TestAllTypes|cel\.expr\./;
 
-class Skip {
-  constructor(readonly reason: string) {}
+class Skip extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+  }
 }
 
 /** A conformance `Value` (protobuf JSON) as the JS value the adapter would return for it. */
@@ -236,12 +281,13 @@ function bindingValue(binding: Json): unknown {
 function equal(actual: unknown, expected: unknown): boolean {
   if (typeof expected === 'number' && Number.isNaN(expected)) return typeof actual === 'number' && Number.isNaN(actual);
   if (typeof expected === 'object' && expected !== null) {
-    if ('uint' in expected) return typeof actual === 'object' && actual !== null && 'value' in actual && BigInt(String((actual as { value: unknown }).value)) === expected.uint;
+    if ('uint' in expected) return typeof actual === 'object' && actual !== null && 'value' in actual && BigInt(String(actual.value)) === expected.uint;
     if ('type' in expected) return typeof actual === 'object' && actual !== null && String((actual as { name?: unknown }).name ?? actual) === expected.type;
     if (expected instanceof Uint8Array) return actual instanceof Uint8Array && Buffer.from(actual).equals(Buffer.from(expected));
     if (Array.isArray(expected)) return Array.isArray(actual) && actual.length === expected.length && expected.every((e, i) => equal(actual[i], e));
     if (expected instanceof Map) {
-      const entries: [unknown, unknown][] = actual instanceof Map ? [...actual.entries()] : typeof actual === 'object' && actual !== null ? Object.entries(actual) : [];
+      const entries: [unknown, unknown][] =
+        actual instanceof Map ? [...actual.entries()] : typeof actual === 'object' && actual !== null ? Object.entries(actual) : [];
       if (entries.length !== expected.size) return false;
       return [...expected.entries()].every(([k, v]) => entries.some(([ak, av]) => String(ak) === String(k) && equal(av, v)));
     }

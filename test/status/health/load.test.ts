@@ -76,9 +76,25 @@ describe('inline rules', () => {
       dir,
     );
     expect(problems).toEqual([]);
-    expect(rules.map((r) => ({ id: r.id, group: r.group, kind: r.kind, inProgress: r.inProgress?.text, failed: r.failed?.text, current: r.current.text }))).toEqual([
-      { id: 'health-checks[0]', group: 'cert-manager.io', kind: 'Certificate', inProgress: undefined, failed: "status.conditions.exists(c, c.type == 'Ready' && c.status == 'False')", current: "status.conditions.exists(c, c.type == 'Ready' && c.status == 'True')" },
-      { id: 'health-checks[1]', group: 'example.com', kind: undefined, inProgress: "status.phase == 'Pending'", failed: undefined, current: "status.phase == 'Ready'" },
+    expect(
+      rules.map((r) => ({ id: r.id, group: r.group, kind: r.kind, inProgress: r.inProgress?.text, failed: r.failed?.text, current: r.current.text })),
+    ).toEqual([
+      {
+        id: 'health-checks[0]',
+        group: 'cert-manager.io',
+        kind: 'Certificate',
+        inProgress: undefined,
+        failed: "status.conditions.exists(c, c.type == 'Ready' && c.status == 'False')",
+        current: "status.conditions.exists(c, c.type == 'Ready' && c.status == 'True')",
+      },
+      {
+        id: 'health-checks[1]',
+        group: 'example.com',
+        kind: undefined,
+        inProgress: "status.phase == 'Pending'",
+        failed: undefined,
+        current: "status.phase == 'Ready'",
+      },
     ]);
   });
 
@@ -110,16 +126,42 @@ describe('inline rules', () => {
     [
       'a CEL syntax error names the rule, group/kind, expression and position',
       "- apiVersion: cert-manager.io/v1\n  kind: Certificate\n  current: status.conditions.exists(c, c.type == 'Ready' &&& c.status == 'True')\n",
-      [/rule health-checks\[0\]/, /\(line 3\)/, /current \(for cert-manager\.io\/Certificate\) is not valid CEL at position 49/, /Unexpected character: &/, /\n {2}status\.conditions\.exists\(c, c\.type == 'Ready' &&& c\.status == 'True'\)\n {50}\^/],
+      [
+        /rule health-checks\[0\]/,
+        /\(line 3\)/,
+        /current \(for cert-manager\.io\/Certificate\) is not valid CEL at position 49/,
+        /Unexpected character: &/,
+        /\n {2}status\.conditions\.exists\(c, c\.type == 'Ready' &&& c\.status == 'True'\)\n {50}\^/,
+      ],
     ],
-    ['current is required', '- apiVersion: cert-manager.io/v1\n  kind: Certificate\n  failed: "false"\n', [/rule health-checks\[0\]/, /current \(for cert-manager\.io\/Certificate\) is required/]],
+    [
+      'current is required',
+      '- apiVersion: cert-manager.io/v1\n  kind: Certificate\n  failed: "false"\n',
+      [/rule health-checks\[0\]/, /current \(for cert-manager\.io\/Certificate\) is required/],
+    ],
     ['apiVersion is required', '- kind: Certificate\n  current: "true"\n', [/apiVersion is required, as GROUP\/VERSION/]],
     ['apiVersion must be GROUP/VERSION', '- apiVersion: cert-manager.io\n  current: "true"\n', [/apiVersion "cert-manager\.io" is not GROUP\/VERSION/]],
-    ['a wildcard group is for built-ins only', "- apiVersion: '*.crossplane.io/v1'\n  current: \"true\"\n", [/apiVersion "\*\.crossplane\.io\/v1" is not GROUP\/VERSION/]],
-    ['an unknown field (a typo) is a problem', '- apiVersion: example.com/v1\n  inprogress: "true"\n  current: "true"\n', [/unknown field "inprogress"/, /\(line 2\)/]],
+    [
+      'a wildcard group is for built-ins only',
+      '- apiVersion: \'*.crossplane.io/v1\'\n  current: "true"\n',
+      [/apiVersion "\*\.crossplane\.io\/v1" is not GROUP\/VERSION/],
+    ],
+    [
+      'an unknown field (a typo) is a problem',
+      '- apiVersion: example.com/v1\n  inprogress: "true"\n  current: "true"\n',
+      [/unknown field "inprogress"/, /\(line 2\)/],
+    ],
     ['an expression must be a string', '- apiVersion: example.com/v1\n  current: true\n', [/current \(for example\.com\) must be a CEL expression string/]],
-    ['a duplicate (group, kind) names both rules', `${CERTIFICATE_RULE}${CERTIFICATE_RULE}`, [/two rules for cert-manager\.io\/Certificate: health-checks\[0\] and health-checks\[1\]/]],
-    ['a duplicate group-only rule', '- apiVersion: example.com/v1\n  current: "true"\n- apiVersion: example.com/v2\n  current: "false"\n', [/two rules for every kind of example\.com \(no kind\)/]],
+    [
+      'a duplicate (group, kind) names both rules',
+      `${CERTIFICATE_RULE}${CERTIFICATE_RULE}`,
+      [/two rules for cert-manager\.io\/Certificate: health-checks\[0\] and health-checks\[1\]/],
+    ],
+    [
+      'a duplicate group-only rule',
+      '- apiVersion: example.com/v1\n  current: "true"\n- apiVersion: example.com/v2\n  current: "false"\n',
+      [/two rules for every kind of example\.com \(no kind\)/],
+    ],
     ['invalid YAML', "- apiVersion: example.com/v1\n  current: 'unterminated\n", [/not valid YAML/]],
     ['a flow list that is not a list of mappings', '[1, 2]', [/rule health-checks\[0\] \(line 1\): it is not a mapping/]],
   ])('%s', async (_name, value, messages) => {
@@ -167,14 +209,18 @@ describe('files and globs', () => {
     const { problems } = await loadHealthChecks('clusters/prod/broken.yaml', dir);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatchObject({ input: 'health-checks', file: 'clusters/prod/broken.yaml', line: 9 });
-    expect(problems[0]?.message).toMatch(/rule health-checks\[0\] in "clusters\/prod\/broken\.yaml" \(line 9\): current \(for cert-manager\.io\/Issuer\) is not valid CEL/);
+    expect(problems[0]?.message).toMatch(
+      /rule health-checks\[0\] in "clusters\/prod\/broken\.yaml" \(line 9\): current \(for cert-manager\.io\/Issuer\) is not valid CEL/,
+    );
   });
 
   test('a glob matches several files; a file with no rules is a problem', async () => {
     const { rules, problems } = await loadHealthChecks('clusters/prod/*.yaml', dir);
     expect(rules.map((r) => r.kind)).toEqual(['SealedSecret', 'ScaledObject']);
     expect(problems.map((p) => p.file)).toEqual(['clusters/prod/broken.yaml', 'clusters/prod/plain.yaml']);
-    expect(problems[1]?.message).toMatch(/"clusters\/prod\/plain\.yaml", which holds no rule list and no Flux Kustomization or HelmRelease with spec\.healthCheckExprs/);
+    expect(problems[1]?.message).toMatch(
+      /"clusters\/prod\/plain\.yaml", which holds no rule list and no Flux Kustomization or HelmRelease with spec\.healthCheckExprs/,
+    );
   });
 
   test('a path that matches nothing is a problem naming it', async () => {
@@ -185,6 +231,8 @@ describe('files and globs', () => {
 
   test('duplicates across files are found', async () => {
     const { problems } = await loadHealthChecks(`rules.yaml\n${path.join(dir, 'rules.yaml')}`, dir);
-    expect(problems.map((p) => p.message)).toEqual([expect.stringMatching(/two rules for cert-manager\.io\/Certificate: health-checks\[0\] and health-checks\[1\]/)]);
+    expect(problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(/two rules for cert-manager\.io\/Certificate: health-checks\[0\] and health-checks\[1\]/),
+    ]);
   });
 });
