@@ -48,6 +48,13 @@ export interface Settings {
   failFast: boolean;
   jobCompletion: boolean;
   summary: boolean;
+  /** The `health-checks` input as given (inline rules or file lines); loaded before the wait. */
+  healthChecks: string;
+  builtinHealthChecks: boolean;
+  /** `status-grace`; 0 means plain kstatus for custom resources without status. */
+  statusGraceMs: number;
+  /** `stable-for`; 0 means success as soon as every target is at the desired status. */
+  stableForMs: number;
 }
 
 /** The defaults of action.yml, applied when an input is unset (the runner fills them in; tests may not). */
@@ -59,6 +66,9 @@ export const INPUT_DEFAULTS = {
   'fail-fast': 'true',
   'job-completion': 'true',
   summary: 'true',
+  'builtin-health-checks': 'true',
+  'status-grace': '30s',
+  'stable-for': '0s',
 } as const;
 
 /** Without `resources` and `manifests`, a selector selects workloads of its own (src/targets/workloads.ts). */

@@ -11,3 +11,4 @@ export { evaluateHealth, WAITING_FOR_CONTROLLER } from './evaluate.js';
 export { builtinRules } from './builtin.js';
 export { suspendWarning } from './suspend.js';
 export { statusGrace, hasNoStatus, declaresStatusSubresource, type StatusGraceOptions, type StatusGraceDecision } from './grace.js';
+export { healthRulesFromSettings, type HealthSettings } from './rules-input.js';
