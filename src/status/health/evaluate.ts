@@ -58,7 +58,7 @@ function verdict(field: ExpressionField, rule: HealthRule, obj: Record<string, u
     case 'failed':
       return failed('HealthCheckFailed', ownMessage(obj) ?? matched);
     case 'inProgress':
-      return inProgress('HealthCheckInProgress', ownMessage(obj) ?? matched);
+      return inProgress('HealthCheckInProgress', ownMessage(obj) ?? progressMessage(obj) ?? matched);
   }
 }
 
@@ -98,6 +98,17 @@ export function ownMessage(obj: Record<string, unknown>): string | undefined {
   const phase = typeof status.phase === 'string' && status.phase !== '' ? `phase ${status.phase}` : undefined;
   if (message === undefined) return phase;
   return phase ? `${phase}: ${message}` : message;
+}
+
+/**
+ * For an object in progress whose own account is all good news (a Certificate re-issuing still has its old
+ * Ready=True): the message of a True condition other than Ready, which says what is going on
+ * (Issuing=True "Renewing certificate as renewal was scheduled").
+ */
+function progressMessage(obj: Record<string, unknown>): string | undefined {
+  const status = isPlainObject(obj.status) ? obj.status : undefined;
+  if (!status) return undefined;
+  return conditionsOf(status.conditions).find((c) => c.status === 'True' && c.type !== 'Ready' && c.message !== '')?.message;
 }
 
 interface LooseCondition {
