@@ -2,6 +2,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { parseRuleText } from '../../../src/status/health/parse.js';
 import { resolveRules } from '../../../src/status/health/resolve.js';
+import { builtinRules } from '../../../src/status/health/builtin.js';
 
 const user = parseRuleText(
   `- apiVersion: cert-manager.io/v1
@@ -46,4 +47,13 @@ describe('resolveRules', () => {
     expect(resolved.ruleFor(apiVersion, kind)?.id).toBe(id);
     expect(resolved.ruleFor(apiVersion, kind)?.id).toBe(id); // cached answers are the same
   });
+});
+
+test('every built-in rule is for a group with a dot, so resolving parses them only for such groups', () => {
+  expect(builtinRules().filter((rule) => !rule.group.includes('.'))).toEqual([]);
+});
+
+test('a user rule for a group without a dot (apps) still judges', () => {
+  const apps = parseRuleText('- apiVersion: apps/v1\n  kind: Deployment\n  current: "true"\n', { firstIndex: 0 }).rules;
+  expect(resolveRules({ user: apps, builtin: true }).ruleFor('apps/v1', 'Deployment')?.id).toBe('health-checks[0]');
 });
