@@ -233,6 +233,6 @@ uses, through our adapter, with every known gap listed). Import times on this sh
 between runs; the sizes and the evaluation ratio do not. The last table is the pure cost a rule adds to the engine:
 a few milliseconds per 1,000 status events (mostly converting each object's JSON integers to int64 once), against
 detection latencies of hundreds of milliseconds in the tables above; the end-to-end comparison at 1,000 custom
-resources with and without rules belongs in the main run once the engine calls the rules.`;
+resources with and without rules is the next section (bench/health.ts).`;
 
 await main();
