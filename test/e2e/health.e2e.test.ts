@@ -58,6 +58,19 @@ function scripted(apiVersion: string, kind: string, namespace: string, name: str
   return { apiVersion, kind, metadata: { name, namespace, annotations }, spec: {} };
 }
 
+/**
+ * Creates `object` once kubewait reports its target as not found (it is listing and watching by then), so
+ * kubewait sees every state the script writes, however slowly a loaded machine starts the action.
+ */
+function createOnceWaiting(object: object, ref: string): (stdout: string) => void {
+  let created = false;
+  return (stdout) => {
+    if (created || !stdout.includes(`${ref} (`) || !/NotFound/.test(stdout)) return;
+    created = true;
+    cluster.create(object);
+  };
+}
+
 const condition = (type: string, status: string, reason: string, message: string) => ({ type, status, reason, message });
 
 const DATABASE_RULE = `- apiVersion: example.com/v1
@@ -69,9 +82,12 @@ const DATABASE_RULE = `- apiVersion: example.com/v1
 describe('health rules end to end', () => {
   it('a custom resource without status waits for its controller, then is ready', async () => {
     const ready = { conditions: [condition('Ready', 'True', 'Ready', 'widget is serving')] };
-    cluster.create(scripted('example.com/v1', 'Widget', 'grace', 'slow', [{ afterMs: 2000, status: ready }]));
+    const widget = scripted('example.com/v1', 'Widget', 'grace', 'slow', [{ afterMs: 3000, status: ready }]);
 
-    const run = await runAction({ kubeconfig: cluster.kubeconfig({ namespace: 'grace' }), resources: 'widgets.example.com/slow', timeout: '60s' });
+    const run = await runAction(
+      { kubeconfig: cluster.kubeconfig({ namespace: 'grace' }), resources: 'widgets.example.com/slow', timeout: '60s' },
+      { onStdout: createOnceWaiting(widget, 'widget/slow') },
+    );
 
     expect(run.errors).toEqual([]);
     expect(run.outputs.result).toBe('ready');
@@ -142,11 +158,14 @@ describe('health rules end to end', () => {
     const upToDate = condition('Ready', 'True', 'Ready', 'Certificate is up to date and has not expired');
     const script = [
       { afterMs: 0, status: { conditions: [upToDate, condition('Issuing', 'True', 'Renewing', 'Renewing certificate as renewal was scheduled')] } },
-      { afterMs: 2000, status: { conditions: [upToDate, condition('Issuing', 'False', 'Issued', 'issued')] } },
+      { afterMs: 3000, status: { conditions: [upToDate, condition('Issuing', 'False', 'Issued', 'issued')] } },
     ];
-    cluster.create(scripted('cert-manager.io/v1', 'Certificate', 'certs', 'web-tls', script));
+    const certificate = scripted('cert-manager.io/v1', 'Certificate', 'certs', 'web-tls', script);
 
-    const run = await runAction({ kubeconfig: cluster.kubeconfig({ namespace: 'certs' }), resources: 'certificates.cert-manager.io/web-tls', timeout: '60s' });
+    const run = await runAction(
+      { kubeconfig: cluster.kubeconfig({ namespace: 'certs' }), resources: 'certificates.cert-manager.io/web-tls', timeout: '60s' },
+      { onStdout: createOnceWaiting(certificate, 'certificate/web-tls') },
+    );
 
     expect(run.errors).toEqual([]);
     expect(run.outputs.result).toBe('ready');
@@ -200,15 +219,20 @@ describe('health rules end to end', () => {
         onStdout: (stdout) => {
           if (patched || !/deployment\/web \(flap\): .*Current/.test(stdout)) return;
           patched = true;
-          // After the window's first look at the pods: the restart is a change it must see.
-          setTimeout(() => {
+          // After the window's first look at the pods (a pod LIST after the target is Current): the
+          // restart is then a change it must see.
+          const podLists = () => cluster.counters.requests().filter((r) => r.verb === 'list' && r.resource === 'pods' && r.namespace === 'flap').length;
+          const before = podLists();
+          const restart = () => {
+            if (podLists() < before + 2) return void setTimeout(restart, 50); // two: one may be the diagnoser's last
             for (const pod of cluster.list('v1', 'Pod', 'flap')) {
               const statuses = (pod.status?.containerStatuses ?? []) as Array<{ restartCount: number }>;
               cluster.patchStatus('v1', 'Pod', 'flap', pod.metadata.name, {
                 containerStatuses: statuses.map((s) => ({ ...s, restartCount: s.restartCount + 1 })),
               });
             }
-          }, 1000);
+          };
+          restart();
         },
       },
     );
