@@ -177,4 +177,11 @@ describe('stable-for', () => {
     expect(result.outcome).toBe('ready');
     expect(result.unstable).toBeUndefined();
   }, 60_000);
+
+  it('deletion waits are exempt: a target already gone ends the wait at once', async () => {
+    const ns = namespace(server, 'stabledeleted');
+    const result = await runEngine(server, [{ type: 'deploy', name: 'gone', namespace: ns }], { waitFor: { kind: 'deleted' }, stableForMs: 3_600_000 });
+    expect(result.outcome).toBe('ready');
+    expect(result.targets.map(brief)).toEqual(['Deployment/stabledeleted/gone NotFound done: does not exist']);
+  }, 60_000);
 });
