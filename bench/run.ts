@@ -18,6 +18,7 @@ import { describeMachine } from './machine.js';
 import { measure, type RunRecord } from './measure.js';
 import { plan, schedule, selectScenarios, WAITER_IDS, type WaiterId } from './plan.js';
 import { renderResults, type BenchResults } from './report.js';
+import { keepSections } from './sections.js';
 import { measureEvaluation, type EvalRecord } from './startup.js';
 import { formatBytes, formatMiB, formatMs } from './stats.js';
 import { kubectlRollout, kubectlWait, kubewait, type Waiter } from './waiters.js';
@@ -42,14 +43,14 @@ function write(results: BenchResults, partial: boolean): string {
     ? [path.join(os.tmpdir(), 'kubewait-bench-RESULTS.md'), path.join(os.tmpdir(), 'kubewait-bench-results.json')]
     : [RESULTS_MD, RESULTS_JSON];
   writeFileSync(json, `${JSON.stringify(results, null, 1)}\n`);
-  writeFileSync(md, renderResults(results, explanation(results)));
+  writeFileSync(md, keepSections(readPrevious(RESULTS_MD), renderResults(results, explanation(results))));
   return md;
 }
 
 function render(): void {
   const results = JSON.parse(readFileSync(RESULTS_JSON, 'utf8')) as BenchResults;
   results.startedAt = new Date(results.startedAt);
-  writeFileSync(RESULTS_MD, renderResults(results, explanation(results)));
+  writeFileSync(RESULTS_MD, keepSections(readPrevious(RESULTS_MD), renderResults(results, explanation(results))));
   log(`re-rendered ${RESULTS_MD} from ${RESULTS_JSON}`);
 }
 
@@ -164,3 +165,12 @@ function log(line: string): void {
 }
 
 await main();
+
+/** The current RESULTS.md, whose sections written by other bench scripts (bench/sections.ts) are kept. */
+function readPrevious(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}

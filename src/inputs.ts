@@ -52,6 +52,11 @@ export function parseSettings(read: InputReader): Settings {
     jobCompletion: parseBoolean('job-completion', value('job-completion')),
     summary: parseBoolean('summary', value('summary')),
     ...parseGitHubReportInputs(read),
+    // Kept as written (multi-line, indentation matters): loaded with the workspace's files before the wait.
+    healthChecks: read('health-checks'),
+    builtinHealthChecks: parseBoolean('builtin-health-checks', value('builtin-health-checks')),
+    statusGraceMs: parseWindow('status-grace', value('status-grace'), '30s'),
+    stableForMs: parseWindow('stable-for', value('stable-for'), '30s'),
   };
 }
 
@@ -221,6 +226,15 @@ export function parseDurationMs(text: string): number | undefined {
     total += Number(amount) * (UNIT_MS[unit ?? ''] ?? 0);
   }
   return sign * Math.round(total);
+}
+
+/** A duration that may be zero (`0s` turns the feature off). */
+function parseWindow(name: string, text: string, example: string): number {
+  const ms = parseDurationMs(text);
+  if (ms === undefined || ms < 0) {
+    throw new InputError(name, `Input "${name}" is "${text}": expected a duration of zero or more, like ${example}, 2m or 0s (off).`);
+  }
+  return ms;
 }
 
 function parseMode(text: string): Mode {

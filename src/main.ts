@@ -19,6 +19,7 @@ import {
   reportSetupFailure,
 } from './report/index.js';
 import { InputError, type Settings } from './settings.js';
+import { healthRulesFromSettings, type ResolvedRules } from './status/health/index.js';
 import { targetsFromInputs, type TargetSpec } from './targets/index.js';
 
 /** A step that is done must end even if some library left a socket open. */
@@ -28,7 +29,8 @@ export async function run(): Promise<void> {
   try {
     const settings = parseSettings((name) => core.getInput(name));
     const targets = await targetsFromInputs(settings, { cwd: process.cwd() });
-    const result = await waitOnCluster(settings, targets);
+    const healthRules = await healthRulesFromSettings(settings, { cwd: process.cwd() });
+    const result = await waitOnCluster(settings, targets, healthRules);
     if (result.error) {
       process.exitCode = 1; // the report already annotated the input at fault; one annotation is enough
     } else if (publicResult(result) !== 'ready') {
@@ -45,7 +47,7 @@ export async function run(): Promise<void> {
   }
 }
 
-async function waitOnCluster(settings: Settings, targets: TargetSpec[]): Promise<EngineResult> {
+async function waitOnCluster(settings: Settings, targets: TargetSpec[], healthRules: ResolvedRules): Promise<EngineResult> {
   const cluster = await connect(settings, { mask: (secret) => core.setSecret(secret) });
   const cancellation = cancelOnSignals();
   const log = bufferedSink(core);
@@ -54,6 +56,7 @@ async function waitOnCluster(settings: Settings, targets: TargetSpec[]): Promise
     const result = await waitForTargets(cluster, {
       ...settings,
       targets,
+      healthRules,
       defaultNamespace: settings.namespace || cluster.namespace || 'default',
       signal: cancellation.signal,
       observer: createLiveLog(log, settings),

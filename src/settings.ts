@@ -63,6 +63,13 @@ export interface Settings {
   reportMatrix: string;
   /** `report-job-id`: the job's check-run id, digits or '' when the runner does not know it. */
   reportJobId: string;
+  /** The `health-checks` input as given (inline rules or file lines); loaded before the wait. */
+  healthChecks: string;
+  builtinHealthChecks: boolean;
+  /** `status-grace`; 0 means plain kstatus for custom resources without status. */
+  statusGraceMs: number;
+  /** `stable-for`; 0 means success as soon as every target is at the desired status. */
+  stableForMs: number;
 }
 
 /** The defaults of action.yml, applied when an input is unset (the runner fills them in; tests may not). */
@@ -75,6 +82,9 @@ export const INPUT_DEFAULTS = {
   'job-completion': 'true',
   summary: 'true',
   'pr-comment': 'off',
+  'builtin-health-checks': 'true',
+  'status-grace': '30s',
+  'stable-for': '0s',
 } as const;
 
 /** Without `resources` and `manifests`, a selector selects workloads of its own (src/targets/workloads.ts). */

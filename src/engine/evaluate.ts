@@ -4,7 +4,8 @@
  * public `status` field always says whether the target is where the user wants it.
  */
 import { computeStatus, matchesCondition, matchesJsonPath, targetStatus } from '../status/index.js';
-import type { Condition, Status } from '../status/types.js';
+import { evaluateHealth, type HealthRule } from '../status/health/index.js';
+import type { Condition, Status, StatusResult } from '../status/types.js';
 import type { WaitFor } from './types.js';
 
 export interface Evaluation {
@@ -13,46 +14,72 @@ export interface Evaluation {
   conditions: Condition[];
   /** At the desired status (for `deleted`: never while the object exists). */
   done: boolean;
+  /** What judged it: `kstatus`, `builtin:<name>` or `health-checks[<i>]`. */
+  rule: string;
+  /** A rule's expression could not be evaluated: the engine warns once per target and rule. */
+  evaluationWarning?: string;
 }
 
 export interface EvaluateOptions {
   now: Date;
   jobCompletion: boolean;
+  /** The health rule for this object's type; kstatus when absent. */
+  rule?: HealthRule;
 }
+
+export const KSTATUS_RULE = 'kstatus';
 
 export function evaluate(object: unknown, waitFor: WaitFor, options: EvaluateOptions): Evaluation {
   try {
     return evaluateGoal(object, waitFor, options);
   } catch (error) {
     // The status library promises not to throw; if it ever does, one object must not stop the wait.
-    return { status: 'Unknown', message: `cannot compute the status: ${error instanceof Error ? error.message : String(error)}`, conditions: [], done: false };
+    return {
+      status: 'Unknown',
+      message: `cannot compute the status: ${error instanceof Error ? error.message : String(error)}`,
+      conditions: [],
+      done: false,
+      rule: options.rule?.id ?? KSTATUS_RULE,
+    };
   }
+}
+
+/** The object's status by its health rule when it has one, else by kstatus (and the CI rules). */
+function judge(object: unknown, options: EvaluateOptions): StatusResult & Pick<Evaluation, 'rule' | 'evaluationWarning'> {
+  const { rule } = options;
+  if (rule && typeof object === 'object' && object !== null) {
+    return evaluateHealth(rule, object as Record<string, unknown>);
+  }
+  return { ...targetStatus(object, options), rule: KSTATUS_RULE };
 }
 
 function evaluateGoal(object: unknown, waitFor: WaitFor, options: EvaluateOptions): Evaluation {
   switch (waitFor.kind) {
     case 'ready': {
-      const result = targetStatus(object, options);
+      const result = judge(object, options);
       return { ...result, done: result.status === 'Current' };
     }
     case 'deleted': {
+      // Only whether it still exists matters: no rule judges a deletion.
       const result = computeStatus(object, { now: options.now });
       const message = result.status === 'Terminating' ? result.message : 'still exists';
-      return { ...result, message, done: false };
+      return { ...result, message, done: false, rule: KSTATUS_RULE };
     }
     case 'condition': {
-      const result = targetStatus(object, options);
+      const result = judge(object, options);
+      const { rule, conditions } = result;
       if (matchesCondition(object, waitFor.type, waitFor.value)) {
-        return { status: 'Current', message: `condition ${waitFor.type}=${waitFor.value}`, conditions: result.conditions, done: true };
+        return { status: 'Current', message: `condition ${waitFor.type}=${waitFor.value}`, conditions, done: true, rule };
       }
-      return { ...unmet(result.status), message: conditionMessage(object, waitFor.type, waitFor.value), conditions: result.conditions, done: false };
+      return { ...unmet(result.status), message: conditionMessage(object, waitFor.type, waitFor.value), conditions, done: false, rule };
     }
     case 'jsonpath': {
-      const result = targetStatus(object, options);
+      const result = judge(object, options);
+      const { rule, conditions } = result;
       const match = matchesJsonPath(object, waitFor.expression, waitFor.value);
       const shown = waitFor.value === undefined ? waitFor.expression : `${waitFor.expression}=${waitFor.value}`;
-      if (match.matched) return { status: 'Current', message: `jsonpath ${shown}`, conditions: result.conditions, done: true };
-      return { ...unmet(result.status), message: jsonPathMessage(waitFor.expression, waitFor.value, match), conditions: result.conditions, done: false };
+      if (match.matched) return { status: 'Current', message: `jsonpath ${shown}`, conditions, done: true, rule };
+      return { ...unmet(result.status), message: jsonPathMessage(waitFor.expression, waitFor.value, match), conditions, done: false, rule };
     }
   }
 }

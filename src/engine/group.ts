@@ -6,6 +6,7 @@
  * selector of a pending workload). Only an unschedulable Pod keeps its object, for the timed re-check
  * that lets kstatus's 15 s rule turn it Failed.
  */
+import { hasNoStatus, statusGrace, suspendWarning, type HealthRule } from '../status/health/index.js';
 import type { Diagnosis } from '../status/types.js';
 import { podOwnership, recheckAt, runsPods, type PodOwnership } from '../status/workloads.js';
 import type { ResourceType } from '../kube/index.js';
@@ -16,7 +17,7 @@ import { parseSelector, selectorFromObject } from './labels.js';
 import type { LabelMatcher, Labels } from './labels.js';
 import type { SelectorSet } from './selector-set.js';
 import type { TargetState, Tracker, Update } from './tracker.js';
-import type { WaitFor } from './types.js';
+import type { HealthRules, WaitFor } from './types.js';
 
 export interface GroupContext {
   tracker: Tracker;
@@ -28,6 +29,15 @@ export interface GroupContext {
   schedule(atMs: number, run: () => void): void;
   /** A workload in this namespace is pending: pod diagnosis should run. */
   workloadPending(namespace: string): void;
+  healthRules?: HealthRules;
+  /** `status-grace` in ms (0: off). */
+  statusGraceMs: number;
+  /** Whether the type's CRD declares a status subresource; undefined while it is being read (then
+   *  `known` runs once it is). */
+  statusSubresource(type: ResourceType, known: () => void): boolean | undefined;
+  /** Keep the pod selector of workloads that are done, for the `stable-for` window. */
+  watchPodsWhenDone: boolean;
+  warn(message: string): void;
 }
 
 interface Tracked {
@@ -39,6 +49,8 @@ interface Tracked {
   pods?: (pod: PodLike) => boolean;
   /** Kept only while a time-based rule may change the status. */
   raw?: unknown;
+  /** When this object (this uid) was first seen, for `status-grace`. */
+  firstSeenMs: number;
 }
 
 /** One reported target bound to at most one object name. */
@@ -101,6 +113,10 @@ export class GroupState {
   /** Bumped when targets are added, so the follower knows its server-side filter is stale. */
   revision = 0;
   private readonly workload: boolean;
+  /** The health rule for this type, if any (a user's beats a built-in one); kstatus otherwise. */
+  private readonly rule?: HealthRule;
+  /** `name|rule` of evaluation warnings already given: once per target and rule. */
+  private readonly evaluationWarned = new Set<string>();
 
   constructor(
     readonly type: ResourceType,
@@ -108,6 +124,7 @@ export class GroupState {
     private readonly ctx: GroupContext,
   ) {
     this.workload = runsPods(type);
+    this.rule = ctx.healthRules?.ruleFor(groupVersion(type.group, type.version), type.kind);
   }
 
   /** What the user reads: `deployments.apps in namespace "shop"`. */
@@ -279,25 +296,86 @@ export class GroupState {
     return subjects;
   }
 
+  /** Workloads at the desired status whose pods the `stable-for` window watches (Jobs are exempt). */
+  stableWorkloads(): Array<Pick<DiagnosisSubject, 'kind' | 'name' | 'ownsPod'>> {
+    if (!this.workload || this.type.kind === 'Job') return [];
+    const found: Array<Pick<DiagnosisSubject, 'kind' | 'name' | 'ownsPod'>> = [];
+    const add = (name: string, slot: Slot) => {
+      const pods = this.objects.get(name)?.pods;
+      if (pods && slot.state.report.done) found.push({ kind: this.type.kind, name, ownsPod: pods });
+    };
+    for (const [name, slot] of this.named) add(name, slot);
+    for (const s of this.selectors) for (const [name, slot] of s.members) add(name, slot);
+    return found;
+  }
+
   // ---- internals -------------------------------------------------------------------------------------
 
   private track(object: KubeObject): Tracked {
     const now = this.ctx.now();
-    const evaluation = evaluate(object, this.ctx.waitFor, { now, jobCompletion: this.ctx.jobCompletion });
-    const tracked: Tracked = { uid: object.metadata?.uid ?? '', resourceVersion: object.metadata?.resourceVersion, evaluation };
+    const name = object.metadata!.name!;
+    const uid = object.metadata?.uid ?? '';
+    const known = this.objects.get(name);
+    const firstSeenMs = known && known.uid === uid ? known.firstSeenMs : now.getTime();
+    let evaluation = evaluate(object, this.ctx.waitFor, { now, jobCompletion: this.ctx.jobCompletion, rule: this.rule });
+    if (evaluation.evaluationWarning) this.warnEvaluation(name, evaluation.rule, evaluation.evaluationWarning);
+    const suspended = this.ctx.waitFor.kind === 'deleted' ? undefined : suspendWarning(object as Record<string, unknown>);
+    if (suspended) this.ctx.warn(suspended);
+    const grace = this.graceFor(object, evaluation, firstSeenMs, now);
+    if (grace) evaluation = grace.evaluation;
+    const tracked: Tracked = { uid, resourceVersion: object.metadata?.resourceVersion, evaluation, firstSeenMs };
     if (this.workload && !evaluation.done) {
       tracked.pods = podMatcher(podOwnership(this.type.kind, object));
       this.ctx.workloadPending(this.namespace);
+    } else if (this.workload && this.ctx.watchPodsWhenDone) {
+      tracked.pods = podMatcher(podOwnership(this.type.kind, object));
     }
-    const again = evaluation.done ? undefined : recheckAt(this.type.kind, object, now);
+    const again = grace ? grace.until : evaluation.done ? undefined : recheckAt(this.type.kind, object, now);
+    if (grace || again !== undefined) tracked.raw = object;
     if (again !== undefined) {
-      tracked.raw = object;
-      const name = object.metadata!.name!;
       this.ctx.schedule(again, () => {
         if (this.objects.get(name) === tracked) this.upsert(object);
       });
     }
     return tracked;
+  }
+
+  /**
+   * `status-grace`: a custom resource without a rule, whose CRD declares a status subresource and that has
+   * no status yet, waits for its controller (kstatus would call it Current). Returns the evaluation to use
+   * instead and when to judge it again (undefined while the CRD is being read: its answer re-judges it).
+   */
+  private graceFor(object: KubeObject, evaluation: Evaluation, firstSeenMs: number, now: Date): { evaluation: Evaluation; until?: number } | undefined {
+    const { statusGraceMs } = this.ctx;
+    if (this.rule || statusGraceMs <= 0 || this.ctx.waitFor.kind !== 'ready' || !evaluation.done) return undefined;
+    const obj = object as Parameters<typeof hasNoStatus>[0];
+    if (!hasNoStatus(obj)) return undefined;
+    const hasStatusSubresource = this.ctx.statusSubresource(this.type, () => this.ctx.schedule(0, () => this.judgeKeptAgain()));
+    if (hasStatusSubresource === false) return undefined;
+    const decision = statusGrace(obj, { graceMs: statusGraceMs, hasStatusSubresource: true, firstSeenMs, now });
+    if (decision.decision === 'kstatus') return undefined;
+    if (decision.decision === 'expired') {
+      this.ctx.warn(decision.warning);
+      return undefined;
+    }
+    const waiting: Evaluation = { ...decision.result, done: false, rule: evaluation.rule };
+    if (hasStatusSubresource === undefined) return { evaluation: waiting };
+    const created = Date.parse(object.metadata?.creationTimestamp ?? '');
+    const since = Math.max(Number.isNaN(created) ? 0 : created, firstSeenMs);
+    return { evaluation: waiting, until: since + statusGraceMs + 1 };
+  }
+
+  /** Objects kept for a re-check are judged again now (a CRD's answer came in). */
+  private judgeKeptAgain(): void {
+    for (const tracked of [...this.objects.values()]) if (tracked.raw) this.upsert(tracked.raw);
+  }
+
+  private warnEvaluation(name: string, rule: string, warning: string): void {
+    const key = `${name}|${rule}`;
+    if (this.evaluationWarned.has(key)) return;
+    this.evaluationWarned.add(key);
+    const where = this.type.namespaced ? `${this.namespace}/${name}` : name;
+    this.ctx.warn(`${this.type.kind} ${where}: ${warning}`);
   }
 
   private applyTo(slot: Slot, tracked: Tracked): void {

@@ -16,6 +16,8 @@ import { SelectorSet } from './selector-set.js';
 import type { GroupContext } from './group.js';
 import { Resolver, type Unresolved } from './resolver.js';
 import { Scheduler } from './scheduler.js';
+import { StatusSubresources } from './crds.js';
+import { formatWindow, StabilityWindow, type StableWorkload } from './stability.js';
 import { Tracker } from './tracker.js';
 import type { Identity, TargetState } from './tracker.js';
 import type { EngineObserver, EngineOptions, EngineResult, Outcome, TargetReport } from './types.js';
@@ -64,6 +66,9 @@ class Engine {
   private readonly groupContext: GroupContext;
   /** A tiny interval would turn polling into a busy loop against the server. */
   private readonly pollIntervalMs: number;
+  /** `stable-for` (not for `deleted` waits). */
+  private readonly stability?: StabilityWindow;
+  private unstable?: string;
 
   constructor(
     private readonly cluster: Cluster,
@@ -93,7 +98,27 @@ class Engine {
       workloadPending: (namespace) => {
         if (options.waitFor.kind !== 'deleted') this.diagnoserFor(namespace).poke();
       },
+      healthRules: options.healthRules,
+      statusGraceMs: options.statusGraceMs ?? 0,
+      statusSubresource: (() => {
+        const crds = new StatusSubresources(cluster, this.stop.signal, (message) => this.warn(message));
+        return (type, known) => crds.of(type, known);
+      })(),
+      watchPodsWhenDone: (options.stableForMs ?? 0) > 0 && options.waitFor.kind !== 'deleted',
+      warn: (message) => this.warn(message),
     };
+    if (this.groupContext.watchPodsWhenDone) {
+      this.stability = new StabilityWindow({
+        cluster,
+        timers: this.timers,
+        windowMs: options.stableForMs ?? 0,
+        pollIntervalMs: this.pollIntervalMs,
+        signal: this.stop.signal,
+        workloads: () => this.stableWorkloads(),
+        warn: (message) => this.warn(message),
+        changed: () => this.check(),
+      });
+    }
   }
 
   async run(): Promise<EngineResult> {
@@ -126,6 +151,7 @@ class Engine {
       targets: this.reports(),
       warnings: [...this.warnings],
       ...(this.error ? { error: this.error } : {}),
+      ...(this.unstable ? { unstable: this.unstable } : {}),
     };
   }
 
@@ -216,8 +242,15 @@ class Engine {
     if (this.error) return this.finish('failed'); // an ambiguous type: bad input, fail at once
     if (this.options.failFast && tracker.failed > 0) return this.finish('failed');
     if (tracker.pending === 0) {
-      if (this.resolver.done && [...this.groups.values()].every((g) => g.state.settled)) this.finish('ready');
+      if (!this.resolver.done || ![...this.groups.values()].every((g) => g.state.settled)) return;
+      if (this.stability && this.needsWindow() && !this.stability.allReady()) return;
+      this.finish('ready');
       return;
+    }
+    if (this.stability?.running) {
+      const left = this.reports().filter((r) => !r.done);
+      const names = left.slice(0, 3).map((r) => `${r.kind}/${r.name || r.selector || ''}`);
+      this.stability.flap(`${names.join(', ')}${left.length > 3 ? ` and ${left.length - 3} more` : ''} left the desired status`);
     }
     if (tracker.blocked === tracker.pending) {
       this.error ??= { input: 'kubeconfig', message: this.blockedMessage() };
@@ -244,6 +277,10 @@ class Engine {
   private startClocks(): void {
     this.timers.after(this.options.timeoutMs, () => {
       for (const group of this.groups.values()) group.state.deadlinePassed();
+      if (this.stability?.running && this.tracker.pending === 0) {
+        this.unstable = `did not stay ready for ${formatWindow(this.options.stableForMs ?? 0)} (stable-for) before the timeout`;
+        this.warn(`every target reached the desired status, but ${this.unstable}`);
+      }
       this.finish(this.tracker.failed > 0 ? 'failed' : 'timeout');
     });
     this.timers.every(this.options.heartbeatMs ?? HEARTBEAT_MS, () => {
@@ -267,6 +304,21 @@ class Engine {
   }
 
   // ---- helpers ---------------------------------------------------------------------------------------
+
+  /** Jobs are exempt from `stable-for`: a run of Jobs alone ends when they are done. */
+  private needsWindow(): boolean {
+    return this.reports().some((r) => r.kind !== 'Job');
+  }
+
+  private stableWorkloads(): Map<string, StableWorkload[]> {
+    const byNamespace = new Map<string, StableWorkload[]>();
+    for (const group of this.groups.values()) {
+      const workloads = group.state.stableWorkloads();
+      if (workloads.length === 0) continue;
+      byNamespace.set(group.state.namespace, [...(byNamespace.get(group.state.namespace) ?? []), ...workloads]);
+    }
+    return byNamespace;
+  }
 
   private reports(): TargetReport[] {
     return this.entries.flatMap((entry) => entry.states().map((state) => state.report));

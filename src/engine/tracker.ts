@@ -23,6 +23,8 @@ export interface Update {
   message: string;
   done: boolean;
   conditions?: Condition[];
+  /** What judged it (kept when absent). */
+  rule?: string;
   /** A problem only the user can fix (forbidden LIST, ...): waiting longer will not help. */
   blocked?: boolean;
 }
@@ -46,6 +48,7 @@ export class TargetState {
       ...(identity.selector !== undefined ? { selector: identity.selector } : {}),
       status: initial.status,
       message: initial.message,
+      rule: initial.rule ?? 'kstatus',
       done: initial.done,
       seconds: tracker.elapsedSeconds(),
       ...(identity.source ? { file: identity.source.file, line: identity.source.line } : {}),
@@ -66,6 +69,7 @@ export class TargetState {
     const statusChanged = next.status !== report.status || next.done !== report.done;
     const messageChanged = next.message !== report.message;
     report.conditions = next.conditions ?? report.conditions;
+    report.rule = next.rule ?? report.rule;
     this.blocked = next.blocked ?? false;
     if (!statusChanged && !messageChanged) {
       this.tracker.recount(before, this);

@@ -1,4 +1,5 @@
 import type { InputProblem, Settings } from '../settings.js';
+import type { ResolvedRules } from '../status/health/types.js';
 import type { Condition, Diagnosis, Status } from '../status/types.js';
 import type { TargetSpec } from '../targets/types.js';
 
@@ -12,10 +13,16 @@ export type Outcome = 'ready' | 'failed' | 'timeout';
 export type Result = Outcome | 'cancelled' | 'error';
 
 /** The part of the run's settings the engine acts on. */
-export type EngineSettings = Pick<Settings, 'waitFor' | 'timeoutMs' | 'pollIntervalMs' | 'mode' | 'failFast' | 'jobCompletion'>;
+export type EngineSettings = Pick<Settings, 'waitFor' | 'timeoutMs' | 'pollIntervalMs' | 'mode' | 'failFast' | 'jobCompletion'> &
+  /** Absent: 0 (plain kstatus, no stability window). */
+  Partial<Pick<Settings, 'statusGraceMs' | 'stableForMs'>>;
+
+/** The health rules the engine asks per type (user rule > built-in > kstatus); absent: kstatus only. */
+export type HealthRules = Pick<ResolvedRules, 'ruleFor'>;
 
 export interface EngineOptions extends EngineSettings {
   targets: TargetSpec[];
+  healthRules?: HealthRules;
   /** Namespace for namespaced targets that name none. */
   defaultNamespace: string;
   /** Aborted on SIGTERM/SIGINT (a cancelled job): the engine stops and still returns a full result. */
@@ -50,6 +57,8 @@ export interface TargetReport {
   selector?: string;
   status: Status;
   message: string;
+  /** What judged it: `kstatus`, `builtin:<name>` or `health-checks[<i>]`. */
+  rule: string;
   /** Whether this target is at the desired status (`wait-for`). */
   done: boolean;
   /** Seconds from the start until it reached its final status. */
@@ -73,6 +82,9 @@ export interface EngineResult {
   /** A problem found after the wait started that is the user's to fix (an ambiguous type, a forbidden
    *  LIST, ...): the outcome is `failed`, every target is still reported, and this names the input. */
   error?: InputProblem;
+  /** Every target reached the desired status but the `stable-for` window did not pass before the
+   *  deadline: "did not stay ready for 30s" (the outcome is `timeout`). */
+  unstable?: string;
 }
 
 export interface EngineObserver {

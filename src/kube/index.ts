@@ -55,6 +55,11 @@ export function corePath(resource: 'pods' | 'events', namespace: string): string
   return resourcePath({ group: '', version: 'v1', resource, namespaced: true }, namespace);
 }
 
+/** The CustomResourceDefinition that would serve this type (`<resource>.<group>`), for reading its subresources. */
+export function crdPath(type: Pick<ResourceType, 'group' | 'resource'>): string {
+  return `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${encodeURIComponent(`${type.resource}.${type.group}`)}`;
+}
+
 /** A real API server leaves kind and apiVersion out of LIST items; status rules need them. */
 export function withKind(item: unknown, apiVersion: string, kind: string): unknown {
   const object = item as { apiVersion?: string; kind?: string };

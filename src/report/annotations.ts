@@ -108,6 +108,8 @@ export function failureMessage(result: EngineResult, waitFor: WaitFor): string |
   const took = formatSeconds(result.durationSeconds);
   if (result.error) return `kubewait: ${describeInputProblem(result.error)}`;
   if (result.cancelled) return `kubewait: cancelled after ${took} with ${notDone.length} of ${total} targets not ${desiredPhrase(waitFor)}`;
+  if (result.unstable && notDone.length === 0)
+    return `kubewait: timed out after ${took}: all ${total} targets are ${desiredPhrase(waitFor)}, but they ${result.unstable}`;
   if (failed.length === 0) {
     const how = result.outcome === 'timeout' ? 'timed out' : 'failed';
     const list = notDone.length > 0 ? `: ${names(notDone)}` : '';

@@ -13,6 +13,8 @@ export interface ResourceOutput {
   status: TargetReport['status'];
   message: string;
   seconds: number;
+  /** What judged it: `kstatus`, `builtin:<name>` or `health-checks[<i>]`. */
+  rule: string;
   file?: string;
   line?: number;
 }
@@ -35,6 +37,7 @@ function resourceOutput(target: TargetReport): ResourceOutput {
     status: target.status,
     message: target.message,
     seconds: roundSeconds(target.seconds),
+    rule: target.rule,
   };
   if (target.file) out.file = target.file;
   if (target.file && target.line !== undefined) out.line = target.line;

@@ -165,8 +165,13 @@ function targetRow(target: TargetReport, ctx: SummaryContext, limits: SummaryLim
     cell(target.namespace),
     `${statusSymbol(target)} ${target.status}`,
     target.done ? formatSeconds(target.seconds) : '—',
-    cell(truncate(target.message, limits.cellChars)),
+    cell(truncate(ruleNote(target) + target.message, limits.cellChars)),
   ];
+}
+
+/** Which rule judged a target that is not done, when it was not plain kstatus (a failed CR: whose verdict?). */
+function ruleNote(target: TargetReport): string {
+  return !target.done && target.rule !== 'kstatus' ? `${target.rule}: ` : '';
 }
 
 /** Rows left out of the table, by kind. */
@@ -265,6 +270,7 @@ function targetDetails(target: TargetReport, ctx: SummaryContext): string {
     const url = fileUrl(ctx.run, target.file, target.line);
     body.push(`Defined in ${url ? `[${escapeMarkdown(where)}](${url})` : escapeMarkdown(where)}.`);
   }
+  if (!target.done) body.push(`Judged by ${target.rule === 'kstatus' ? 'kstatus' : `the health rule \`${escapeMarkdown(target.rule)}\``}.`);
   if (target.message.length > 200) body.push(`**Message**: ${escapeMarkdown(truncate(target.message, DETAIL_CHARS))}`);
   const tablesShowDiagnosis = (target.diagnosis?.problems.length ?? 0) + (target.diagnosis?.events.length ?? 0) > 0;
   if (target.diagnosis?.summary && !tablesShowDiagnosis) body.push(`**Diagnosis**: ${escapeMarkdown(truncate(target.diagnosis.summary, DETAIL_CHARS))}`);

@@ -48,6 +48,10 @@ function setup(type: ResourceType, opts: { waitFor?: WaitFor; failFast?: boolean
     now: opts.now ?? (() => new Date()),
     schedule: (at, run) => scheduled.push({ at, run }),
     workloadPending: (ns) => pendingNamespaces.push(ns),
+    statusGraceMs: 0,
+    statusSubresource: () => false,
+    watchPodsWhenDone: false,
+    warn: () => undefined,
   };
   const group = new GroupState(type, 'default', ctx);
   const named = (name: string): TargetState => {

@@ -43,7 +43,21 @@ describe('parseSettings: good inputs', () => {
       deploymentUrl: '',
       reportMatrix: '',
       reportJobId: '',
+      healthChecks: '',
+      builtinHealthChecks: true,
+      statusGraceMs: 30_000,
+      stableForMs: 0,
     });
+  });
+
+  it.each([
+    ['status-grace', '0s', { statusGraceMs: 0 }],
+    ['status-grace', '1m', { statusGraceMs: 60_000 }],
+    ['stable-for', '30s', { stableForMs: 30_000 }],
+    ['stable-for', '1.5', { stableForMs: 1_500 }],
+    ['builtin-health-checks', 'false', { builtinHealthChecks: false }],
+  ])('reads %s: %s', (name, value, expected) => {
+    expect(settingsFrom({ ...target, [name]: value })).toMatchObject(expected);
   });
 
   it('uses the same defaults as action.yml', () => {
@@ -202,6 +216,9 @@ describe('parseSettings: good inputs', () => {
 
 describe('parseSettings: bad inputs name the input, the problem and an example', () => {
   it.each<[string, Record<string, string>, string]>([
+    ['status-grace', { ...target, 'status-grace': 'soon' }, 'Input "status-grace" is "soon": expected a duration of zero or more, like 30s, 2m or 0s (off).'],
+    ['stable-for', { ...target, 'stable-for': '-5s' }, 'Input "stable-for" is "-5s": expected a duration of zero or more, like 30s, 2m or 0s (off).'],
+    ['builtin-health-checks', { ...target, 'builtin-health-checks': 'yes' }, 'Input "builtin-health-checks" is "yes": expected true or false.'],
     ['timeout', { ...target, timeout: '5 minutes' }, 'Input "timeout" is "5 minutes": expected a duration like 90s, 5m or 1h30m, or a number of seconds.'],
     ['timeout', { ...target, timeout: '5min' }, 'Input "timeout" is "5min": expected a duration like 90s, 5m or 1h30m, or a number of seconds.'],
     ['timeout', { ...target, timeout: '1d' }, 'Input "timeout" is "1d": expected a duration like 90s, 5m or 1h30m, or a number of seconds.'],

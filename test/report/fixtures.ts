@@ -10,6 +10,7 @@ export function target(overrides: Partial<TargetReport> = {}): TargetReport {
     name: 'web',
     status: 'Current',
     message: 'Deployment is available. Replicas: 3',
+    rule: 'kstatus',
     done: true,
     seconds: 12.4,
     history: [],

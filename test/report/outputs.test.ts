@@ -9,7 +9,7 @@ describe('outputsFor', () => {
       result: 'ready',
       ready: 'true',
       resources:
-        '[{"apiVersion":"apps/v1","kind":"Deployment","namespace":"shop","name":"web","status":"Current","message":"Deployment is available. Replicas: 3","seconds":12.4}]',
+        '[{"apiVersion":"apps/v1","kind":"Deployment","namespace":"shop","name":"web","status":"Current","message":"Deployment is available. Replicas: 3","seconds":12.4,"rule":"kstatus"}]',
       pending: '',
       failed: '',
       duration: '12.8',
@@ -47,11 +47,30 @@ describe('outputsFor', () => {
         status: 'Failed',
         message: 'Progress deadline exceeded',
         seconds: 30,
+        rule: 'kstatus',
         file: 'k8s/api.yaml',
         line: 20,
       },
-      { apiVersion: 'apps/v1', kind: 'StatefulSet', namespace: 'shop', name: 'worker', status: 'InProgress', message: 'Ready: 1/3', seconds: 0 },
-      { apiVersion: 'v1', kind: 'Namespace', namespace: '', name: 'shop', status: 'Terminating', message: 'Resource scheduled for deletion', seconds: 0 },
+      {
+        apiVersion: 'apps/v1',
+        kind: 'StatefulSet',
+        namespace: 'shop',
+        name: 'worker',
+        status: 'InProgress',
+        message: 'Ready: 1/3',
+        seconds: 0,
+        rule: 'kstatus',
+      },
+      {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        namespace: '',
+        name: 'shop',
+        status: 'Terminating',
+        message: 'Resource scheduled for deletion',
+        seconds: 0,
+        rule: 'kstatus',
+      },
       {
         apiVersion: 'apps/v1',
         kind: 'Deployment',
@@ -60,13 +79,25 @@ describe('outputsFor', () => {
         status: 'Current',
         message: 'Deployment is available. Replicas: 3',
         seconds: 12.4,
+        rule: 'kstatus',
       },
     ]);
   });
 
   it('keeps the documented field order in the JSON', () => {
     const out = outputsFor(result([failed('api', { file: 'a.yaml', line: 3 })]));
-    expect(Object.keys(JSON.parse(out.resources)[0])).toEqual(['apiVersion', 'kind', 'namespace', 'name', 'status', 'message', 'seconds', 'file', 'line']);
+    expect(Object.keys(JSON.parse(out.resources)[0])).toEqual([
+      'apiVersion',
+      'kind',
+      'namespace',
+      'name',
+      'status',
+      'message',
+      'seconds',
+      'rule',
+      'file',
+      'line',
+    ]);
   });
 
   it('counts wait-for deleted successes (NotFound, done) as neither pending nor failed', () => {

@@ -8,6 +8,7 @@ import { JobController } from './jobs.js';
 import { CustomResourceController, GarbageCollector, LoadBalancerController, NamespaceController, PvcBinder } from './misc.js';
 import { Kubelet } from './pods.js';
 import { Runtime } from './runtime.js';
+import { ScriptedStatusController } from './scripted.js';
 import { StatefulSetController } from './statefulsets.js';
 
 export interface ControllerOptions {
@@ -30,6 +31,7 @@ export function runControllers(api: Api, opts: ControllerOptions): () => void {
   const pvcs = new PvcBinder(rt);
   const loadBalancers = new LoadBalancerController(rt);
   const customResources = new CustomResourceController(rt);
+  const scripted = new ScriptedStatusController(rt);
   const gc = new GarbageCollector(rt);
   const namespaces = new NamespaceController(rt);
 
@@ -47,6 +49,7 @@ export function runControllers(api: Api, opts: ControllerOptions): () => void {
       deployments.forget(obj.metadata.uid);
       statefulSets.forget(obj.metadata.uid);
       customResources.forget(obj.metadata.uid);
+      scripted.forget(obj.metadata.uid);
       if (kind === 'Pod') kubelet.onDeleted(obj);
       gc.onDeleted(obj);
       if (kind === 'Pod' || kind === 'ReplicaSet') rt.enqueueOwner(obj);
@@ -78,7 +81,10 @@ export function runControllers(api: Api, opts: ControllerOptions): () => void {
         if (!e.resource.group) namespaces.onChange(obj);
         return;
       default:
-        if (e.resource.custom) customResources.onChange(obj);
+        if (e.resource.custom) {
+          customResources.onChange(obj);
+          scripted.onChange(obj);
+        }
     }
   };
 

@@ -14,6 +14,7 @@ export const ANNOTATION = {
   pvc: 'kubewait.test/pvc',
   conditionsAfterMs: 'kubewait.test/conditions-after-ms',
   crOutcome: 'kubewait.test/cr-outcome',
+  statusScript: 'kubewait.test/status-script',
 } as const;
 
 export const DEFAULT_STEP_MS = 200;

@@ -1,0 +1,22 @@
+/**
+ * The `health-checks` and `builtin-health-checks` inputs into the rules the engine asks, loaded before the
+ * wait (the files are the workspace's): any problem is an `InputError` naming `health-checks`, so the run
+ * ends with `result: error` before it waits on anything.
+ */
+import { InputError, type Settings } from '../../settings.js';
+import { loadHealthChecks } from './load.js';
+import { resolveRules } from './resolve.js';
+import type { ResolvedRules } from './types.js';
+
+export type HealthSettings = Pick<Settings, 'healthChecks' | 'builtinHealthChecks'>;
+
+export async function healthRulesFromSettings(settings: HealthSettings, options: { cwd: string }): Promise<ResolvedRules> {
+  const { rules, problems } = await loadHealthChecks(settings.healthChecks, options.cwd);
+  const [first, ...more] = problems;
+  if (first) {
+    // Every problem at once, so a user with three typos fixes them in one round.
+    const message = [first.message, ...more.map((p) => p.message)].join('\n');
+    throw new InputError(first.input, message, first.file ? { file: first.file, ...(first.line !== undefined ? { line: first.line } : {}) } : undefined);
+  }
+  return resolveRules({ user: rules, builtin: settings.builtinHealthChecks });
+}

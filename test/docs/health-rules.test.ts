@@ -1,0 +1,31 @@
+/** docs/health-rules.md lists every built-in rule, and its rule examples are valid health-checks input. */
+import { describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { builtinRules } from '../../src/status/health/builtin.js';
+import { loadHealthChecks } from '../../src/status/health/load.js';
+
+const doc = readFileSync('docs/health-rules.md', 'utf8');
+
+describe('docs/health-rules.md', () => {
+  it('has a row for every built-in rule, and none for a rule that does not exist', () => {
+    const section = doc.slice(doc.indexOf('### Built-in rules'), doc.indexOf('### For Flux users'));
+    const documented = [...section.matchAll(/^\| `([a-z0-9-]+)` \|/gm)].map((m) => m[1]);
+    expect(documented.sort()).toEqual(
+      builtinRules()
+        .map((r) => r.id.replace(/^builtin:/, ''))
+        .sort(),
+    );
+  });
+
+  it('shows inline rules that parse without problems', async () => {
+    const block = /health-checks: \|\n((?: {6}- [\s\S]*?))```/.exec(doc)?.[1];
+    expect(block).toBeDefined();
+    const value = (block ?? '')
+      .split('\n')
+      .map((line) => line.slice(6))
+      .join('\n');
+    const { rules, problems } = await loadHealthChecks(value, process.cwd());
+    expect(problems).toEqual([]);
+    expect(rules.map((r) => r.id)).toEqual(['health-checks[0]', 'health-checks[1]']);
+  });
+});

@@ -1,0 +1,259 @@
+/**
+ * Health rules, status-grace and stable-for end to end: `dist/index.js` against the API server stand-in,
+ * whose scripted controller (`kubewait.test/status-script`) writes the statuses real operators write.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ResourceOutput } from '../../src/report/outputs.js';
+import { crdFor } from '../cluster/controllers/scripted.js';
+import { startCluster, type TestCluster } from '../cluster/index.js';
+import { until } from '../cluster/testkit.js';
+import { ensureDist } from './dist.js';
+import { deployment } from './objects.js';
+import { runAction } from './runAction.js';
+
+/** Script times and workload steps are scaled by this. */
+const SPEED = 0.5;
+let cluster: TestCluster;
+
+const CRDS = [
+  crdFor({ group: 'example.com', kind: 'Widget', plural: 'widgets' }),
+  crdFor({ group: 'example.com', kind: 'Database', plural: 'databases' }),
+  crdFor({ group: 'cert-manager.io', kind: 'Certificate', plural: 'certificates' }),
+  crdFor({ group: 'argoproj.io', kind: 'Rollout', plural: 'rollouts', versions: ['v1alpha1'] }),
+];
+
+beforeAll(async () => {
+  await ensureDist();
+  cluster = await startCluster({ speed: SPEED, crdEstablishDelayMs: 20 });
+  for (const crd of CRDS) cluster.create(crd);
+  for (const crd of CRDS as Array<{ metadata: { name: string } }>) {
+    await until(
+      () =>
+        cluster
+          .get('apiextensions.k8s.io/v1', 'CustomResourceDefinition', undefined, crd.metadata.name)
+          ?.status?.conditions?.some((c: { type: string; status: string }) => c.type === 'Established' && c.status === 'True') === true,
+      crd.metadata.name,
+      20_000,
+    );
+  }
+}, 300_000);
+
+afterAll(async () => {
+  await cluster?.close();
+});
+
+const resourcesOf = (outputs: Record<string, string>) => JSON.parse(outputs.resources!) as ResourceOutput[];
+
+interface Step {
+  afterMs: number;
+  status: object;
+}
+
+/** A custom resource whose status follows `script` (no status before its first step). */
+function scripted(apiVersion: string, kind: string, namespace: string, name: string, script: Step[] = []) {
+  const annotations = script.length > 0 ? { 'kubewait.test/status-script': JSON.stringify(script) } : {};
+  return { apiVersion, kind, metadata: { name, namespace, annotations }, spec: {} };
+}
+
+/**
+ * Creates `object` once kubewait reports its target as not found (it is listing and watching by then), so
+ * kubewait sees every state the script writes, however slowly a loaded machine starts the action.
+ */
+function createOnceWaiting(object: object, ref: string): (stdout: string) => void {
+  let created = false;
+  return (stdout) => {
+    if (created || !stdout.includes(`${ref} (`) || !/NotFound/.test(stdout)) return;
+    created = true;
+    cluster.create(object);
+  };
+}
+
+const condition = (type: string, status: string, reason: string, message: string) => ({ type, status, reason, message });
+
+const DATABASE_RULE = `- apiVersion: example.com/v1
+  kind: Database
+  current: status.phase == 'Ready'
+  failed: status.phase == 'Failed'
+`;
+
+describe('health rules end to end', () => {
+  it('a custom resource without status waits for its controller, then is ready', async () => {
+    const ready = { conditions: [condition('Ready', 'True', 'Ready', 'widget is serving')] };
+    const widget = scripted('example.com/v1', 'Widget', 'grace', 'slow', [{ afterMs: 3000, status: ready }]);
+
+    const run = await runAction(
+      { kubeconfig: cluster.kubeconfig({ namespace: 'grace' }), resources: 'widgets.example.com/slow', timeout: '60s' },
+      { onStdout: createOnceWaiting(widget, 'widget/slow') },
+    );
+
+    expect(run.errors).toEqual([]);
+    expect(run.outputs.result).toBe('ready');
+    expect(run.log.some((line) => line.startsWith('widget') && line.includes('waiting for its controller to report status (status-grace 30s)'))).toBe(true);
+    expect(resourcesOf(run.outputs)).toMatchObject([{ kind: 'Widget', name: 'slow', status: 'Current', rule: 'kstatus' }]);
+    expect(run.warnings).toEqual([]); // the controller answered within the grace
+  }, 120_000);
+
+  it('status-grace expires: kstatus judges it Current, with a warning that names it and suggests a rule', async () => {
+    cluster.create(scripted('example.com/v1', 'Widget', 'expiry', 'silent'));
+
+    const run = await runAction({
+      kubeconfig: cluster.kubeconfig({ namespace: 'expiry' }),
+      resources: 'widgets.example.com/silent',
+      'status-grace': '1s',
+      timeout: '60s',
+    });
+
+    expect(run.errors).toEqual([]);
+    expect(run.outputs.result).toBe('ready');
+    expect(run.warnings.map((w) => w.message)).toEqual([
+      'expiry/Widget/silent has no status after status-grace 1s, so it is judged by kstatus alone (Current). If its controller reports readiness some other way, add a rule for it to the health-checks input (Flux healthCheckExprs format).',
+    ]);
+  }, 120_000);
+
+  it('a user rule fails fast with the object’s own message', async () => {
+    cluster.create(scripted('example.com/v1', 'Database', 'userrule', 'orders', [{ afterMs: 200, status: { phase: 'Failed', message: 'disk full' } }]));
+
+    const run = await runAction({
+      kubeconfig: cluster.kubeconfig({ namespace: 'userrule' }),
+      resources: 'databases.example.com/orders',
+      'health-checks': DATABASE_RULE,
+      timeout: '60s',
+    });
+
+    expect(run.outputs.result).toBe('failed');
+    expect(resourcesOf(run.outputs)).toMatchObject([{ name: 'orders', status: 'Failed', rule: 'health-checks[0]', message: 'phase Failed: disk full' }]);
+    expect(run.summary).toContain('Judged by the health rule `health-checks\\[0\\]`.');
+  }, 120_000);
+
+  it('reads the same rule from a Flux Kustomization file', async () => {
+    cluster.create(scripted('example.com/v1', 'Database', 'fluxfile', 'orders', [{ afterMs: 200, status: { phase: 'Failed', message: 'disk full' } }]));
+    const workspace = mkdtempSync(path.join(tmpdir(), 'kubewait-health-'));
+    mkdirSync(path.join(workspace, 'clusters'));
+    const indented = DATABASE_RULE.split('\n')
+      .map((line) => (line ? `    ${line}` : line))
+      .join('\n');
+    writeFileSync(
+      path.join(workspace, 'clusters', 'apps.yaml'),
+      `apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: apps\nspec:\n  path: ./apps\n  healthCheckExprs:\n${indented}`,
+    );
+
+    const run = await runAction(
+      {
+        kubeconfig: cluster.kubeconfig({ namespace: 'fluxfile' }),
+        resources: 'databases.example.com/orders',
+        'health-checks': 'clusters/*.yaml',
+        timeout: '60s',
+      },
+      { workspace },
+    );
+
+    expect(run.outputs.result).toBe('failed');
+    expect(resourcesOf(run.outputs)).toMatchObject([{ name: 'orders', status: 'Failed', rule: 'health-checks[0]' }]);
+  }, 120_000);
+
+  it('a Certificate that is re-issuing is in progress until the new certificate is issued (built-in rule)', async () => {
+    const upToDate = condition('Ready', 'True', 'Ready', 'Certificate is up to date and has not expired');
+    const script = [
+      { afterMs: 0, status: { conditions: [upToDate, condition('Issuing', 'True', 'Renewing', 'Renewing certificate as renewal was scheduled')] } },
+      { afterMs: 3000, status: { conditions: [upToDate, condition('Issuing', 'False', 'Issued', 'issued')] } },
+    ];
+    const certificate = scripted('cert-manager.io/v1', 'Certificate', 'certs', 'web-tls', script);
+
+    const run = await runAction(
+      { kubeconfig: cluster.kubeconfig({ namespace: 'certs' }), resources: 'certificates.cert-manager.io/web-tls', timeout: '60s' },
+      { onStdout: createOnceWaiting(certificate, 'certificate/web-tls') },
+    );
+
+    expect(run.errors).toEqual([]);
+    expect(run.outputs.result).toBe('ready');
+    expect(run.log.some((line) => line.startsWith('certificate') && line.includes('InProgress') && line.includes('Renewing certificate'))).toBe(true);
+    expect(resourcesOf(run.outputs)).toMatchObject([{ name: 'web-tls', status: 'Current', rule: 'builtin:cert-manager-certificate' }]);
+  }, 120_000);
+
+  it('a Degraded Rollout fails (built-in rule)', async () => {
+    const status = {
+      observedGeneration: '$generation:string',
+      phase: 'Degraded',
+      message: 'ProgressDeadlineExceeded: ReplicaSet "web-5d8f" has timed out progressing.',
+    };
+    cluster.create(scripted('argoproj.io/v1alpha1', 'Rollout', 'rollouts', 'web', [{ afterMs: 200, status }]));
+
+    const run = await runAction({ kubeconfig: cluster.kubeconfig({ namespace: 'rollouts' }), resources: 'rollouts.argoproj.io/web', timeout: '60s' });
+
+    expect(run.outputs.result).toBe('failed');
+    expect(resourcesOf(run.outputs)).toMatchObject([
+      {
+        name: 'web',
+        status: 'Failed',
+        rule: 'builtin:argo-rollouts-rollout',
+        message: 'phase Degraded: ProgressDeadlineExceeded: ReplicaSet "web-5d8f" has timed out progressing.',
+      },
+    ]);
+  }, 120_000);
+
+  it('a CEL syntax error is an input error at once, naming health-checks, the rule and the position', async () => {
+    const run = await runAction({
+      kubeconfig: cluster.kubeconfig({ namespace: 'celerror' }),
+      resources: 'databases.example.com/orders',
+      'health-checks': "- apiVersion: example.com/v1\n  kind: Database\n  current: status.phase == 'Ready' &&\n",
+    });
+
+    expect(run.exitCode).toBe(1);
+    expect(run.outputs.result).toBe('error');
+    expect(run.errors).toHaveLength(1);
+    expect(run.errors[0]?.message).toMatch(/health-checks/);
+    expect(run.errors[0]?.message).toMatch(/health-checks\[0\]/);
+    expect(run.errors[0]?.message).toMatch(/example\.com\/Database|example\.com.*Database/);
+    expect(run.stdout).not.toMatch(/at .*\.js:\d+/); // no stack trace
+  }, 120_000);
+
+  it('stable-for: a pod restart within the window is logged and starts the window again', async () => {
+    cluster.create(deployment('web', { namespace: 'flap', readyAfterMs: 200 }));
+    let patched = false;
+    const run = await runAction(
+      { kubeconfig: cluster.kubeconfig({ namespace: 'flap' }), resources: 'deployment/web', 'stable-for': '4s', 'poll-interval': '200ms', timeout: '60s' },
+      {
+        onStdout: (stdout) => {
+          if (patched || !/deployment\/web \(flap\): .*Current/.test(stdout)) return;
+          patched = true;
+          // After the window's first look at the pods (a pod LIST after the target is Current): the
+          // restart is then a change it must see.
+          const podLists = () => cluster.counters.requests().filter((r) => r.verb === 'list' && r.resource === 'pods' && r.namespace === 'flap').length;
+          const before = podLists();
+          const restart = () => {
+            if (podLists() < before + 2) return void setTimeout(restart, 50); // two: one may be the diagnoser's last
+            for (const pod of cluster.list('v1', 'Pod', 'flap')) {
+              const statuses = (pod.status?.containerStatuses ?? []) as Array<{ restartCount: number }>;
+              cluster.patchStatus('v1', 'Pod', 'flap', pod.metadata.name, {
+                containerStatuses: statuses.map((s) => ({ ...s, restartCount: s.restartCount + 1 })),
+              });
+            }
+          };
+          restart();
+        },
+      },
+    );
+
+    expect(run.errors).toEqual([]);
+    expect(patched).toBe(true);
+    expect(run.outputs.result).toBe('ready');
+    const flaps = run.warnings.map((w) => w.message).filter((m) => m.startsWith('stable-for:'));
+    expect(flaps).toHaveLength(1);
+    expect(flaps[0]).toMatch(
+      /^stable-for: pod flap\/web-[a-z0-9-]+ of Deployment web restarted \(restart count 0 -> 1\) [\d.]+s into the 4s window; the window starts again once every target is back$/,
+    );
+  }, 120_000);
+
+  it('stable-for: a timeout during the window is a timeout that says the targets did not stay ready', async () => {
+    cluster.create(deployment('web', { namespace: 'window', readyAfterMs: 200 }));
+
+    const run = await runAction({ kubeconfig: cluster.kubeconfig({ namespace: 'window' }), resources: 'deployment/web', 'stable-for': '1h', timeout: '3s' });
+
+    expect(run.outputs.result).toBe('timeout');
+    expect(resourcesOf(run.outputs)).toMatchObject([{ name: 'web', status: 'Current' }]);
+    expect(run.errors.map((e) => e.message).join('\n')).toMatch(/did not stay ready for 3600s/);
+  }, 120_000);
+});

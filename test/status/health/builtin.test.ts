@@ -1,0 +1,907 @@
+/**
+ * The built-in rule library (rules/builtin.yaml): every rule judged on realistic objects in every state
+ * (ready, progressing, failed, no status). The states follow the controllers' real status shapes and
+ * the cases of Argo CD's resource_customizations/<group>/<Kind>/health_test.yaml where there are some
+ * (Argo CD, Apache-2.0); the objects here are written for these tests.
+ */
+import { describe, expect, test } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { embeddedSource, RULES_FILE } from '../../../scripts/rules.js';
+import { BUILTIN_RULES_YAML } from '../../../src/status/health/builtin-text.js';
+import { builtinRules } from '../../../src/status/health/builtin.js';
+import { evaluateHealth, WAITING_FOR_CONTROLLER } from '../../../src/status/health/evaluate.js';
+import { resolveRules } from '../../../src/status/health/resolve.js';
+import type { Status } from '../../../src/status/types.js';
+
+const cond = (type: string, status: string, reason = '', message = '', extra: Record<string, unknown> = {}) => ({
+  type,
+  status,
+  reason,
+  message,
+  lastTransitionTime: '2026-11-30T08:13:10Z',
+  ...extra,
+});
+
+function object(apiVersion: string, kind: string, status?: unknown, extra: { spec?: unknown; metadata?: Record<string, unknown> } = {}) {
+  return {
+    apiVersion,
+    kind,
+    metadata: { name: `my-${kind.toLowerCase()}`, namespace: 'prod', generation: 2, uid: 'a1b2', creationTimestamp: '2026-11-30T08:12:45Z', ...extra.metadata },
+    spec: extra.spec ?? {},
+    ...(status === undefined ? {} : { status }),
+  };
+}
+
+interface Case {
+  state: string;
+  obj: ReturnType<typeof object>;
+  status: Status;
+  message?: string | RegExp;
+}
+
+const rules = resolveRules({ user: [], builtin: true });
+
+/** rule id -> cases. */
+const TABLE: Record<string, Case[]> = {
+  'builtin:cert-manager-certificate': (() => {
+    const cert = (status?: unknown) =>
+      object('cert-manager.io/v1', 'Certificate', status, {
+        spec: { secretName: 'web-tls', dnsNames: ['web.example.com'], issuerRef: { name: 'letsencrypt', kind: 'ClusterIssuer' } },
+      });
+    return [
+      {
+        state: 'ready',
+        obj: cert({
+          observedGeneration: 2,
+          notAfter: '2027-02-28T07:12:44Z',
+          conditions: [cond('Ready', 'True', 'Ready', 'Certificate is up to date and has not expired', { observedGeneration: 2 })],
+        }),
+        status: 'Current',
+      },
+      {
+        state: 'first issuance (Ready=False, Issuing=True)',
+        obj: cert({
+          conditions: [
+            cond('Ready', 'False', 'DoesNotExist', 'Issuing certificate as Secret does not exist'),
+            cond('Issuing', 'True', 'DoesNotExist', 'Issuing certificate as Secret does not exist'),
+          ],
+        }),
+        status: 'InProgress',
+        message: 'Issuing certificate as Secret does not exist',
+      },
+      {
+        state: 're-issuing while the old Ready=True is still there',
+        obj: cert({
+          conditions: [
+            cond('Ready', 'True', 'Ready', 'Certificate is up to date and has not expired'),
+            cond('Issuing', 'True', 'Renewing', 'Renewing certificate as renewal was scheduled at 2026-11-30'),
+          ],
+        }),
+        status: 'InProgress',
+      },
+      {
+        state: 'failed (Ready=False)',
+        obj: cert({
+          conditions: [
+            cond('Ready', 'False', 'Failed', 'The certificate request has failed to complete and will be retried: issuer "letsencrypt" not found'),
+            cond('Issuing', 'False', 'Failed', 'The certificate request has failed'),
+          ],
+        }),
+        status: 'Failed',
+        message: /issuer "letsencrypt" not found/,
+      },
+      { state: 'no status', obj: cert(), status: 'InProgress', message: WAITING_FOR_CONTROLLER },
+      {
+        state: 'spec change not observed yet',
+        obj: cert({ observedGeneration: 1, conditions: [cond('Ready', 'True', 'Ready', 'ok')] }),
+        status: 'InProgress',
+        message: 'Certificate generation is 2, but latest observed generation is 1',
+      },
+    ];
+  })(),
+  ...Object.fromEntries(
+    (['Issuer', 'ClusterIssuer'] as const).map((kind) => {
+      const issuer = (status?: unknown) =>
+        object('cert-manager.io/v1', kind, status, { spec: { acme: { server: 'https://acme-v02.api.letsencrypt.org/directory' } } });
+      return [
+        `builtin:cert-manager-${kind.toLowerCase()}`,
+        [
+          {
+            state: 'ready',
+            obj: issuer({
+              acme: { uri: 'https://acme-v02.api.letsencrypt.org/acme/acct/1' },
+              conditions: [cond('Ready', 'True', 'ACMEAccountRegistered', 'The ACME account was registered with the ACME server', { observedGeneration: 2 })],
+            }),
+            status: 'Current',
+          },
+          {
+            state: 'progressing (Ready=Unknown)',
+            obj: issuer({ conditions: [cond('Ready', 'Unknown', 'Pending', 'Verifying ACME account')] }),
+            status: 'InProgress',
+            message: 'Verifying ACME account',
+          },
+          {
+            state: 'failed',
+            obj: issuer({
+              conditions: [cond('Ready', 'False', 'ErrRegisterACMEAccount', 'Failed to register ACME account: 400 urn:ietf:params:acme:error:invalidEmail')],
+            }),
+            status: 'Failed',
+            message: /invalidEmail/,
+          },
+          { state: 'no status', obj: issuer(), status: 'InProgress', message: WAITING_FOR_CONTROLLER },
+        ] satisfies Case[],
+      ];
+    }),
+  ),
+  'builtin:argo-rollouts-rollout': (() => {
+    const rollout = (status?: unknown, spec: unknown = { replicas: 3, strategy: { canary: { steps: [{ setWeight: 20 }, { pause: {} }] } } }) =>
+      object('argoproj.io/v1alpha1', 'Rollout', status, { spec });
+    const healthy = {
+      observedGeneration: '2',
+      phase: 'Healthy',
+      replicas: 3,
+      updatedReplicas: 3,
+      readyReplicas: 3,
+      availableReplicas: 3,
+      currentPodHash: '6d8f7c9b5',
+      stableRS: '6d8f7c9b5',
+      conditions: [
+        cond('Available', 'True', 'AvailableReason', 'Rollout has minimum availability'),
+        cond('Progressing', 'True', 'NewReplicaSetAvailable', 'ReplicaSet "web-6d8f7c9b5" has successfully progressed.'),
+        cond('Healthy', 'True', 'RolloutHealthy', 'Rollout is healthy'),
+      ],
+    };
+    return [
+      { state: 'healthy', obj: rollout(healthy), status: 'Current' },
+      {
+        state: 'progressing',
+        obj: rollout({
+          ...healthy,
+          phase: 'Progressing',
+          message: 'more replicas need to be updated',
+          updatedReplicas: 1,
+          conditions: [cond('Progressing', 'True', 'ReplicaSetUpdated', 'ReplicaSet "web-7f9c" is progressing.')],
+        }),
+        status: 'InProgress',
+        message: 'phase Progressing: more replicas need to be updated',
+      },
+      {
+        state: 'paused at a canary step',
+        obj: rollout({
+          ...healthy,
+          phase: 'Paused',
+          message: 'CanaryPauseStep',
+          pauseConditions: [{ reason: 'CanaryPauseStep', startTime: '2026-11-30T08:20:00Z' }],
+          conditions: [cond('Paused', 'True', 'RolloutPaused', 'Rollout is paused'), cond('Progressing', 'Unknown', 'RolloutPaused', 'Rollout is paused')],
+        }),
+        status: 'InProgress',
+        message: 'phase Paused: CanaryPauseStep',
+      },
+      { state: 'spec change not observed (string observedGeneration)', obj: rollout({ ...healthy, observedGeneration: '1' }), status: 'InProgress' },
+      {
+        state: 'degraded: aborted',
+        obj: rollout({
+          ...healthy,
+          phase: 'Degraded',
+          message: 'RolloutAborted: Rollout aborted update to revision 3: Metric "success-rate" assessed Failed',
+          abort: true,
+          conditions: [cond('Progressing', 'False', 'RolloutAborted', 'Rollout aborted update to revision 3')],
+        }),
+        status: 'Failed',
+        message: /RolloutAborted/,
+      },
+      {
+        state: 'degraded: progress deadline exceeded',
+        obj: rollout({
+          ...healthy,
+          phase: 'Degraded',
+          message: 'ProgressDeadlineExceeded: ReplicaSet "web-7f9c" has timed out progressing.',
+          conditions: [cond('Progressing', 'False', 'ProgressDeadlineExceeded', 'ReplicaSet "web-7f9c" has timed out progressing.')],
+        }),
+        status: 'Failed',
+        message: /timed out progressing/,
+      },
+      {
+        state: 'invalid spec',
+        obj: rollout({
+          observedGeneration: '2',
+          phase: 'Degraded',
+          message: 'InvalidSpec: The Rollout "web" is invalid',
+          conditions: [cond('InvalidSpec', 'True', 'InvalidSpec', 'The Rollout "web" is invalid: spec.strategy.canary.steps[1].pause.duration: Invalid value')],
+        }),
+        status: 'Failed',
+      },
+      { state: 'no status', obj: rollout(), status: 'InProgress', message: WAITING_FOR_CONTROLLER },
+    ];
+  })(),
+  'builtin:argo-rollouts-analysisrun': (() => {
+    const run = (status?: unknown) =>
+      object('argoproj.io/v1alpha1', 'AnalysisRun', status, {
+        spec: { metrics: [{ name: 'success-rate', provider: { prometheus: { query: 'sum(rate(x[5m]))' } } }] },
+      });
+    return [
+      {
+        state: 'successful',
+        obj: run({
+          phase: 'Successful',
+          startedAt: '2026-11-30T08:20:00Z',
+          metricResults: [{ name: 'success-rate', phase: 'Successful', count: 3, successful: 3 }],
+        }),
+        status: 'Current',
+      },
+      {
+        state: 'running',
+        obj: run({ phase: 'Running', startedAt: '2026-11-30T08:20:00Z', metricResults: [{ name: 'success-rate', phase: 'Running', count: 1, successful: 1 }] }),
+        status: 'InProgress',
+        message: 'phase Running',
+      },
+      {
+        state: 'failed',
+        obj: run({ phase: 'Failed', message: 'Metric "success-rate" assessed Failed due to failed (3) > failureLimit (0)' }),
+        status: 'Failed',
+        message: /assessed Failed/,
+      },
+      {
+        state: 'error',
+        obj: run({
+          phase: 'Error',
+          message:
+            'Metric "success-rate" assessed Error due to consecutiveErrors (5) > consecutiveErrorLimit (4): "Error Message: Post \\"http://prometheus:9090/api/v1/query\\": dial tcp: lookup prometheus: no such host"',
+        }),
+        status: 'Failed',
+      },
+      { state: 'inconclusive', obj: run({ phase: 'Inconclusive', message: 'Metric "success-rate" assessed Inconclusive' }), status: 'Failed' },
+      { state: 'no status', obj: run(), status: 'InProgress', message: WAITING_FOR_CONTROLLER },
+    ];
+  })(),
+  'builtin:crossplane': (() => {
+    const bucket = (status?: unknown) =>
+      object('s3.aws.crossplane.io/v1beta1', 'Bucket', status, {
+        spec: { forProvider: { locationConstraint: 'eu-west-1' }, providerConfigRef: { name: 'default' } },
+      });
+    return [
+      {
+        state: 'ready and synced',
+        obj: bucket({
+          atProvider: { arn: 'arn:aws:s3:::my-bucket' },
+          conditions: [cond('Ready', 'True', 'Available'), cond('Synced', 'True', 'ReconcileSuccess')],
+        }),
+        status: 'Current',
+      },
+      {
+        state: 'creating',
+        obj: bucket({ conditions: [cond('Ready', 'False', 'Creating'), cond('Synced', 'True', 'ReconcileSuccess')] }),
+        status: 'InProgress',
+      },
+      {
+        state: 'sync failed',
+        obj: bucket({
+          conditions: [
+            cond('Ready', 'False', 'Creating'),
+            cond('Synced', 'False', 'ReconcileError', 'create failed: cannot create Bucket in AWS: InvalidBucketName: The specified bucket is not valid.'),
+          ],
+        }),
+        status: 'Failed',
+        message: /InvalidBucketName/,
+      },
+      { state: 'no status (new managed resource)', obj: bucket(), status: 'InProgress', message: WAITING_FOR_CONTROLLER },
+      {
+        state: 'a kind that never has status (Composition)',
+        obj: object('apiextensions.crossplane.io/v1', 'Composition', undefined, {
+          spec: { compositeTypeRef: { apiVersion: 'example.org/v1', kind: 'XDatabase' } },
+        }),
+        status: 'Current',
+      },
+      {
+        state: 'Provider installed and healthy',
+        obj: object('pkg.crossplane.io/v1', 'Provider', {
+          currentRevision: 'provider-aws-s3-1',
+          conditions: [cond('Installed', 'True', 'ActivePackageRevision'), cond('Healthy', 'True', 'HealthyPackageRevision')],
+        }),
+        status: 'Current',
+      },
+      {
+        state: 'Provider unhealthy',
+        obj: object('pkg.crossplane.io/v1', 'Provider', {
+          conditions: [
+            cond('Installed', 'True', 'ActivePackageRevision'),
+            cond('Healthy', 'False', 'UnhealthyPackageRevision', 'cannot resolve package dependencies'),
+          ],
+        }),
+        status: 'InProgress',
+        message: 'cannot resolve package dependencies',
+      },
+    ];
+  })(),
+  'builtin:upbound': (() => {
+    const instance = (status?: unknown) =>
+      object('rds.aws.upbound.io/v1beta1', 'Instance', status, { spec: { forProvider: { region: 'eu-west-1', engine: 'postgres' } } });
+    return [
+      {
+        state: 'ready and synced',
+        obj: instance({ conditions: [cond('Ready', 'True', 'Available'), cond('Synced', 'True', 'ReconcileSuccess')] }),
+        status: 'Current',
+      },
+      {
+        state: 'creating',
+        obj: instance({ conditions: [cond('Ready', 'False', 'Creating'), cond('Synced', 'True', 'ReconcileSuccess')] }),
+        status: 'InProgress',
+      },
+      {
+        state: 'last async operation failed',
+        obj: instance({
+          conditions: [
+            cond('Ready', 'False', 'Creating'),
+            cond('Synced', 'True', 'ReconcileSuccess'),
+            cond('LastAsyncOperation', 'False', 'ApplyFailure', 'apply failed: InvalidParameterCombination: Cannot find version 9.6 for postgres'),
+          ],
+        }),
+        status: 'Failed',
+        message: /Cannot find version/,
+      },
+      { state: 'no status', obj: instance(), status: 'InProgress', message: WAITING_FOR_CONTROLLER },
+      {
+        state: 'ProviderConfig (never has status)',
+        obj: object('aws.upbound.io/v1beta1', 'ProviderConfig', undefined, { spec: { credentials: { source: 'IRSA' } } }),
+        status: 'Current',
+      },
+    ];
+  })(),
+  ...Object.fromEntries(
+    (['ExternalSecret', 'SecretStore', 'ClusterSecretStore'] as const).map((kind) => {
+      const es = (status?: unknown) =>
+        object('external-secrets.io/v1', kind, status, {
+          spec:
+            kind === 'ExternalSecret'
+              ? { secretStoreRef: { name: 'vault', kind: 'ClusterSecretStore' }, data: [{ secretKey: 'password', remoteRef: { key: 'db/password' } }] }
+              : { provider: { vault: { server: 'https://vault:8200' } } },
+        });
+      const readyMessage = kind === 'ExternalSecret' ? 'Secret was synced' : 'store validated';
+      return [
+        `builtin:external-secrets-${kind.toLowerCase()}`,
+        [
+          {
+            state: 'ready',
+            obj: es({
+              refreshTime: '2026-11-30T08:13:10Z',
+              conditions: [cond('Ready', 'True', kind === 'ExternalSecret' ? 'SecretSynced' : 'Valid', readyMessage)],
+            }),
+            status: 'Current',
+          },
+          { state: 'progressing (no Ready yet)', obj: es({ conditions: [] }), status: 'InProgress' },
+          {
+            state: 'failed',
+            obj: es({
+              conditions: [
+                cond('Ready', 'False', kind === 'ExternalSecret' ? 'SecretSyncedError' : 'InvalidProviderConfig', 'could not get secret data from provider'),
+              ],
+            }),
+            status: 'Failed',
+            message: 'could not get secret data from provider',
+          },
+          { state: 'no status', obj: es(), status: 'InProgress', message: WAITING_FOR_CONTROLLER },
+        ] satisfies Case[],
+      ];
+    }),
+  ),
+  'builtin:sealed-secrets': (() => {
+    const sealed = (status?: unknown) =>
+      object('bitnami.com/v1alpha1', 'SealedSecret', status, { spec: { encryptedData: { password: 'AgBy3i4OJSWK+PiTySYZZA==' } } });
+    return [
+      {
+        state: 'synced',
+        obj: sealed({ observedGeneration: 2, conditions: [cond('Synced', 'True', '', '', { lastUpdateTime: '2026-11-30T08:13:10Z' })] }),
+        status: 'Current',
+      },
+      { state: 'progressing (older generation)', obj: sealed({ observedGeneration: 1, conditions: [cond('Synced', 'True')] }), status: 'InProgress' },
+      {
+        state: 'cannot decrypt',
+        obj: sealed({ observedGeneration: 2, conditions: [cond('Synced', 'False', 'ErrUnsealFailed', 'no key could decrypt secret (password)')] }),
+        status: 'Failed',
+        message: 'no key could decrypt secret (password)',
+      },
+      { state: 'no status', obj: sealed(), status: 'InProgress', message: WAITING_FOR_CONTROLLER },
+    ];
+  })(),
+  'builtin:gateway-api-gateway': (() => {
+    const gw = (status?: unknown) =>
+      object('gateway.networking.k8s.io/v1', 'Gateway', status, {
+        spec: { gatewayClassName: 'istio', listeners: [{ name: 'http', port: 80, protocol: 'HTTP' }] },
+      });
+    const defaulted = {
+      conditions: [cond('Accepted', 'Unknown', 'Pending', 'Waiting for controller'), cond('Programmed', 'Unknown', 'Pending', 'Waiting for controller')],
+    };
+    return [
+      {
+        state: 'accepted and programmed',
+        obj: gw({
+          addresses: [{ type: 'IPAddress', value: '192.0.2.10' }],
+          conditions: [
+            cond('Accepted', 'True', 'Accepted', 'Resource accepted', { observedGeneration: 2 }),
+            cond('Programmed', 'True', 'Programmed', 'Resource programmed', { observedGeneration: 2 }),
+          ],
+        }),
+        status: 'Current',
+      },
+      {
+        state: 'as the API server defaults it (Pending, waiting for controller)',
+        obj: gw(defaulted),
+        status: 'InProgress',
+        message: /Waiting for controller|no health expression/,
+      },
+      {
+        state: 'accepted, address not assigned yet',
+        obj: gw({
+          conditions: [
+            cond('Accepted', 'True', 'Accepted', 'ok', { observedGeneration: 2 }),
+            cond('Programmed', 'False', 'AddressNotAssigned', 'Assigned to service(s) web-istio.prod, but failed to assign to all requested addresses', {
+              observedGeneration: 2,
+            }),
+          ],
+        }),
+        status: 'InProgress',
+        message: /failed to assign/,
+      },
+      {
+        state: 'conditions for an older generation',
+        obj: gw({
+          conditions: [
+            cond('Accepted', 'True', 'Accepted', 'ok', { observedGeneration: 1 }),
+            cond('Programmed', 'True', 'Programmed', 'ok', { observedGeneration: 1 }),
+          ],
+        }),
+        status: 'InProgress',
+      },
+      {
+        state: 'not accepted',
+        obj: gw({
+          conditions: [
+            cond('Accepted', 'False', 'InvalidParameters', 'GatewayClass "istio" parametersRef not found', { observedGeneration: 2 }),
+            cond('Programmed', 'False', 'Invalid', 'Not programmed', { observedGeneration: 2 }),
+          ],
+        }),
+        status: 'Failed',
+        message: /parametersRef not found/,
+      },
+      { state: 'no status', obj: gw(), status: 'InProgress', message: WAITING_FOR_CONTROLLER },
+    ];
+  })(),
+  'builtin:gateway-api-httproute': (() => {
+    const route = (status?: unknown) =>
+      object('gateway.networking.k8s.io/v1', 'HTTPRoute', status, {
+        spec: { parentRefs: [{ name: 'public' }, { name: 'internal' }], rules: [{ backendRefs: [{ name: 'web', port: 80 }] }] },
+      });
+    const parent = (name: string, ...conditions: unknown[]) => ({
+      parentRef: { group: 'gateway.networking.k8s.io', kind: 'Gateway', name },
+      controllerName: 'istio.io/gateway-controller',
+      conditions,
+    });
+    const ok = (name: string) =>
+      parent(
+        name,
+        cond('Accepted', 'True', 'Accepted', 'Route was valid', { observedGeneration: 2 }),
+        cond('ResolvedRefs', 'True', 'ResolvedRefs', 'All references resolved', { observedGeneration: 2 }),
+      );
+    return [
+      { state: 'accepted by every parent', obj: route({ parents: [ok('public'), ok('internal')] }), status: 'Current' },
+      {
+        state: 'one parent has not resolved the backend yet',
+        obj: route({
+          parents: [
+            ok('public'),
+            parent(
+              'internal',
+              cond('Accepted', 'True', 'Accepted', 'ok', { observedGeneration: 2 }),
+              cond('ResolvedRefs', 'False', 'BackendNotFound', 'backend(web.prod.svc.cluster.local) not found', { observedGeneration: 2 }),
+            ),
+          ],
+        }),
+        status: 'InProgress',
+        message: /backend\(web\.prod\.svc\.cluster\.local\) not found/,
+      },
+      { state: 'no parent has reported yet', obj: route({ parents: [] }), status: 'InProgress' },
+      {
+        state: 'a parent reported an older generation',
+        obj: route({
+          parents: [
+            ok('public'),
+            parent(
+              'internal',
+              cond('Accepted', 'True', 'Accepted', 'ok', { observedGeneration: 1 }),
+              cond('ResolvedRefs', 'True', 'ResolvedRefs', 'ok', { observedGeneration: 1 }),
+            ),
+          ],
+        }),
+        status: 'InProgress',
+      },
+      {
+        state: 'rejected by a parent',
+        obj: route({
+          parents: [
+            ok('public'),
+            parent('internal', cond('Accepted', 'False', 'NotAllowedByListeners', 'No listener allows routes from namespace prod', { observedGeneration: 2 })),
+          ],
+        }),
+        status: 'Failed',
+        message: /No listener allows routes/,
+      },
+      { state: 'no status', obj: route(), status: 'InProgress', message: WAITING_FOR_CONTROLLER },
+    ];
+  })(),
+  'builtin:keda-scaledobject': (() => {
+    const so = (status?: unknown) =>
+      object('keda.sh/v1alpha1', 'ScaledObject', status, {
+        spec: { scaleTargetRef: { name: 'worker' }, triggers: [{ type: 'prometheus', metadata: { threshold: '100' } }] },
+      });
+    return [
+      {
+        state: 'ready',
+        obj: so({
+          scaleTargetKind: 'apps/v1.Deployment',
+          originalReplicaCount: 1,
+          conditions: [
+            cond('Ready', 'True', 'ScaledObjectReady', 'ScaledObject is defined correctly and is ready for scaling'),
+            cond('Active', 'False', 'ScalerNotActive', 'Scaling is not performed because triggers are not active'),
+            cond('Fallback', 'False', 'NoFallbackFound', 'No fallbacks are active on this scaled object'),
+          ],
+        }),
+        status: 'Current',
+      },
+      {
+        state: 'paused (ready and reported)',
+        obj: so({ conditions: [cond('Ready', 'True', 'ScaledObjectReady', 'ok'), cond('Paused', 'True', 'ScaledObjectPaused', 'ScaledObject is paused')] }),
+        status: 'Current',
+      },
+      {
+        state: 'progressing (Ready=Unknown)',
+        obj: so({ conditions: [cond('Ready', 'Unknown', '', 'ScaledObject check in progress'), cond('Active', 'Unknown'), cond('Fallback', 'Unknown')] }),
+        status: 'InProgress',
+      },
+      {
+        state: 'failed (Ready=False)',
+        obj: so({ conditions: [cond('Ready', 'False', 'ScaledObjectCheckFailed', "ScaledObject doesn't have correct scaleTargetRef specification")] }),
+        status: 'Failed',
+        message: /scaleTargetRef/,
+      },
+      {
+        state: 'fallback active',
+        obj: so({
+          conditions: [
+            cond('Ready', 'True', 'ScaledObjectReady', 'ok'),
+            cond('Fallback', 'True', 'FallbackExists', 'At least one trigger is falling back on this scaled object'),
+          ],
+        }),
+        status: 'Failed',
+      },
+      { state: 'no status', obj: so(), status: 'InProgress', message: WAITING_FOR_CONTROLLER },
+    ];
+  })(),
+  'builtin:knative-service': (() => {
+    const ksvc = (status?: unknown) =>
+      object('serving.knative.dev/v1', 'Service', status, { spec: { template: { spec: { containers: [{ image: 'ghcr.io/example/hello:1.0' }] } } } });
+    const all = (s: string, reason = '', message = '') => [
+      cond('ConfigurationsReady', s, reason, message),
+      cond('Ready', s, reason, message),
+      cond('RoutesReady', s, reason, message),
+    ];
+    return [
+      {
+        state: 'ready',
+        obj: ksvc({ observedGeneration: 2, url: 'https://hello.prod.example.com', latestReadyRevisionName: 'hello-00002', conditions: all('True') }),
+        status: 'Current',
+      },
+      {
+        state: 'Ready=True but routes lag',
+        obj: ksvc({
+          observedGeneration: 2,
+          conditions: [
+            cond('ConfigurationsReady', 'True'),
+            cond('Ready', 'True'),
+            cond('RoutesReady', 'Unknown', 'IngressNotConfigured', 'Ingress has not yet been reconciled.'),
+          ],
+        }),
+        status: 'InProgress',
+      },
+      {
+        state: 'progressing',
+        obj: ksvc({ observedGeneration: 2, conditions: all('Unknown', 'RevisionMissing', 'Configuration "hello" is waiting for a Revision to become ready.') }),
+        status: 'InProgress',
+      },
+      {
+        state: 'failed revision',
+        obj: ksvc({
+          observedGeneration: 2,
+          conditions: all(
+            'False',
+            'RevisionFailed',
+            'Revision "hello-00002" failed with message: Unable to fetch image "ghcr.io/example/hello:1.0": failed to resolve image to digest.',
+          ),
+        }),
+        status: 'Failed',
+        message: /Unable to fetch image/,
+      },
+      { state: 'no status', obj: ksvc(), status: 'InProgress', message: WAITING_FOR_CONTROLLER },
+    ];
+  })(),
+  ...Object.fromEntries(
+    (['Prometheus', 'Alertmanager'] as const).map((kind) => {
+      const p = (status?: unknown) => object('monitoring.coreos.com/v1', kind, status, { spec: { replicas: 2 } });
+      return [
+        `builtin:prometheus-operator-${kind.toLowerCase()}`,
+        [
+          {
+            state: 'available and reconciled',
+            obj: p({
+              availableReplicas: 2,
+              replicas: 2,
+              conditions: [cond('Available', 'True', '', '', { observedGeneration: 2 }), cond('Reconciled', 'True', '', '', { observedGeneration: 2 })],
+            }),
+            status: 'Current',
+          },
+          {
+            state: 'pods starting (Available=False)',
+            obj: p({
+              availableReplicas: 0,
+              conditions: [
+                cond('Available', 'False', 'NoPodReady', 'shard 0: pod prometheus-main-0: containers with incomplete status: [init-config-reloader]', {
+                  observedGeneration: 2,
+                }),
+                cond('Reconciled', 'True', '', '', { observedGeneration: 2 }),
+              ],
+            }),
+            status: 'InProgress',
+            message: /incomplete status/,
+          },
+          {
+            state: 'degraded (some pods not ready)',
+            obj: p({
+              conditions: [
+                cond('Available', 'Degraded', 'SomePodsNotReady', 'shard 0: pod prometheus-main-1: not ready', { observedGeneration: 2 }),
+                cond('Reconciled', 'True', '', '', { observedGeneration: 2 }),
+              ],
+            }),
+            status: 'InProgress',
+          },
+          {
+            state: 'older generation',
+            obj: p({
+              conditions: [cond('Available', 'True', '', '', { observedGeneration: 1 }), cond('Reconciled', 'True', '', '', { observedGeneration: 1 })],
+            }),
+            status: 'InProgress',
+          },
+          {
+            state: 'invalid configuration',
+            obj: p({
+              conditions: [
+                cond('Available', 'True', '', '', { observedGeneration: 2 }),
+                cond('Reconciled', 'False', 'ReconciliationFailed', 'failed to generate configuration: invalid remote write URL', { observedGeneration: 2 }),
+              ],
+            }),
+            status: 'Failed',
+            message: /invalid remote write URL/,
+          },
+          { state: 'no status', obj: p(), status: 'InProgress', message: WAITING_FOR_CONTROLLER },
+        ] satisfies Case[],
+      ];
+    }),
+  ),
+  'builtin:cluster-api-cluster': (() => {
+    const cluster = (status?: unknown, paused = false) =>
+      object('cluster.x-k8s.io/v1beta1', 'Cluster', status, {
+        spec: { paused, controlPlaneRef: { kind: 'KubeadmControlPlane', name: 'prod-cp' }, infrastructureRef: { kind: 'AWSCluster', name: 'prod' } },
+      });
+    return [
+      {
+        state: 'provisioned and ready',
+        obj: cluster({
+          phase: 'Provisioned',
+          observedGeneration: 2,
+          controlPlaneReady: true,
+          infrastructureReady: true,
+          conditions: [cond('Ready', 'True'), cond('ControlPlaneReady', 'True'), cond('InfrastructureReady', 'True')],
+        }),
+        status: 'Current',
+      },
+      {
+        state: 'provisioning',
+        obj: cluster({
+          phase: 'Provisioning',
+          observedGeneration: 2,
+          conditions: [
+            cond('Ready', 'False', 'WaitingForControlPlane', 'Waiting for control plane provider to indicate the control plane has been initialized', {
+              severity: 'Info',
+            }),
+          ],
+        }),
+        status: 'InProgress',
+        message: /phase Provisioning: Waiting for control plane/,
+      },
+      { state: 'paused', obj: cluster({ phase: 'Provisioned', observedGeneration: 2, conditions: [cond('Ready', 'True')] }, true), status: 'InProgress' },
+      {
+        state: 'failed phase',
+        obj: cluster({
+          phase: 'Failed',
+          observedGeneration: 2,
+          failureReason: 'InvalidConfiguration',
+          failureMessage: 'VPC not found',
+          conditions: [cond('Ready', 'False', 'InfrastructureProvisionFailed', 'VPC vpc-0a1b not found', { severity: 'Error' })],
+        }),
+        status: 'Failed',
+        message: /VPC vpc-0a1b not found/,
+      },
+      { state: 'no status', obj: cluster(), status: 'InProgress', message: WAITING_FOR_CONTROLLER },
+    ];
+  })(),
+  'builtin:cluster-api-machinedeployment': (() => {
+    const md = (status?: unknown) => object('cluster.x-k8s.io/v1beta1', 'MachineDeployment', status, { spec: { clusterName: 'prod', replicas: 3 } });
+    return [
+      {
+        state: 'running',
+        obj: md({
+          phase: 'Running',
+          observedGeneration: 2,
+          replicas: 3,
+          readyReplicas: 3,
+          updatedReplicas: 3,
+          availableReplicas: 3,
+          conditions: [cond('Ready', 'True'), cond('Available', 'True')],
+        }),
+        status: 'Current',
+      },
+      {
+        state: 'scaling up',
+        obj: md({
+          phase: 'ScalingUp',
+          observedGeneration: 2,
+          replicas: 3,
+          readyReplicas: 1,
+          conditions: [
+            cond('Ready', 'False', 'WaitingForAvailableMachines', 'Minimum availability requires 2 replicas, current 1 available', { severity: 'Warning' }),
+          ],
+        }),
+        status: 'InProgress',
+      },
+      {
+        state: 'failed',
+        obj: md({
+          phase: 'Failed',
+          observedGeneration: 2,
+          conditions: [cond('Ready', 'False', 'MachineSetFailed', 'machine bootstrap failed', { severity: 'Error' })],
+        }),
+        status: 'Failed',
+      },
+      { state: 'no status', obj: md(), status: 'InProgress', message: WAITING_FOR_CONTROLLER },
+    ];
+  })(),
+  'builtin:cloudnative-pg-cluster': (() => {
+    const pg = (status?: unknown) => object('postgresql.cnpg.io/v1', 'Cluster', status, { spec: { instances: 3, storage: { size: '10Gi' } } });
+    return [
+      {
+        state: 'healthy',
+        obj: pg({
+          phase: 'Cluster in healthy state',
+          instances: 3,
+          readyInstances: 3,
+          currentPrimary: 'pg-1',
+          conditions: [
+            cond('Ready', 'True', 'ClusterIsReady', 'Cluster is Ready'),
+            cond('ContinuousArchiving', 'True', 'ContinuousArchivingSuccess', 'Continuous archiving is working'),
+          ],
+        }),
+        status: 'Current',
+      },
+      {
+        state: 'setting up primary',
+        obj: pg({
+          phase: 'Setting up primary',
+          phaseReason: 'Creating primary instance pg-1',
+          instances: 1,
+          conditions: [cond('Ready', 'False', 'ClusterIsNotReady', 'Cluster Is Not Ready')],
+        }),
+        status: 'InProgress',
+        message: 'phase Setting up primary: Cluster Is Not Ready',
+      },
+      {
+        state: 'switchover in progress',
+        obj: pg({
+          phase: 'Switchover in progress',
+          phaseReason: 'Switching over to pg-2',
+          conditions: [cond('Ready', 'False', 'ClusterIsNotReady', 'Cluster Is Not Ready')],
+        }),
+        status: 'InProgress',
+      },
+      {
+        state: 'unrecoverable',
+        obj: pg({
+          phase: 'Cluster cannot proceed to reconciliation due to an unknown plugin being required',
+          phaseReason: 'unknown plugin barman-cloud.cloudnative-pg.io',
+        }),
+        status: 'Failed',
+      },
+      { state: 'no status', obj: pg(), status: 'InProgress', message: WAITING_FOR_CONTROLLER },
+    ];
+  })(),
+  ...Object.fromEntries(
+    (['NodePool', 'NodeClaim'] as const).map((kind) => {
+      const k = (status?: unknown) =>
+        object('karpenter.sh/v1', kind, status, {
+          spec:
+            kind === 'NodePool'
+              ? { template: { spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' } } } }
+              : { nodeClassRef: { name: 'default' } },
+        });
+      return [
+        `builtin:karpenter-${kind.toLowerCase()}`,
+        [
+          { state: 'ready', obj: k({ conditions: [cond('Ready', 'True', 'Ready', '', { observedGeneration: 2 })] }), status: 'Current' },
+          {
+            state: 'progressing',
+            obj: k({ conditions: [cond('Ready', 'Unknown', 'AwaitingReconciliation', 'object is awaiting reconciliation', { observedGeneration: 2 })] }),
+            status: 'InProgress',
+          },
+          {
+            state: 'failed',
+            obj: k({ conditions: [cond('Ready', 'False', 'NodeClassNotReady', 'NodeClass not found', { observedGeneration: 2 })] }),
+            status: 'Failed',
+            message: 'NodeClass not found',
+          },
+          { state: 'no status', obj: k(), status: 'InProgress', message: WAITING_FOR_CONTROLLER },
+        ] satisfies Case[],
+      ];
+    }),
+  ),
+  'builtin:strimzi-kafka': (() => {
+    const kafka = (status?: unknown) => object('kafka.strimzi.io/v1beta2', 'Kafka', status, { spec: { kafka: { version: '3.8.0', replicas: 3 } } });
+    return [
+      { state: 'ready', obj: kafka({ observedGeneration: 2, clusterId: 'x', conditions: [cond('Ready', 'True')] }), status: 'Current' },
+      {
+        state: 'creating',
+        obj: kafka({ observedGeneration: 2, conditions: [cond('NotReady', 'True', 'Creating', 'Kafka cluster is being deployed')] }),
+        status: 'InProgress',
+      },
+      {
+        state: 'failed',
+        obj: kafka({ observedGeneration: 2, conditions: [cond('NotReady', 'True', 'InvalidResourceException', 'Kafka version 9.9.9 is not supported')] }),
+        status: 'Failed',
+        message: /not supported/,
+      },
+      { state: 'no status', obj: kafka(), status: 'InProgress', message: WAITING_FOR_CONTROLLER },
+    ];
+  })(),
+};
+
+describe.each(Object.entries(TABLE))('%s', (id, cases) => {
+  test.each(cases)('$state: $status', ({ obj, status, message }) => {
+    const rule = rules.ruleFor(obj.apiVersion, obj.kind);
+    expect(rule?.id).toBe(id);
+    if (!rule) return;
+    const result = evaluateHealth(rule, obj);
+    expect(result.status).toBe(status);
+    expect(result.evaluationWarning).toBeUndefined(); // built-in rules never trip over a missing field
+    if (message instanceof RegExp) expect(result.message).toMatch(message);
+    else if (message !== undefined) expect(result.message).toBe(message);
+  });
+});
+
+describe('the library', () => {
+  test('every built-in rule has table cases in every state, including no status', () => {
+    for (const rule of builtinRules()) {
+      const cases = TABLE[rule.id] ?? [];
+      expect({
+        id: rule.id,
+        states: new Set(cases.map((c) => c.status)).size >= 2 && cases.some((c) => c.status === 'Failed'),
+        noStatus: cases.some((c) => c.message === WAITING_FOR_CONTROLLER),
+      }).toEqual({ id: rule.id, states: true, noStatus: true });
+    }
+  });
+
+  test('the embedded copy in src/ matches rules/builtin.yaml (run `npm run rules` after editing it)', () => {
+    expect(embeddedSource(readFileSync(RULES_FILE, 'utf8'))).toBe(embeddedSource(BUILTIN_RULES_YAML));
+  });
+
+  test('names are unique and every rule is reported as builtin:<name>', () => {
+    const ids = builtinRules().map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^builtin:[a-z0-9-]+$/);
+  });
+});
