@@ -94,6 +94,23 @@ export function releaseSource(name: string, revision: number): string {
 }
 
 /**
+ * Whether a target's `source.file` is a release's manifest rather than a file of the workspace: the
+ * report must not link it to the repository nor put it in an annotation's `file=`.
+ */
+export function isReleaseSource(file: string): boolean {
+  return /^release \S+ \(revision [1-9][0-9]*\)$/.test(file);
+}
+
+/** One line naming the release for the summary headline: `shop revision 3 (chart shop-1.2.3, app 4.5.6)`. */
+export function releaseHeadline(release: Pick<Release, 'name' | 'revision' | 'chart'>): string {
+  const { name, version, appVersion } = release.chart;
+  const chart = name ? `chart ${name}${version ? `-${version}` : ''}` : '';
+  const app = appVersion ? `app ${appVersion}` : '';
+  const details = [chart, app].filter(Boolean).join(', ');
+  return `${release.name} revision ${release.revision}${details ? ` (${details})` : ''}`;
+}
+
+/**
  * The highest revision of release `name` among `records` (the items of a LIST by
  * `owner=helm,name=NAME`), decoded; `undefined` when there is none. Revisions come from the `version`
  * label, as Helm sets it; a record without a usable label is decoded to learn its revision. Secrets of

@@ -5,7 +5,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { targetsFromManifestText } from '../../src/targets/manifests.js';
-import { decodeRelease, latestRelease, releaseNameProblem, ReleaseError, type Release, type ReleaseDriver } from '../../src/targets/release.js';
+import { decodeRelease, isReleaseSource, latestRelease, releaseHeadline, releaseNameProblem, releaseSource, ReleaseError, type Release, type ReleaseDriver } from '../../src/targets/release.js';
 import { decideRelease } from '../../src/targets/release-policy.js';
 import { RECORD_KEYS, releaseRecord, SECRET_VALUE, type RecordKey, type StoredRecord } from './fixtures/release/index.js';
 
@@ -228,5 +228,28 @@ describe('releaseNameProblem: Helm\'s own rule for release names', () => {
     const found = releaseNameProblem(name);
     if (problem === undefined) expect(found).toBeUndefined();
     else expect(found).toMatch(problem);
+  });
+});
+
+describe('naming the release in the report', () => {
+  it.each<[Pick<Release, 'name' | 'revision' | 'chart'>, string]>([
+    [{ name: 'shop', revision: 3, chart }, 'shop revision 3 (chart shop-1.2.3, app 4.5.6)'],
+    [{ name: 'shop', revision: 1, chart: { name: 'shop', version: '1.2.3', appVersion: '' } }, 'shop revision 1 (chart shop-1.2.3)'],
+    [{ name: 'shop', revision: 1, chart: { name: '', version: '', appVersion: '' } }, 'shop revision 1'],
+  ])('headline %#', (release, expected) => {
+    expect(releaseHeadline(release)).toBe(expected);
+  });
+
+  it.each([
+    [releaseSource('shop', 3), true],
+    [releaseSource('shop-staging.eu', 12), true],
+    ['k8s/release shop (revision 3).yaml', false],
+    ['deploy/web.yaml', false],
+  ])('%s is a release source: %s', (file, expected) => {
+    expect(isReleaseSource(file)).toBe(expected);
+  });
+
+  it('marks every target of a decoded release as coming from it', () => {
+    expect(decodeRelease(releaseRecord('v2-deployed'), 'Secret').targets.every((target) => target.source && isReleaseSource(target.source.file))).toBe(true);
   });
 });
