@@ -39,7 +39,8 @@ export interface Release {
   name: string;
   namespace: string;
   revision: number;
-  status: ReleaseStatus | (string & {});
+  /** A ReleaseStatus as Helm writes them; anything else is kept as read, and explained by the policy. */
+  status: string;
   /** Helm's own words for the revision (`Install complete`, `Upgrade "shop" failed: ...`). */
   description: string;
   chart: { name: string; version: string; appVersion: string };
