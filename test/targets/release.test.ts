@@ -1,31 +1,15 @@
 /**
  * Helm release records -> Release, on records the real helm v4.1.4 wrote (fixtures/release/record.ts).
- * The payload is decoded here independently (node:zlib) to know what each record holds.
+ * The fixtures decode the payload independently (payloadOf) to know what each record holds.
  */
 import { describe, expect, it } from '@jest/globals';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import { targetsFromManifestText } from '../../src/targets/manifests.js';
 import { decodeRelease, isReleaseSource, latestRelease, releaseHeadline, releaseNameProblem, releaseSource, ReleaseError, type Release, type ReleaseDriver } from '../../src/targets/release.js';
 import { decideRelease } from '../../src/targets/release-policy.js';
-import { RECORD_KEYS, releaseRecord, SECRET_VALUE, type RecordKey, type StoredRecord } from './fixtures/release/index.js';
+import { payloadOf, RECORD_KEYS, releaseRecord, SECRET_VALUE, type RecordKey, type StoredRecord } from './fixtures/release/index.js';
 
 const driverOf = (record: StoredRecord): ReleaseDriver => record.kind;
-
-interface Payload {
-  name: string;
-  version: number;
-  manifest: string;
-  config: Record<string, unknown>;
-  hooks: { name: string; kind: string; events: string[] }[];
-}
-
-/** What Helm's decodeRelease does, written again for the test. */
-function payloadOf(record: StoredRecord): Payload {
-  const inner = record.kind === 'Secret' ? Buffer.from(record.data.release, 'base64').toString('latin1') : record.data.release;
-  let bytes = Buffer.from(inner, 'base64');
-  if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = gunzipSync(bytes);
-  return JSON.parse(bytes.toString('utf8')) as Payload;
-}
 
 /** A record carrying `payload` (any bytes) encoded as `driver` stores it. */
 function recordWith(payload: Buffer | string, driver: ReleaseDriver = 'Secret', gzip = true): StoredRecord {
