@@ -59,7 +59,12 @@ export async function settleRelease(client: KubeClient, namespace: string, name:
     }
     await sleep(options.pollIntervalMs, signal);
   }
-  return last ?? { decision: { action: 'poll-again', message: `Helm release ${name} in namespace ${namespace} could not be read before the deadline` }, release: 'not-found' };
+  return (
+    last ?? {
+      decision: { action: 'poll-again', message: `Helm release ${name} in namespace ${namespace} could not be read before the deadline` },
+      release: 'not-found',
+    }
+  );
 }
 
 function retryable(error: ApiError): boolean {

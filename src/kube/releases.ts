@@ -52,7 +52,13 @@ async function listRecords(client: KubeClient, driver: ReleaseDriver, namespace:
   const path = resourcePath({ group: '', version: 'v1', resource: COLLECTION[driver], namespaced: true }, namespace);
   const items: unknown[] = [];
   try {
-    await listPages(client, path, (page) => items.push(...page), { labelSelector: `owner=helm,name=${name}`, signal }, () => (items.length = 0));
+    await listPages(
+      client,
+      path,
+      (page) => items.push(...page),
+      { labelSelector: `owner=helm,name=${name}`, signal },
+      () => (items.length = 0),
+    );
   } catch (error) {
     if (error instanceof ApiError && error.status === 403) return 'forbidden';
     throw error;

@@ -42,8 +42,14 @@ export type ManifestFailure = (problem: ManifestProblem) => Error;
 
 const inputFailure: ManifestFailure = ({ file, line, kind, reason }) =>
   kind === 'yaml'
-    ? new InputError('manifests', `Input "manifests" has "${file}", which is not valid YAML or JSON${line ? ` at line ${line}` : ''}: ${reason}.`, { file, ...(line && { line }) })
-    : new InputError('manifests', `Input "manifests" has "${file}" line ${line ?? 1}, which is not a Kubernetes object: ${reason}. ${OBJECT_EXAMPLE}`, { file, ...(line && { line }) });
+    ? new InputError('manifests', `Input "manifests" has "${file}", which is not valid YAML or JSON${line ? ` at line ${line}` : ''}: ${reason}.`, {
+        file,
+        ...(line && { line }),
+      })
+    : new InputError('manifests', `Input "manifests" has "${file}" line ${line ?? 1}, which is not a Kubernetes object: ${reason}. ${OBJECT_EXAMPLE}`, {
+        file,
+        ...(line && { line }),
+      });
 
 /**
  * Pure: the targets in one file's text. `file` is the name used in messages and annotations (a path, or

@@ -25,15 +25,7 @@ export type ReleaseDriver = 'Secret' | 'ConfigMap';
 
 /** Helm's release statuses (pkg/release/common/status.go). Others are kept as read, and explained. */
 export type ReleaseStatus =
-  | 'unknown'
-  | 'deployed'
-  | 'uninstalled'
-  | 'superseded'
-  | 'failed'
-  | 'uninstalling'
-  | 'pending-install'
-  | 'pending-upgrade'
-  | 'pending-rollback';
+  'unknown' | 'deployed' | 'uninstalled' | 'superseded' | 'failed' | 'uninstalling' | 'pending-install' | 'pending-upgrade' | 'pending-rollback';
 
 export interface Release {
   name: string;
@@ -85,7 +77,8 @@ const MAX_RELEASE_NAME = 53;
  */
 export function releaseNameProblem(name: string): string | undefined {
   if (name.length > MAX_RELEASE_NAME) return `it is longer than ${MAX_RELEASE_NAME} characters, which Helm never allows`;
-  if (!RELEASE_NAME.test(name)) return 'Helm release names are lower-case letters, digits, "-" and ".", starting and ending with a letter or digit, like shop or shop-staging';
+  if (!RELEASE_NAME.test(name))
+    return 'Helm release names are lower-case letters, digits, "-" and ".", starting and ending with a letter or digit, like shop or shop-staging';
   return undefined;
 }
 
@@ -186,7 +179,9 @@ function releaseOf(payload: unknown, record: RecordObject, driver: ReleaseDriver
   const file = releaseSource(name, revision);
   // The parser's own reason may quote the manifest (which holds the chart's Secrets): only the line is named.
   const fail: ManifestFailure = ({ line, kind, reason }) =>
-    broken(`line ${line ?? 1} of its manifest (helm get manifest ${name} --revision ${revision}) ${kind === 'yaml' ? 'is not valid YAML' : `is not a Kubernetes object: ${reason}`}`);
+    broken(
+      `line ${line ?? 1} of its manifest (helm get manifest ${name} --revision ${revision}) ${kind === 'yaml' ? 'is not valid YAML' : `is not a Kubernetes object: ${reason}`}`,
+    );
   const targets = targetsFromManifestText(manifest, file, fail).map((target) => (target.namespace ? target : { ...target, namespace }));
   return {
     name,
@@ -213,7 +208,7 @@ function labelRevision(record: RecordObject): number | undefined {
 }
 
 function asRecordObject(value: unknown): RecordObject | undefined {
-  return asObject(value) as RecordObject | undefined;
+  return asObject(value);
 }
 
 function asObject(value: unknown): Record<string, unknown> | undefined {

@@ -55,7 +55,10 @@ describe('settleRelease', () => {
     put('v1-deployed');
     const { settled, actions } = await settle('shop');
     expect(actions).toEqual(['wait']);
-    expect(settled.decision).toMatchObject({ action: 'wait', targets: expect.arrayContaining([expect.objectContaining({ type: 'Deployment', name: 'shop-web', namespace })]) });
+    expect(settled.decision).toMatchObject({
+      action: 'wait',
+      targets: expect.arrayContaining([expect.objectContaining({ type: 'Deployment', name: 'shop-web', namespace })]),
+    });
   });
 
   it('waits for a release that appears only after it started, and says so first', async () => {
@@ -103,7 +106,9 @@ describe('settleRelease', () => {
     cluster.faults.failNext(2, { status: 503, resource: 'secrets' });
     const { settled, warnings } = await settle('shop');
     expect(revisionOf(settled)).toBe(1);
-    expect(warnings).toEqual([`Cannot read Helm release shop in namespace ${namespace} (503 Service Unavailable: The server is currently unable to handle the request); retrying every poll interval`]);
+    expect(warnings).toEqual([
+      `Cannot read Helm release shop in namespace ${namespace} (503 Service Unavailable: The server is currently unable to handle the request); retrying every poll interval`,
+    ]);
   });
 
   it('throws what waiting cannot fix: a broken record', async () => {

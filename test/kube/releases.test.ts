@@ -62,15 +62,64 @@ const requests = () => cluster.counters.requests().map(({ verb, resource, namesp
 
 describe('readRelease', () => {
   it.each<[string, string, string, Partial<Release> | 'not-found' | RegExp, string[], RegExp[]]>([
-    ['the Secret driver: one LIST, the highest revision', 'admin', 'shop', { revision: 3, status: 'failed', record: { kind: 'Secret', name: 'sh.helm.release.v1.shop.v3' } }, ['list secrets store 200'], []],
-    ['the ConfigMap driver when no Secret holds the release', 'admin', 'cart', { revision: 1, status: 'deployed', record: { kind: 'ConfigMap', name: 'sh.helm.release.v1.cart.v1' } }, ['list secrets store 200', 'list configmaps store 200'], []],
+    [
+      'the Secret driver: one LIST, the highest revision',
+      'admin',
+      'shop',
+      { revision: 3, status: 'failed', record: { kind: 'Secret', name: 'sh.helm.release.v1.shop.v3' } },
+      ['list secrets store 200'],
+      [],
+    ],
+    [
+      'the ConfigMap driver when no Secret holds the release',
+      'admin',
+      'cart',
+      { revision: 1, status: 'deployed', record: { kind: 'ConfigMap', name: 'sh.helm.release.v1.cart.v1' } },
+      ['list secrets store 200', 'list configmaps store 200'],
+      [],
+    ],
     ['a release that does not exist (yet)', 'admin', 'basket', 'not-found', ['list secrets store 200', 'list configmaps store 200'], []],
-    ['Secrets forbidden: the ConfigMap record, and why', 'configmaps-only', 'cart', { revision: 1, record: { kind: 'ConfigMap', name: 'sh.helm.release.v1.cart.v1' } }, ['list secrets store 403', 'list configmaps store 200'], [/^Cannot list secrets in namespace store \(403 Forbidden\): read release cart from its ConfigMap records/]],
-    ['Secrets forbidden and no ConfigMap record: the Role to grant', 'configmaps-only', 'shop', /^Cannot read Helm release shop: listing secrets and configmaps in namespace store is forbidden \(403\)\. Grant .* verbs \[list\] on resources \[secrets\]/, ['list secrets store 403', 'list configmaps store 200'], []],
-    ['nothing may be listed', 'nothing', 'shop', /^Cannot read Helm release shop: .*docs\/helm-release\.md/, ['list secrets store 403', 'list configmaps store 403'], []],
-    ['ConfigMaps forbidden, no Secret record: not found, and why', 'secrets-only', 'basket', 'not-found', ['list secrets store 200', 'list configmaps store 403'], [/^Cannot list configmaps in namespace store \(403 Forbidden\): only Helm's default Secret driver was checked for release basket$/]],
+    [
+      'Secrets forbidden: the ConfigMap record, and why',
+      'configmaps-only',
+      'cart',
+      { revision: 1, record: { kind: 'ConfigMap', name: 'sh.helm.release.v1.cart.v1' } },
+      ['list secrets store 403', 'list configmaps store 200'],
+      [/^Cannot list secrets in namespace store \(403 Forbidden\): read release cart from its ConfigMap records/],
+    ],
+    [
+      'Secrets forbidden and no ConfigMap record: the Role to grant',
+      'configmaps-only',
+      'shop',
+      /^Cannot read Helm release shop: listing secrets and configmaps in namespace store is forbidden \(403\)\. Grant .* verbs \[list\] on resources \[secrets\]/,
+      ['list secrets store 403', 'list configmaps store 200'],
+      [],
+    ],
+    [
+      'nothing may be listed',
+      'nothing',
+      'shop',
+      /^Cannot read Helm release shop: .*docs\/helm-release\.md/,
+      ['list secrets store 403', 'list configmaps store 403'],
+      [],
+    ],
+    [
+      'ConfigMaps forbidden, no Secret record: not found, and why',
+      'secrets-only',
+      'basket',
+      'not-found',
+      ['list secrets store 200', 'list configmaps store 403'],
+      [/^Cannot list configmaps in namespace store \(403 Forbidden\): only Helm's default Secret driver was checked for release basket$/],
+    ],
     ['ConfigMaps forbidden do not matter once a Secret holds it', 'secrets-only', 'shop', { revision: 3 }, ['list secrets store 200'], []],
-    ['a name that is not a release name widens no selector', 'admin', 'shop,owner!=x', /^Input "release" has "shop,owner!=x", which is not a Helm release name/, [], []],
+    [
+      'a name that is not a release name widens no selector',
+      'admin',
+      'shop,owner!=x',
+      /^Input "release" has "shop,owner!=x", which is not a Helm release name/,
+      [],
+      [],
+    ],
   ])('%s', async (_name, token, name, expected, expectedRequests, expectedWarnings) => {
     const { result, warnings } = await read(token, name);
     if (expected instanceof RegExp) {
@@ -94,14 +143,34 @@ describe('the real helm v4.1.4 reads the same stored records as readRelease', ()
     const binary = await helmPath();
     const kubeconfig = path.join(work, 'kubeconfig');
     writeFileSync(kubeconfig, cluster.kubeconfig({ token: 'admin' }));
-    helm = async (...args) => (await run(binary, [...args, '-n', NAMESPACE], { env: { ...process.env, KUBECONFIG: kubeconfig, HELM_DRIVER: args.includes('cart') ? 'configmap' : 'secret', HELM_CACHE_HOME: work, HELM_CONFIG_HOME: work, HELM_DATA_HOME: work } })).stdout;
+    helm = async (...args) =>
+      (
+        await run(binary, [...args, '-n', NAMESPACE], {
+          env: {
+            ...process.env,
+            KUBECONFIG: kubeconfig,
+            HELM_DRIVER: args.includes('cart') ? 'configmap' : 'secret',
+            HELM_CACHE_HOME: work,
+            HELM_CONFIG_HOME: work,
+            HELM_DATA_HOME: work,
+          },
+        })
+      ).stdout;
   }, 180_000);
 
   it.each(['shop', 'cart'])('%s: revision, status, chart, app version and every object', async (name) => {
     const ours = await readRelease(clientAs('admin'), NAMESPACE, name);
     if (ours === 'not-found') throw new Error(`${name} not found`);
     const metadata = JSON.parse(await helm('get', 'metadata', name, '-o', 'json')) as Record<string, unknown>;
-    expect({ name: ours.name, namespace: ours.namespace, revision: ours.revision, status: ours.status, chart: ours.chart.name, version: ours.chart.version, appVersion: ours.chart.appVersion }).toEqual({
+    expect({
+      name: ours.name,
+      namespace: ours.namespace,
+      revision: ours.revision,
+      status: ours.status,
+      chart: ours.chart.name,
+      version: ours.chart.version,
+      appVersion: ours.chart.appVersion,
+    }).toEqual({
       name: metadata.name,
       namespace: metadata.namespace,
       revision: metadata.revision,
@@ -111,7 +180,10 @@ describe('the real helm v4.1.4 reads the same stored records as readRelease', ()
       appVersion: metadata.appVersion,
     });
     const manifest = await helm('get', 'manifest', name);
-    const helmTargets = targetsFromManifestText(manifest, releaseSource(name, ours.revision)).map((target) => ({ ...target, namespace: target.namespace ?? NAMESPACE }));
+    const helmTargets = targetsFromManifestText(manifest, releaseSource(name, ours.revision)).map((target) => ({
+      ...target,
+      namespace: target.namespace ?? NAMESPACE,
+    }));
     expect(ours.targets).toEqual(helmTargets);
     // helm prints the Secret it rendered: the value is there, and only there.
     expect(manifest).toContain(SECRET_VALUE);

@@ -5,7 +5,17 @@
 import { describe, expect, it } from '@jest/globals';
 import { gzipSync } from 'node:zlib';
 import { targetsFromManifestText } from '../../src/targets/manifests.js';
-import { decodeRelease, isReleaseSource, latestRelease, releaseHeadline, releaseNameProblem, releaseSource, ReleaseError, type Release, type ReleaseDriver } from '../../src/targets/release.js';
+import {
+  decodeRelease,
+  isReleaseSource,
+  latestRelease,
+  releaseHeadline,
+  releaseNameProblem,
+  releaseSource,
+  ReleaseError,
+  type Release,
+  type ReleaseDriver,
+} from '../../src/targets/release.js';
 import { decideRelease } from '../../src/targets/release-policy.js';
 import { payloadOf, RECORD_KEYS, releaseRecord, SECRET_VALUE, type RecordKey, type StoredRecord } from './fixtures/release/index.js';
 
@@ -34,13 +44,90 @@ const chart = { name: 'shop', version: '1.2.3', appVersion: '4.5.6' };
 
 describe('decodeRelease on records helm v4.1.4 wrote', () => {
   it.each<[RecordKey, Omit<Release, 'targets'>]>([
-    ['v1-pending-install', { name: 'shop', namespace: 'store', revision: 1, status: 'pending-install', description: 'Initial install underway', chart, record: { kind: 'Secret', name: 'sh.helm.release.v1.shop.v1' } }],
-    ['v1-deployed', { name: 'shop', namespace: 'store', revision: 1, status: 'deployed', description: 'Install complete', chart, record: { kind: 'Secret', name: 'sh.helm.release.v1.shop.v1' } }],
-    ['v2-pending-upgrade', { name: 'shop', namespace: 'store', revision: 2, status: 'pending-upgrade', description: 'Preparing upgrade', chart, record: { kind: 'Secret', name: 'sh.helm.release.v1.shop.v2' } }],
-    ['v1-superseded', { name: 'shop', namespace: 'store', revision: 1, status: 'superseded', description: 'Install complete', chart, record: { kind: 'Secret', name: 'sh.helm.release.v1.shop.v1' } }],
-    ['v3-failed', { name: 'shop', namespace: 'store', revision: 3, status: 'failed', description: 'Upgrade "shop" failed: etcdserver: request timed out', chart, record: { kind: 'Secret', name: 'sh.helm.release.v1.shop.v3' } }],
-    ['v3-uninstalling', { name: 'shop', namespace: 'store', revision: 3, status: 'uninstalling', description: 'Deletion in progress (or silently failed)', chart, record: { kind: 'Secret', name: 'sh.helm.release.v1.shop.v3' } }],
-    ['configmap-v1-deployed', { name: 'cart', namespace: 'store', revision: 1, status: 'deployed', description: 'Install complete', chart, record: { kind: 'ConfigMap', name: 'sh.helm.release.v1.cart.v1' } }],
+    [
+      'v1-pending-install',
+      {
+        name: 'shop',
+        namespace: 'store',
+        revision: 1,
+        status: 'pending-install',
+        description: 'Initial install underway',
+        chart,
+        record: { kind: 'Secret', name: 'sh.helm.release.v1.shop.v1' },
+      },
+    ],
+    [
+      'v1-deployed',
+      {
+        name: 'shop',
+        namespace: 'store',
+        revision: 1,
+        status: 'deployed',
+        description: 'Install complete',
+        chart,
+        record: { kind: 'Secret', name: 'sh.helm.release.v1.shop.v1' },
+      },
+    ],
+    [
+      'v2-pending-upgrade',
+      {
+        name: 'shop',
+        namespace: 'store',
+        revision: 2,
+        status: 'pending-upgrade',
+        description: 'Preparing upgrade',
+        chart,
+        record: { kind: 'Secret', name: 'sh.helm.release.v1.shop.v2' },
+      },
+    ],
+    [
+      'v1-superseded',
+      {
+        name: 'shop',
+        namespace: 'store',
+        revision: 1,
+        status: 'superseded',
+        description: 'Install complete',
+        chart,
+        record: { kind: 'Secret', name: 'sh.helm.release.v1.shop.v1' },
+      },
+    ],
+    [
+      'v3-failed',
+      {
+        name: 'shop',
+        namespace: 'store',
+        revision: 3,
+        status: 'failed',
+        description: 'Upgrade "shop" failed: etcdserver: request timed out',
+        chart,
+        record: { kind: 'Secret', name: 'sh.helm.release.v1.shop.v3' },
+      },
+    ],
+    [
+      'v3-uninstalling',
+      {
+        name: 'shop',
+        namespace: 'store',
+        revision: 3,
+        status: 'uninstalling',
+        description: 'Deletion in progress (or silently failed)',
+        chart,
+        record: { kind: 'Secret', name: 'sh.helm.release.v1.shop.v3' },
+      },
+    ],
+    [
+      'configmap-v1-deployed',
+      {
+        name: 'cart',
+        namespace: 'store',
+        revision: 1,
+        status: 'deployed',
+        description: 'Install complete',
+        chart,
+        record: { kind: 'ConfigMap', name: 'sh.helm.release.v1.cart.v1' },
+      },
+    ],
   ])('%s', (key, expected) => {
     const record = releaseRecord(key);
     const { targets, ...release } = decodeRelease(record, driverOf(record));
@@ -86,8 +173,16 @@ describe('decodeRelease on records helm v4.1.4 wrote', () => {
   });
 
   it.each<[string, StoredRecord, ReleaseDriver]>([
-    ['a gzip payload in a ConfigMap', recordWith(JSON.stringify({ name: 'cart', version: 4, namespace: 'store', info: { status: 'deployed' }, manifest: '' }), 'ConfigMap'), 'ConfigMap'],
-    ['a plain payload in a ConfigMap', recordWith(JSON.stringify({ name: 'cart', version: 4, namespace: 'store', info: { status: 'deployed' }, manifest: '' }), 'ConfigMap', false), 'ConfigMap'],
+    [
+      'a gzip payload in a ConfigMap',
+      recordWith(JSON.stringify({ name: 'cart', version: 4, namespace: 'store', info: { status: 'deployed' }, manifest: '' }), 'ConfigMap'),
+      'ConfigMap',
+    ],
+    [
+      'a plain payload in a ConfigMap',
+      recordWith(JSON.stringify({ name: 'cart', version: 4, namespace: 'store', info: { status: 'deployed' }, manifest: '' }), 'ConfigMap', false),
+      'ConfigMap',
+    ],
   ])('reads %s (one base64 layer fewer than a Secret)', (_name, record, driver) => {
     expect(decodeRelease(record, driver)).toMatchObject({ name: 'cart', revision: 4, status: 'deployed', targets: [] });
   });
@@ -98,7 +193,12 @@ describe('latestRelease picks the highest revision of the release', () => {
     ['one deployed revision', ['v1-deployed'], 'shop', { revision: 1, status: 'deployed' }],
     ['an upgrade in progress', ['v1-deployed', 'v2-pending-upgrade'], 'shop', { revision: 2, status: 'pending-upgrade' }],
     ['a superseded history', ['v1-superseded', 'v2-deployed'], 'shop', { revision: 2, status: 'deployed' }],
-    ['a failed upgrade over a deployed revision (Helm keeps v2 deployed)', ['v2-deployed', 'v1-superseded', 'v3-failed'], 'shop', { revision: 3, status: 'failed' }],
+    [
+      'a failed upgrade over a deployed revision (Helm keeps v2 deployed)',
+      ['v2-deployed', 'v1-superseded', 'v3-failed'],
+      'shop',
+      { revision: 3, status: 'failed' },
+    ],
     ['an uninstall in progress', ['v1-superseded', 'v3-uninstalling', 'v2-deployed'], 'shop', { revision: 3, status: 'uninstalling' }],
     ['no records', [], 'shop', undefined],
     ['records of another release only', ['v1-deployed', 'v2-deployed'], 'other', undefined],
@@ -139,13 +239,29 @@ describe('broken records: an error naming the record, never its content', () => 
   it.each<[string, StoredRecord, RegExp]>([
     ['no data.release', { ...releaseRecord('v1-deployed'), data: {} as { release: string } }, /it has no data\.release/],
     ['a Secret value that is not base64', { ...releaseRecord('v1-deployed'), data: { release: `${SECRET_VALUE}!` } }, /data\.release is not base64/],
-    ['a payload that is not base64', { ...releaseRecord('v1-deployed'), data: { release: Buffer.from(`${SECRET_VALUE}!`).toString('base64') } }, /payload is not base64 \(inside the Secret\)/],
-    ['a corrupt gzip stream', recordWith(Buffer.concat([gzipSync(secretJson).subarray(0, 20), Buffer.from(SECRET_VALUE)]), 'Secret', false), /gzip payload is corrupt/],
+    [
+      'a payload that is not base64',
+      { ...releaseRecord('v1-deployed'), data: { release: Buffer.from(`${SECRET_VALUE}!`).toString('base64') } },
+      /payload is not base64 \(inside the Secret\)/,
+    ],
+    [
+      'a corrupt gzip stream',
+      recordWith(Buffer.concat([gzipSync(secretJson).subarray(0, 20), Buffer.from(SECRET_VALUE)]), 'Secret', false),
+      /gzip payload is corrupt/,
+    ],
     ['JSON cut short (JSON.parse would quote it)', recordWith(secretJson.slice(0, -3)), /payload is not JSON/],
     ['JSON that is not a release', recordWith('[1,2]'), /payload is not a release object/],
     ['a release without a name', recordWith(JSON.stringify({ version: 1, config: { dbPassword: SECRET_VALUE } })), /the release has no name/],
-    ['a manifest that is not YAML', recordWith(JSON.stringify({ name: 'shop', version: 1, manifest: `a: b\n  c: "${SECRET_VALUE}\n` })), /line \d+ of its manifest \(helm get manifest shop --revision 1\) is not valid YAML/],
-    ['a manifest document that is not an object', recordWith(JSON.stringify({ name: 'shop', version: 1, manifest: `---\nkind: Secret\nstringData: {p: ${SECRET_VALUE}}\n` })), /line 2 of its manifest .* is not a Kubernetes object: it has no apiVersion/],
+    [
+      'a manifest that is not YAML',
+      recordWith(JSON.stringify({ name: 'shop', version: 1, manifest: `a: b\n  c: "${SECRET_VALUE}\n` })),
+      /line \d+ of its manifest \(helm get manifest shop --revision 1\) is not valid YAML/,
+    ],
+    [
+      'a manifest document that is not an object',
+      recordWith(JSON.stringify({ name: 'shop', version: 1, manifest: `---\nkind: Secret\nstringData: {p: ${SECRET_VALUE}}\n` })),
+      /line 2 of its manifest .* is not a Kubernetes object: it has no apiVersion/,
+    ],
   ])('%s', (_name, record, message) => {
     const error = releaseError(() => decodeRelease(record, 'Secret'));
     expect(error.message).toMatch(/^The Helm release record Secret sh\.helm\.release\.v1\.shop\.v1 cannot be read: /);
@@ -181,7 +297,12 @@ describe('decideRelease: what the status of the latest revision means', () => {
   };
   it.each<[string, Release | 'not-found', string, RegExp]>([
     ['deployed', read('v2-deployed'), 'wait', /^Helm release shop revision 2 is deployed \(Upgrade complete\): waiting for its 7 objects$/],
-    ['pending-install', read('v1-pending-install'), 'poll-again', /^Helm release shop revision 1 is pending-install \(Initial install underway\): helm is still at work/],
+    [
+      'pending-install',
+      read('v1-pending-install'),
+      'poll-again',
+      /^Helm release shop revision 1 is pending-install \(Initial install underway\): helm is still at work/,
+    ],
     ['pending-upgrade', read('v2-pending-upgrade'), 'poll-again', /is pending-upgrade \(Preparing upgrade\): helm is still at work; reading the release again/],
     ['failed', read('v3-failed'), 'fail', /^Helm release shop revision 3 failed: Upgrade "shop" failed: etcdserver: request timed out$/],
     ['uninstalling', read('v3-uninstalling'), 'wait-deleted', /is being uninstalled .*: waiting for its objects to be deleted$/],
@@ -198,7 +319,7 @@ describe('decideRelease: what the status of the latest revision means', () => {
   });
 });
 
-describe('releaseNameProblem: Helm\'s own rule for release names', () => {
+describe("releaseNameProblem: Helm's own rule for release names", () => {
   it.each([
     ['shop', undefined],
     ['shop-staging.eu', undefined],
