@@ -3,7 +3,6 @@
  * this file only decides the order, wires cancellation, and turns errors into one clear message.
  */
 import * as core from '@actions/core';
-import { waitForTargets } from './engine/index.js';
 import type { EngineResult } from './engine/types.js';
 import { parseSettings } from './inputs.js';
 import { connect } from './kube/index.js';
@@ -17,6 +16,7 @@ import {
   reportResult,
   reportSetupFailure,
 } from './report/index.js';
+import { waitWithRelease } from './release.js';
 import { InputError, type Settings } from './settings.js';
 import { targetsFromInputs, type TargetSpec } from './targets/index.js';
 
@@ -49,7 +49,7 @@ async function waitOnCluster(settings: Settings, targets: TargetSpec[]): Promise
   const cancellation = cancelOnSignals();
   const log = bufferedSink(core);
   try {
-    const result = await waitForTargets(cluster, {
+    const result = await waitWithRelease(cluster, {
       ...settings,
       targets,
       defaultNamespace: settings.namespace || cluster.namespace || 'default',

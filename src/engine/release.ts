@@ -32,7 +32,7 @@ export interface SettledRelease {
 /**
  * Reads release `name` in `namespace` until its decision is settled or `signal` aborts. A failed read
  * the API server may recover from (no response, 429, 5xx) is retried at the next poll; others
- * (401, a ReleaseError) are thrown.
+ * (401, an InputError for input `release`) are thrown.
  */
 export async function settleRelease(client: KubeClient, namespace: string, name: string, options: SettleOptions): Promise<SettledRelease> {
   const { signal } = options;

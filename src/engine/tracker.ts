@@ -25,6 +25,8 @@ export interface Update {
   conditions?: Condition[];
   /** A problem only the user can fix (forbidden LIST, ...): waiting longer will not help. */
   blocked?: boolean;
+  /** The object opted out (`kubewait.io/wait: "false"`); `done` is then true whatever its status. */
+  optedOut?: boolean;
 }
 
 export class TargetState {
@@ -67,6 +69,8 @@ export class TargetState {
     const messageChanged = next.message !== report.message;
     report.conditions = next.conditions ?? report.conditions;
     this.blocked = next.blocked ?? false;
+    if (next.optedOut) report.optedOut = true;
+    else delete report.optedOut;
     if (!statusChanged && !messageChanged) {
       this.tracker.recount(before, this);
       return;

@@ -59,6 +59,9 @@ export interface TargetReport {
   history: Transition[];
   conditions: Condition[];
   diagnosis?: Diagnosis;
+  /** Annotated `kubewait.io/wait: "false"`: reported with its own status, but `done`, so it never holds
+   *  the wait nor fails it. */
+  optedOut?: boolean;
 }
 
 export interface EngineResult {
@@ -73,6 +76,25 @@ export interface EngineResult {
   /** A problem found after the wait started that is the user's to fix (an ambiguous type, a forbidden
    *  LIST, ...): the outcome is `failed`, every target is still reported, and this names the input. */
   error?: InputProblem;
+  /** The Helm release waited for (the `release` input), as last read. */
+  release?: ReleaseReport;
+}
+
+/** A Helm release as the report shows it: never its values or manifest. */
+export interface ReleaseReport {
+  name: string;
+  namespace: string;
+  /** Undefined when no record was found. */
+  revision?: number;
+  /** As Helm recorded it (`deployed`, `failed`, `pending-upgrade`, ...); undefined when no record was found. */
+  status?: string;
+  /** `shop revision 3 (chart shop-1.2.3, app 4.5.6)`, or the name alone when no record was found. */
+  title: string;
+  /** What the release itself says (Helm's description, or why it is not waited for yet). */
+  message: string;
+  /** The release decided the result rather than its objects: Helm recorded it `failed`, or it was still
+   *  pending or missing at the deadline (`unsettled`). */
+  verdict?: 'failed' | 'unsettled';
 }
 
 export interface EngineObserver {

@@ -10,13 +10,14 @@
 import { ApiError } from './errors.js';
 import { listPages, resourcePath } from './index.js';
 import type { KubeClient } from './client.js';
-import { latestRelease, releaseNameProblem, ReleaseError, type Release, type ReleaseDriver } from '../targets/release.js';
+import { InputError } from '../settings.js';
+import { latestRelease, releaseNameProblem, type Release, type ReleaseDriver } from '../targets/release.js';
 
 const COLLECTION = { Secret: 'secrets', ConfigMap: 'configmaps' } as const;
 
 /**
  * The latest revision of release `name` in `namespace`, or `'not-found'` when neither driver holds a
- * record of it. `warn` hears, once per call, why a driver was skipped (a 403). Throws ReleaseError
+ * record of it. `warn` hears, once per call, why a driver was skipped (a 403). Throws an InputError (input `release`)
  * when the record cannot be decoded or neither driver may be listed; other API failures as ApiError.
  */
 export async function readRelease(
@@ -28,7 +29,7 @@ export async function readRelease(
 ): Promise<Release | 'not-found'> {
   // The name goes into a label selector: one that is not a release name must not widen it.
   const problem = releaseNameProblem(name);
-  if (problem) throw new ReleaseError(`Input "release" has "${name}", which is not a Helm release name: ${problem}.`);
+  if (problem) throw new InputError('release', `Input "release" has "${name}", which is not a Helm release name: ${problem}.`);
   const secrets = await listRecords(client, 'Secret', namespace, name, signal);
   if (secrets !== 'forbidden') {
     const found = latestRelease(secrets, 'Secret', name);
@@ -36,13 +37,13 @@ export async function readRelease(
   }
   const configMaps = await listRecords(client, 'ConfigMap', namespace, name, signal);
   if (configMaps === 'forbidden') {
-    if (secrets === 'forbidden') throw new ReleaseError(forbiddenMessage(namespace, name));
+    if (secrets === 'forbidden') throw new InputError('release', forbiddenMessage(namespace, name));
     warn(`Cannot list configmaps in namespace ${namespace} (403 Forbidden): only Helm's default Secret driver was checked for release ${name}`);
     return 'not-found';
   }
   const found = latestRelease(configMaps, 'ConfigMap', name);
   if (secrets === 'forbidden') {
-    if (!found) throw new ReleaseError(forbiddenMessage(namespace, name));
+    if (!found) throw new InputError('release', forbiddenMessage(namespace, name));
     warn(`Cannot list secrets in namespace ${namespace} (403 Forbidden): read release ${name} from its ConfigMap records (HELM_DRIVER=configmap)`);
   }
   return found ?? 'not-found';

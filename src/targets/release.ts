@@ -17,6 +17,7 @@
  * `helm.sh/hook` annotation out of it (pkg/release/v1/util/manifest_sorter.go), so they are not targets.
  */
 import { gunzipSync } from 'node:zlib';
+import { InputError } from '../settings.js';
 import { targetsFromManifestText, type ManifestFailure } from './manifests.js';
 import type { TargetSpec } from './types.js';
 
@@ -45,13 +46,6 @@ export interface Release {
    * namespace of a type that discovery finds cluster-scoped, as it does for manifests.
    */
   targets: TargetSpec[];
-}
-
-/** A release record that cannot be read, or cannot be listed. Names the record, never its content. */
-export class ReleaseError extends Error {
-  override readonly name = 'ReleaseError';
-  /** The action input the problem belongs to. */
-  readonly input = 'release';
 }
 
 const SECRET_TYPE = 'helm.sh/release.v1';
@@ -131,12 +125,13 @@ export function latestRelease(records: readonly unknown[], driver: ReleaseDriver
   return decodedBest ?? decodeRelease(best.record, driver);
 }
 
-/** Decodes one record (a Secret or ConfigMap as the API returns it). Throws ReleaseError naming it. */
+/** Decodes one record (a Secret or ConfigMap as the API returns it). Throws an InputError (input `release`) naming it, never quoting it. */
 export function decodeRelease(item: unknown, driver: ReleaseDriver): Release {
   const record = asRecordObject(item) ?? {};
   const recordName = typeof record.metadata?.name === 'string' ? record.metadata.name : '(unnamed)';
   const where = `${driver} ${recordName}`;
-  const broken = (why: string) => new ReleaseError(`The Helm release record ${where} cannot be read: ${why}. Check it with "helm history" or "helm status".`);
+  const broken = (why: string) =>
+    new InputError('release', `The Helm release record ${where} cannot be read: ${why}. Check it with "helm history" or "helm status".`);
 
   const stored = record.data?.release;
   if (typeof stored !== 'string' || stored === '') throw broken('it has no data.release');
@@ -165,7 +160,7 @@ export function decodeRelease(item: unknown, driver: ReleaseDriver): Release {
   return releaseOf(payload, record, driver, recordName, broken);
 }
 
-function releaseOf(payload: unknown, record: RecordObject, driver: ReleaseDriver, recordName: string, broken: (why: string) => ReleaseError): Release {
+function releaseOf(payload: unknown, record: RecordObject, driver: ReleaseDriver, recordName: string, broken: (why: string) => InputError): Release {
   const json = asObject(payload);
   if (!json) throw broken('its payload is not a release object');
   const info = asObject(json.info) ?? {};

@@ -8,7 +8,7 @@ import { settleRelease, type SettledRelease } from '../../src/engine/release.js'
 import { KubeClient } from '../../src/kube/client.js';
 import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
 import type { ReleaseDecision } from '../../src/targets/release-policy.js';
-import { ReleaseError } from '../../src/targets/release.js';
+import { InputError } from '../../src/settings.js';
 import { startCluster, type TestCluster } from '../cluster/index.js';
 import { releaseRecord, SECRET_VALUE, type RecordKey } from '../targets/fixtures/release/index.js';
 
@@ -114,6 +114,6 @@ describe('settleRelease', () => {
   it('throws what waiting cannot fix: a broken record', async () => {
     put('v1-deployed');
     cluster.apply({ ...releaseRecord('v1-deployed'), data: { release: Buffer.from('not base64!').toString('base64') } });
-    await expect(settle('shop')).rejects.toThrow(ReleaseError);
+    await expect(settle('shop')).rejects.toThrow(InputError);
   });
 });

@@ -3,6 +3,7 @@
  * (test/targets/fixtures/release/). The real helm then reads the same stored records, and must say
  * what readRelease says.
  */
+import { InputError } from '../../src/settings.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { KubeClient } from '../../src/kube/client.js';
 import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
 import { readRelease } from '../../src/kube/releases.js';
 import { targetsFromManifestText } from '../../src/targets/manifests.js';
-import { releaseSource, ReleaseError, type Release } from '../../src/targets/release.js';
+import { releaseSource, type Release } from '../../src/targets/release.js';
 import { startCluster, type TestCluster } from '../cluster/index.js';
 import { helmPath } from '../cluster/kubectl.js';
 import { releaseRecord, SECRET_VALUE, type RecordKey } from '../targets/fixtures/release/index.js';
@@ -48,12 +49,12 @@ function clientAs(token: string): KubeClient {
   return client;
 }
 
-async function read(token: string, name: string): Promise<{ result: Release | 'not-found' | ReleaseError; warnings: string[] }> {
+async function read(token: string, name: string): Promise<{ result: Release | 'not-found' | InputError; warnings: string[] }> {
   const warnings: string[] = [];
   try {
     return { result: await readRelease(clientAs(token), NAMESPACE, name, undefined, (message) => warnings.push(message)), warnings };
   } catch (error) {
-    if (error instanceof ReleaseError) return { result: error, warnings };
+    if (error instanceof InputError) return { result: error, warnings };
     throw error;
   }
 }
@@ -123,8 +124,8 @@ describe('readRelease', () => {
   ])('%s', async (_name, token, name, expected, expectedRequests, expectedWarnings) => {
     const { result, warnings } = await read(token, name);
     if (expected instanceof RegExp) {
-      expect(result).toBeInstanceOf(ReleaseError);
-      expect((result as ReleaseError).message).toMatch(expected);
+      expect(result).toBeInstanceOf(InputError);
+      expect((result as InputError).message).toMatch(expected);
     } else if (expected === 'not-found') {
       expect(result).toBe('not-found');
     } else {

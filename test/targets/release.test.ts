@@ -2,6 +2,7 @@
  * Helm release records -> Release, on records the real helm v4.1.4 wrote (fixtures/release/record.ts).
  * The fixtures decode the payload independently (payloadOf) to know what each record holds.
  */
+import { InputError } from '../../src/settings.js';
 import { describe, expect, it } from '@jest/globals';
 import { gzipSync } from 'node:zlib';
 import { targetsFromManifestText } from '../../src/targets/manifests.js';
@@ -12,7 +13,6 @@ import {
   releaseHeadline,
   releaseNameProblem,
   releaseSource,
-  ReleaseError,
   type Release,
   type ReleaseDriver,
 } from '../../src/targets/release.js';
@@ -29,14 +29,14 @@ function recordWith(payload: Buffer | string, driver: ReleaseDriver = 'Secret', 
   return { ...base, data: { release: driver === 'Secret' ? Buffer.from(helmEncoded).toString('base64') : helmEncoded } };
 }
 
-function releaseError(action: () => unknown): ReleaseError {
+function releaseError(action: () => unknown): InputError {
   try {
     action();
   } catch (error) {
-    if (error instanceof ReleaseError) return error;
+    if (error instanceof InputError) return error;
     throw error;
   }
-  throw new Error('no ReleaseError');
+  throw new Error('no InputError');
 }
 
 const shop = (revision: number) => ({ file: `release shop (revision ${revision})` });
