@@ -17,7 +17,7 @@ import * as core from '@actions/core';
 import { waitForTargets } from './engine/index.js';
 import { settleRelease, type SettledRelease } from './engine/release.js';
 import type { EngineOptions, EngineResult, ReleaseReport, TargetReport } from './engine/types.js';
-import type { Cluster } from './kube/index.js';
+import { groupVersion, type Cluster } from './kube/index.js';
 import { InputError, type Settings } from './settings.js';
 import { dedupe, type TargetSpec } from './targets/index.js';
 import { releaseHeadline } from './targets/release.js';
@@ -47,7 +47,7 @@ export async function waitWithRelease(cluster: Cluster, options: ReleaseWaitOpti
   } catch (error) {
     if (!(error instanceof InputError)) throw error; // credentials rejected: the step's one clean error
     const report: ReleaseReport = { name, namespace, title: name, message: error.message };
-    return unjudged(options, options.targets, error.message, started, {
+    return unjudged(cluster, options, options.targets, error.message, started, {
       outcome: 'failed',
       error: { input: 'release', message: error.message },
       release: report,
@@ -67,14 +67,25 @@ export async function waitWithRelease(cluster: Cluster, options: ReleaseWaitOpti
       const known = release === 'not-found' ? [] : release.targets;
       const targets = dedupe([...options.targets, ...known]);
       const message = `not judged: ${decision.message}`;
-      return unjudged(options, targets, message, started, { outcome: 'timeout', cancelled: cancelled.aborted, release: { ...report, verdict: 'unsettled' } });
+      return unjudged(cluster, options, targets, message, started, {
+        outcome: 'timeout',
+        cancelled: cancelled.aborted,
+        release: { ...report, verdict: 'unsettled' },
+      });
     }
     case 'error':
-      return unjudged(options, dedupe([...options.targets, ...(release === 'not-found' ? [] : release.targets)]), `not judged: ${decision.message}`, started, {
-        outcome: 'failed',
-        error: { input: 'release', message: decision.message },
-        release: report,
-      });
+      return unjudged(
+        cluster,
+        options,
+        dedupe([...options.targets, ...(release === 'not-found' ? [] : release.targets)]),
+        `not judged: ${decision.message}`,
+        started,
+        {
+          outcome: 'failed',
+          error: { input: 'release', message: decision.message },
+          release: report,
+        },
+      );
     case 'wait': {
       const result = await waitForTargets(cluster, { ...options, targets: dedupe([...options.targets, ...decision.targets]), timeoutMs: remainingMs });
       return withRelease(result, report, started);
@@ -115,29 +126,44 @@ function withRelease(result: EngineResult, release: ReleaseReport, started: numb
   return { ...result, durationSeconds: shift(result.durationSeconds), release };
 }
 
-/** Targets that were never handed to the engine, reported as such (every target in every outcome). */
-function unjudged(
+/** How long reporting targets that were never judged may spend learning which of their types are cluster-scoped. */
+const DISCOVERY_BUDGET_MS = 2_000;
+
+/**
+ * Targets that were never handed to the engine, reported as such (every target in every outcome). Their
+ * types are resolved through discovery when it answers quickly, so that a cluster-scoped object is not
+ * shown in the release namespace; otherwise they are shown as written.
+ */
+async function unjudged(
+  cluster: Cluster,
   options: ReleaseWaitOptions,
   targets: TargetSpec[],
   message: string,
   started: number,
   result: Pick<EngineResult, 'outcome' | 'release'> & Partial<Pick<EngineResult, 'error' | 'cancelled'>>,
-): EngineResult {
+): Promise<EngineResult> {
+  if (targets.length > 0 && !options.signal?.aborted) {
+    await cluster.discovery.load(AbortSignal.timeout(DISCOVERY_BUDGET_MS)).catch(() => undefined);
+  }
   const seconds = Math.round((Date.now() - started) / 10) / 100;
-  const reports = targets.map((spec): TargetReport => ({
-    apiVersion: spec.apiVersion ?? '',
-    kind: spec.type,
-    namespace: spec.namespace ?? options.defaultNamespace,
-    name: spec.name ?? '',
-    ...(spec.name ? {} : { selector: spec.selector ?? '' }),
-    status: 'Unknown',
-    message,
-    done: false,
-    seconds,
-    ...(spec.source ? { file: spec.source.file, line: spec.source.line } : {}),
-    history: [{ status: 'Unknown', message, atSeconds: seconds }],
-    conditions: [],
-  }));
+  const reports = targets.map((spec): TargetReport => {
+    const resolution = cluster.discovery.resolve(spec);
+    const type = resolution.ok ? resolution.type : undefined;
+    return {
+      apiVersion: type ? groupVersion(type.group, type.version) : (spec.apiVersion ?? ''),
+      kind: type?.kind ?? spec.type,
+      namespace: type && !type.namespaced ? '' : (spec.namespace ?? options.defaultNamespace),
+      name: spec.name ?? '',
+      ...(spec.name ? {} : { selector: spec.selector ?? '' }),
+      status: 'Unknown',
+      message,
+      done: false,
+      seconds,
+      ...(spec.source ? { file: spec.source.file, line: spec.source.line } : {}),
+      history: [{ status: 'Unknown', message, atSeconds: seconds }],
+      conditions: [],
+    };
+  });
   return { cancelled: false, ...result, durationSeconds: seconds, targets: reports, warnings: [] };
 }
 

@@ -106,8 +106,9 @@ export function headline(result: EngineResult, waitFor: WaitFor): string {
   else if (result.outcome === 'ready') text = `${done} of ${targetCount(total)} ${goal}`;
   else if (result.error) text = `stopped: a problem with input ${code(result.error.input)}`;
   else if (result.outcome === 'timeout') text = `timed out with ${total - done} of ${targetCount(total)} not ${goal}`;
-  else if (result.release?.verdict === 'failed') text = `Helm release failed, ${failed} of ${targetCount(total)} failed`;
-  else text = `${failed} of ${targetCount(total)} failed`;
+  else if (result.release?.verdict === 'failed') {
+    text = `Helm release failed; ${failed > 0 ? `${failed} of ${targetCount(total)} failed` : `${done} of ${targetCount(total)} ${goal}`}`;
+  } else text = `${failed} of ${targetCount(total)} failed`;
   const skipped = optedOut > 0 ? ` (${optedOut} not waited for)` : '';
   const release = result.release ? ` · release ${escapeMarkdown(result.release.title)}` : '';
   return `## ${outcomeSymbol(result)} kubewait: ${text}${skipped}${release}`;

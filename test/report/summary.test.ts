@@ -71,7 +71,7 @@ describe('headline', () => {
         ...result([ready('a')], { outcome: 'failed' }),
         release: { name: 'shop', namespace: 'store', revision: 3, status: 'failed', title: 'shop revision 3', message: 'm', verdict: 'failed' as const },
       },
-      text: '## ❌ kubewait: Helm release failed, 0 of 1 target failed · release shop revision 3',
+      text: '## ❌ kubewait: Helm release failed; 1 of 1 target ready · release shop revision 3',
     },
   ])('$what', ({ r, text }) => {
     expect(headline(r, { kind: 'ready' })).toBe(text);
