@@ -21,6 +21,7 @@ import { groupVersion, type Cluster } from './kube/index.js';
 import { InputError, type Settings } from './settings.js';
 import { dedupe, type TargetSpec } from './targets/index.js';
 import { releaseHeadline } from './targets/release.js';
+import { Scheduler } from './engine/scheduler.js';
 
 /** How long the objects of a failed release are judged: long enough for a failing image pull to count as
  *  unrecoverable (the status library's 15 s grace), so the summary names it. */
@@ -31,10 +32,24 @@ export type ReleaseWaitOptions = EngineOptions & Pick<Settings, 'release'>;
 export async function waitWithRelease(cluster: Cluster, options: ReleaseWaitOptions, say: (line: string) => void = core.info): Promise<EngineResult> {
   if (!options.release) return waitForTargets(cluster, options);
   const started = Date.now();
+  const cancelled = options.signal ?? new AbortController().signal;
+  const timers = new Scheduler(); // the deadline and the judging window of a failed release
+  try {
+    return await follow(cluster, options, say, { started, cancelled, timers });
+  } finally {
+    timers.close();
+  }
+}
+
+async function follow(
+  cluster: Cluster,
+  options: ReleaseWaitOptions,
+  say: (line: string) => void,
+  { started, cancelled, timers }: { started: number; cancelled: AbortSignal; timers: Scheduler },
+): Promise<EngineResult> {
   const name = options.release;
   const namespace = options.defaultNamespace;
-  const cancelled = options.signal ?? new AbortController().signal;
-  const deadline = AbortSignal.any([cancelled, AbortSignal.timeout(options.timeoutMs)]);
+  const deadline = abortAfter(timers, options.timeoutMs, cancelled);
 
   let settled: SettledRelease;
   try {
@@ -102,7 +117,7 @@ export async function waitWithRelease(cluster: Cluster, options: ReleaseWaitOpti
     case 'fail': {
       // Helm already said it failed: judge the objects only briefly (so the summary shows which one
       // broke), then fail with Helm's words whatever they look like.
-      const judging = AbortSignal.any([cancelled, AbortSignal.timeout(Math.min(remainingMs, FAILED_RELEASE_JUDGING_MS))]);
+      const judging = abortAfter(timers, Math.min(remainingMs, FAILED_RELEASE_JUDGING_MS), cancelled);
       const result = await waitForTargets(cluster, {
         ...options,
         targets: dedupe([...options.targets, ...decision.targets]),
@@ -113,6 +128,13 @@ export async function waitWithRelease(cluster: Cluster, options: ReleaseWaitOpti
       return withRelease(outcome, { ...report, verdict: 'failed' }, started);
     }
   }
+}
+
+/** A signal that aborts after `ms`, or with `signal`. */
+function abortAfter(timers: Scheduler, ms: number, signal: AbortSignal): AbortSignal {
+  const controller = new AbortController();
+  timers.after(ms, () => controller.abort());
+  return AbortSignal.any([signal, controller.signal]);
 }
 
 /** The time spent following the release counts: every `seconds` is from the start of the step. */

@@ -10,6 +10,7 @@ import type { KubeClient } from '../kube/client.js';
 import { readRelease } from '../kube/releases.js';
 import { decideRelease, type ReleaseDecision } from '../targets/release-policy.js';
 import type { Release } from '../targets/release.js';
+import { Scheduler } from './scheduler.js';
 
 export interface SettleOptions {
   /** Time between reads while the release is pending or missing (the `poll-interval` input). */
@@ -36,6 +37,20 @@ export interface SettledRelease {
  */
 export async function settleRelease(client: KubeClient, namespace: string, name: string, options: SettleOptions): Promise<SettledRelease> {
   const { signal } = options;
+  // Every timer through a Scheduler (docs/architecture.md): the poll interval's sleep ends when the signal aborts.
+  const timers = new Scheduler();
+  const stop = () => timers.close();
+  signal.addEventListener('abort', stop, { once: true });
+  try {
+    return await follow(client, namespace, name, options, timers);
+  } finally {
+    signal.removeEventListener('abort', stop);
+    timers.close();
+  }
+}
+
+async function follow(client: KubeClient, namespace: string, name: string, options: SettleOptions, timers: Scheduler): Promise<SettledRelease> {
+  const { signal } = options;
   let last: SettledRelease | undefined;
   let lastMessage: string | undefined;
   const warned = new Set<string>();
@@ -57,7 +72,7 @@ export async function settleRelease(client: KubeClient, namespace: string, name:
       if (!(error instanceof ApiError && retryable(error))) throw error;
       warn(`Cannot read Helm release ${name} in namespace ${namespace} (${error.message}); retrying every poll interval`);
     }
-    await sleep(options.pollIntervalMs, signal);
+    await timers.sleep(options.pollIntervalMs);
   }
   return (
     last ?? {
@@ -69,16 +84,4 @@ export async function settleRelease(client: KubeClient, namespace: string, name:
 
 function retryable(error: ApiError): boolean {
   return error.status === 0 || error.status === 429 || error.status >= 500;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
