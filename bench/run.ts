@@ -5,7 +5,7 @@
  * also goes to the temp dir). The raw runs are written beside the report (results.json); `--render`
  * re-renders RESULTS.md from bench/results.json without measuring. Never part of `npm test`: timings.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { kubectlPath } from '../test/cluster/kubectl.js';
 import { prepareBundles } from './bundles.js';
 import { explanation } from './explain.js';
+import { helmSection, withHelmSection } from './helm-section.js';
 import { Fixture, now } from './fixture.js';
 import { describeMachine } from './machine.js';
 import { measure, type RunRecord } from './measure.js';
@@ -37,19 +38,24 @@ function args(argv: string[]) {
 const RESULTS_MD = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 const RESULTS_JSON = fileURLToPath(new URL('./results.json', import.meta.url));
 
+/** bench/helm.ts measures the Helm release section; regenerating the rest keeps it. */
+function keptHelmSection(): string | undefined {
+  return existsSync(RESULTS_MD) ? helmSection(readFileSync(RESULTS_MD, 'utf8')) : undefined;
+}
+
 function write(results: BenchResults, partial: boolean): string {
   const [md, json] = partial
     ? [path.join(os.tmpdir(), 'kubewait-bench-RESULTS.md'), path.join(os.tmpdir(), 'kubewait-bench-results.json')]
     : [RESULTS_MD, RESULTS_JSON];
   writeFileSync(json, `${JSON.stringify(results, null, 1)}\n`);
-  writeFileSync(md, renderResults(results, explanation(results)));
+  writeFileSync(md, withHelmSection(renderResults(results, explanation(results)), keptHelmSection()));
   return md;
 }
 
 function render(): void {
   const results = JSON.parse(readFileSync(RESULTS_JSON, 'utf8')) as BenchResults;
   results.startedAt = new Date(results.startedAt);
-  writeFileSync(RESULTS_MD, renderResults(results, explanation(results)));
+  writeFileSync(RESULTS_MD, withHelmSection(renderResults(results, explanation(results)), keptHelmSection()));
   log(`re-rendered ${RESULTS_MD} from ${RESULTS_JSON}`);
 }
 
