@@ -112,7 +112,9 @@ async function follow(
         waitForTargets(cluster, { ...options, targets: decision.targets, waitFor: { kind: 'deleted' }, timeoutMs: remainingMs }),
         ...others,
       ]);
-      return withRelease(merge(results), report, started);
+      // Alone, the release's deletion is the run's goal, and the report says "deleted"; beside other targets it is mixed.
+      const goal = others.length === 0 ? { waitFor: { kind: 'deleted' as const } } : {};
+      return withRelease({ ...merge(results), ...goal }, report, started);
     }
     case 'fail': {
       // Helm already said it failed: judge the objects only briefly (so the summary shows which one

@@ -1,4 +1,4 @@
-import type { InputProblem, Settings } from '../settings.js';
+import type { InputProblem, Settings, WaitFor } from '../settings.js';
 import type { Condition, Diagnosis, Status } from '../status/types.js';
 import type { TargetSpec } from '../targets/types.js';
 
@@ -78,6 +78,9 @@ export interface EngineResult {
   error?: InputProblem;
   /** The Helm release waited for (the `release` input), as last read. */
   release?: ReleaseReport;
+  /** The goal every target was waited for, when it is not the `wait-for` input's (an uninstalling Helm
+   *  release: `deleted`). The report phrases the result with it. */
+  waitFor?: WaitFor;
 }
 
 /** A Helm release as the report shows it: never its values or manifest. */
@@ -98,8 +101,8 @@ export interface ReleaseReport {
 }
 
 export interface EngineObserver {
-  /** Targets as resolved (types known); called once before waiting starts. */
-  resolved?(targets: TargetReport[]): void;
+  /** Targets as resolved (types known), and the goal they are waited for; called once before waiting starts. */
+  resolved?(targets: TargetReport[], waitFor: WaitFor): void;
   /** A target changed status (or its message changed while not done). */
   transition?(target: TargetReport, previous: Status | undefined): void;
   /** Something the user should see as a warning (fallback to polling, retries, ...). */

@@ -100,8 +100,9 @@ function aggregateAnnotation(rest: TargetReport[], waitFor: WaitFor): Annotation
 }
 
 /** One line for `core.setFailed`, or undefined when the wait succeeded. */
-export function failureMessage(result: EngineResult, waitFor: WaitFor): string | undefined {
+export function failureMessage(result: EngineResult, wanted: WaitFor): string | undefined {
   if (result.outcome === 'ready') return undefined;
+  const waitFor = result.waitFor ?? wanted;
   const total = result.targets.length;
   const notDone = result.targets.filter((t) => !t.done);
   const failed = notDone.filter((t) => t.status === 'Failed');

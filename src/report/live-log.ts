@@ -99,11 +99,14 @@ export function bufferedSink(sink: LogSink): LogSink & { flush(): void } {
 export function createLiveLog(sink: LogSink, options: LiveLogOptions): EngineObserver {
   let total = 0;
   let resolved = false;
+  // The engine says what it waits for: an uninstalling Helm release is a deletion wait whatever wait-for says.
+  let goal = options.waitFor;
   return {
-    resolved(targets) {
+    resolved(targets, waitFor) {
       total = targets.length;
       resolved = true;
-      sink.startGroup(resolvedHeading(targets.length, options.waitFor));
+      goal = waitFor ?? options.waitFor;
+      sink.startGroup(resolvedHeading(targets.length, goal));
       try {
         for (const target of targets) sink.info(resolvedLine(target));
       } finally {
@@ -113,7 +116,7 @@ export function createLiveLog(sink: LogSink, options: LiveLogOptions): EngineObs
     transition(target, previous) {
       // Before the targets are resolved, the resolved group (written next) shows where each one stands.
       if (!resolved) return;
-      sink.info(transitionLine(target, previous, options.waitFor));
+      sink.info(transitionLine(target, previous, goal));
     },
     warning(message) {
       sink.warning(message);

@@ -190,6 +190,36 @@ describe('release: end to end', () => {
     expectNoValues(run);
   }, 150_000);
 
+  it("an uninstalling release is a deletion wait for its objects, beside the other inputs' targets as wait-for says", async () => {
+    install(['v3-uninstalling'], 'v3-uninstalling');
+    cluster.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'unrelated', namespace: NS }, data: { a: 'b' } });
+    let deleted = false;
+
+    const run = await release(
+      'shop',
+      { resources: 'configmap/unrelated' },
+      {
+        onStdout: (stdout) => {
+          if (deleted || !stdout.includes('Waiting for 7 targets to be deleted')) return;
+          deleted = true;
+          for (const o of manifestObjects('v3-uninstalling')) cluster.delete(o.apiVersion, o.kind, o.metadata.namespace, o.metadata.name);
+        },
+      },
+    );
+
+    expect(deleted).toBe(true);
+    expect(run.errors).toEqual([]);
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs).toMatchObject({ result: 'ready', 'release-revision': '3', 'release-status': 'uninstalling', pending: '' });
+    const statuses = Object.fromEntries(resourcesOf(run).map((r) => [refOf(r), r.status]));
+    expect(statuses[`${NS}/ConfigMap/unrelated`]).toBe('Current');
+    expect(SHOP_OBJECTS.map((ref) => statuses[ref])).toEqual(SHOP_OBJECTS.map(() => 'NotFound'));
+    // Two goals side by side, each group headed by its own.
+    const groups = run.commands.filter((c) => c.command === 'group').map((c) => c.message);
+    expect(groups.sort()).toEqual(['Waiting for 1 target to be ready', 'Waiting for 7 targets to be deleted']);
+    expectNoValues(run);
+  }, 150_000);
+
   it('a release whose latest revision is superseded is an input problem naming release', async () => {
     install(['v1-superseded'], 'v1-superseded');
 

@@ -118,7 +118,7 @@ describe('createLiveLog', () => {
     const sink = recordingSink();
     const log = createLiveLog(sink, { waitFor: { kind: 'ready' }, heartbeatNames: 1 });
     log.transition?.(pending('a'), undefined); // before resolution: the group lists it
-    log.resolved?.([pending('a'), pending('b')]);
+    log.resolved?.([pending('a'), pending('b')], { kind: 'ready' });
     log.transition?.(ready('a', { seconds: 4 }), 'InProgress');
     log.warning?.('watch on pods forbidden; polling every 2s');
     log.heartbeat?.([pending('b'), pending('c')], 30);
@@ -133,11 +133,18 @@ describe('createLiveLog', () => {
     ]);
   });
 
+  it('phrases the goal the engine waits for, which an uninstalling Helm release makes deleted', () => {
+    const sink = recordingSink();
+    const log = createLiveLog(sink, { waitFor: { kind: 'ready' } });
+    log.resolved?.([pending('a')], { kind: 'deleted' });
+    expect(sink.lines[0]).toBe('::group::Waiting for 1 target to be deleted');
+  });
+
   it('leaves changes before resolution to the resolved group, and shows targets that appear later', () => {
     const sink = recordingSink();
     const log = createLiveLog(sink, { waitFor: { kind: 'ready' } });
     log.transition?.(pending('a', { seconds: 0.1 }), 'Unknown');
-    log.resolved?.([pending('a')]);
+    log.resolved?.([pending('a')], { kind: 'ready' });
     log.transition?.(pending('new', { seconds: 5 }), undefined);
     expect(sink.lines).toEqual([
       '::group::Waiting for 1 target to be ready',
