@@ -17,6 +17,7 @@ import {
   type ReleaseDriver,
 } from '../../src/targets/release.js';
 import { decideRelease } from '../../src/targets/release-policy.js';
+import { inputOf } from '../../src/targets/types.js';
 import { payloadOf, RECORD_KEYS, releaseRecord, SECRET_VALUE, type RecordKey, type StoredRecord } from './fixtures/release/index.js';
 
 const driverOf = (record: StoredRecord): ReleaseDriver => record.kind;
@@ -356,5 +357,17 @@ describe('naming the release in the report', () => {
 
   it('marks every target of a decoded release as coming from it', () => {
     expect(decodeRelease(releaseRecord('v2-deployed'), 'Secret').targets.every((target) => target.source && isReleaseSource(target.source.file))).toBe(true);
+  });
+});
+
+describe('inputOf: the input a problem found later is blamed on', () => {
+  it.each([
+    [{}, 'resources'],
+    [{ source: { file: 'k8s/web.yaml', line: 3 } }, 'manifests'],
+    [{ source: { file: releaseSource('shop', 3), line: 40 } }, 'release'],
+    // A workspace file that merely looks alike is still a manifest.
+    [{ source: { file: 'release shop (revision 3).yaml', line: 1 } }, 'manifests'],
+  ] as const)('%j -> %s', (spec, input) => {
+    expect(inputOf(spec)).toBe(input);
   });
 });
