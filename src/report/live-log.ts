@@ -130,12 +130,14 @@ export function createLiveLog(sink: LogSink, options: LiveLogOptions): EngineObs
 /** The closing lines of the log: the outcome, then every target that is not done with its reason
  *  and diagnosis (at most `names` of them), so the log alone explains a failure. */
 export function finalLogLines(
-  result: Pick<EngineResult, 'outcome' | 'cancelled' | 'error' | 'durationSeconds' | 'targets'>,
+  result: Pick<EngineResult, 'outcome' | 'cancelled' | 'error' | 'durationSeconds' | 'targets' | 'release'>,
   waitFor: WaitFor,
   names = 50,
 ): string[] {
   const total = result.targets.length;
   const done = result.targets.filter((t) => t.done).length;
+  // When the Helm release decided the result (failed, or never settled), its own words come first.
+  const release = result.release?.verdict ? [`  ${truncate(oneLine(result.release.message), MESSAGE_MAX)}`] : [];
   const outcome = publicResult(result);
   const header = `kubewait: ${outcome} after ${formatSeconds(result.durationSeconds)}: ${done} of ${targetCount(total)} ${desiredPhrase(waitFor)}`;
   const notDone = byStanding(result.targets.filter((t) => !t.done));
@@ -146,5 +148,5 @@ export function finalLogLines(
       ...diagnosisLines(target.diagnosis, { alreadySaid: target.message }).map((line) => `    ${truncate(oneLine(line), MESSAGE_MAX)}`),
     ]);
   const more = notDone.length > names ? [`  and ${notDone.length - names} more (see the job summary and the outputs)`] : [];
-  return [header, ...lines, ...more];
+  return [header, ...release, ...lines, ...more];
 }

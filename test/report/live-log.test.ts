@@ -166,6 +166,11 @@ describe('finalLogLines', () => {
       '  deployment/slow (shop): InProgress: Ready: 1/3',
     ]);
   });
+  it("gives the Helm release's own words first when the release decided the result", () => {
+    const release = { name: 'shop', namespace: 'store', title: 'shop', message: 'Helm release shop revision 3 failed: boom', verdict: 'failed' as const };
+    const r = { ...result([ready('ok')], { outcome: 'failed' }), release };
+    expect(finalLogLines(r, { kind: 'ready' })).toEqual(['kubewait: failed after 42.4s: 1 of 1 target ready', '  Helm release shop revision 3 failed: boom']);
+  });
   it('says cancelled, and caps the list', () => {
     const r = result([pending('a'), pending('b'), pending('c')], { cancelled: true, outcome: 'timeout' });
     expect(finalLogLines(r, { kind: 'deleted' }, 2)).toEqual([
