@@ -7,6 +7,7 @@ import { INPUT_DEFAULTS, InputError, selectorStandsAlone, type Mode, type PrComm
 import { parseTemplate } from './status/jsonpath/parser.js';
 import { relaxedJsonPath } from './status/wait-for.js';
 import { namespaceNameProblem, parseResourceRef, splitResourceEntries } from './targets/refs.js';
+import { releaseNameProblem } from './targets/release.js';
 import { selectorProblem } from './targets/selector.js';
 
 /** Returns the (trimmed) value of an input, '' when unset: `core.getInput` in the action. */
@@ -34,8 +35,9 @@ export function parseSettings(read: InputReader): Settings {
   const resources = parseResources(value('resources'));
   const selector = parseSelector(value('selector'));
   const manifests = splitLines(value('manifests'));
-  checkSomethingToWaitFor(resources, selector, manifests);
-  checkSelectorIsUsed(selector, resources, manifests);
+  const release = parseRelease(value('release'));
+  checkSomethingToWaitFor(resources, selector, manifests, release);
+  checkSelectorIsUsed(selector, resources, manifests, release);
 
   return {
     kubeconfig: read('kubeconfig').trim(),
@@ -57,6 +59,7 @@ export function parseSettings(read: InputReader): Settings {
     builtinHealthChecks: parseBoolean('builtin-health-checks', value('builtin-health-checks')),
     statusGraceMs: parseWindow('status-grace', value('status-grace'), '30s'),
     stableForMs: parseWindow('stable-for', value('stable-for'), '30s'),
+    release,
   };
 }
 
@@ -82,22 +85,28 @@ function parseSelector(selector: string): string {
   return selector;
 }
 
-function checkSomethingToWaitFor(resources: ResourceRef[], selector: string, manifests: string[]): void {
-  if (resources.length === 0 && selector === '' && manifests.length === 0) {
+function parseRelease(name: string): string {
+  const problem = name === '' ? undefined : releaseNameProblem(name);
+  if (problem) throw new InputError('release', `Input "release" is "${name}": ${problem}. Expected the name given to helm install, like release: shop.`);
+  return name;
+}
+
+function checkSomethingToWaitFor(resources: ResourceRef[], selector: string, manifests: string[], release: string): void {
+  if (resources.length === 0 && selector === '' && manifests.length === 0 && release === '') {
     throw new InputError(
       'resources',
-      'Inputs "resources", "selector" and "manifests" are all empty: nothing to wait for. Set at least one, like resources: deployment/web, selector: app=web or manifests: k8s/*.yaml.',
+      'Inputs "resources", "selector", "manifests" and "release" are all empty: nothing to wait for. Set at least one, like resources: deployment/web, selector: app=web, manifests: k8s/*.yaml or release: shop.',
     );
   }
 }
 
 /** A selector nobody applies would be ignored silently; say so instead. */
-function checkSelectorIsUsed(selector: string, resources: ResourceRef[], manifests: string[]): void {
+function checkSelectorIsUsed(selector: string, resources: ResourceRef[], manifests: string[], release: string): void {
   const filtersABareType = resources.some((ref) => ref.name === undefined);
-  if (selector !== '' && !selectorStandsAlone({ resources, manifests }) && !filtersABareType) {
+  if (selector !== '' && !selectorStandsAlone({ resources, manifests, release }) && !filtersABareType) {
     throw new InputError(
       'selector',
-      `Input "selector" is "${selector}", but nothing uses it: it filters the bare types of "resources" (like resources: deployments), or stands alone without "resources" and "manifests".`,
+      `Input "selector" is "${selector}", but nothing uses it: it filters the bare types of "resources" (like resources: deployments), or stands alone without "resources", "manifests" and "release".`,
     );
   }
 }

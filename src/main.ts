@@ -3,7 +3,6 @@
  * this file only decides the order, wires cancellation, and turns errors into one clear message.
  */
 import * as core from '@actions/core';
-import { waitForTargets } from './engine/index.js';
 import type { EngineResult } from './engine/types.js';
 import { parseGitHubReportInputs, parseSettings } from './inputs.js';
 import { connect } from './kube/index.js';
@@ -18,6 +17,7 @@ import {
   reportResult,
   reportSetupFailure,
 } from './report/index.js';
+import { waitWithRelease } from './release.js';
 import { InputError, type Settings } from './settings.js';
 import { healthRulesFromSettings, type ResolvedRules } from './status/health/index.js';
 import { targetsFromInputs, type TargetSpec } from './targets/index.js';
@@ -53,7 +53,7 @@ async function waitOnCluster(settings: Settings, targets: TargetSpec[], healthRu
   const log = bufferedSink(core);
   try {
     const github = await startGitHubReports(settings);
-    const result = await waitForTargets(cluster, {
+    const result = await waitWithRelease(cluster, {
       ...settings,
       targets,
       healthRules,

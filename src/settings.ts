@@ -70,6 +70,8 @@ export interface Settings {
   statusGraceMs: number;
   /** `stable-for`; 0 means success as soon as every target is at the desired status. */
   stableForMs: number;
+  /** A Helm release name (docs/helm-release.md); empty when not set. Its namespace is `namespace`'s. */
+  release: string;
 }
 
 /** The defaults of action.yml, applied when an input is unset (the runner fills them in; tests may not). */
@@ -88,8 +90,8 @@ export const INPUT_DEFAULTS = {
 } as const;
 
 /** Without `resources` and `manifests`, a selector selects workloads of its own (src/targets/workloads.ts). */
-export function selectorStandsAlone(settings: Pick<Settings, 'resources' | 'manifests'>): boolean {
-  return settings.resources.length === 0 && settings.manifests.length === 0;
+export function selectorStandsAlone(settings: Pick<Settings, 'resources' | 'manifests'> & Partial<Pick<Settings, 'release'>>): boolean {
+  return settings.resources.length === 0 && settings.manifests.length === 0 && !settings.release;
 }
 
 /** A problem that is the user's to fix, found up front or during the wait: names the input at fault. */

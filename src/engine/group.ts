@@ -7,6 +7,7 @@
  * that lets kstatus's 15 s rule turn it Failed.
  */
 import { hasNoStatus, statusGrace, suspendWarning, type HealthRule } from '../status/health/index.js';
+import { optedOut, WAIT_ANNOTATION } from '../status/opt-out.js';
 import type { Diagnosis } from '../status/types.js';
 import { podOwnership, recheckAt, runsPods, type PodOwnership } from '../status/workloads.js';
 import type { ResourceType } from '../kube/index.js';
@@ -45,6 +46,8 @@ interface Tracked {
   /** Unchanged resourceVersion in a relist or a poll: nothing to evaluate again. */
   resourceVersion?: string;
   evaluation: Evaluation;
+  /** Annotated `kubewait.io/wait: "false"`: judged and reported, never holding the wait. */
+  optedOut: boolean;
   /** Which pods are this workload's (only while it is not done). */
   pods?: (pod: PodLike) => boolean;
   /** Kept only while a time-based rule may change the status. */
@@ -323,8 +326,9 @@ export class GroupState {
     if (suspended) this.ctx.warn(suspended);
     const grace = this.graceFor(object, evaluation, firstSeenMs, now);
     if (grace) evaluation = grace.evaluation;
-    const tracked: Tracked = { uid, resourceVersion: object.metadata?.resourceVersion, evaluation, firstSeenMs };
-    if (this.workload && !evaluation.done) {
+    const tracked: Tracked = { uid, resourceVersion: object.metadata?.resourceVersion, evaluation, firstSeenMs, optedOut: optedOut(object) };
+    // An opted-out workload is not diagnosed: nothing waits for it, so its pods are not worth a LIST.
+    if (this.workload && !evaluation.done && !tracked.optedOut) {
       tracked.pods = podMatcher(podOwnership(this.type.kind, object));
       this.ctx.workloadPending(this.namespace);
     } else if (this.workload && this.ctx.watchPodsWhenDone) {
@@ -389,6 +393,16 @@ export class GroupState {
       slot.seenUid = tracked.uid;
     }
     const evaluation = tracked.evaluation;
+    if (tracked.optedOut) {
+      // Decided here, per object, so it holds for every target source (refs, selector, manifests, release):
+      // the status stays the object's own, but the target counts as done and can neither fail nor hold the wait.
+      slot.pendingSince = undefined;
+      slot.diagnosis = undefined;
+      slot.state.setDiagnosis(undefined);
+      const own = evaluation.message ? `: ${evaluation.message}` : '';
+      slot.state.update({ ...evaluation, message: `not waited for (${WAIT_ANNOTATION}: false)${own}`, done: true, optedOut: true });
+      return;
+    }
     if (evaluation.done) {
       slot.pendingSince = undefined;
       slot.diagnosis = undefined;

@@ -134,7 +134,7 @@ class Engine {
 
     await this.resolver.resolveFirst();
     if (!this.finished) {
-      this.observer.resolved?.(this.reports());
+      this.observer.resolved?.(this.reports(), this.options.waitFor);
       this.tracker.announcing = true;
       for (const message of this.warnings) this.observer.warning?.(message); // held back until now
       this.running = true;
@@ -352,7 +352,7 @@ function safeObserver(observer: EngineObserver | undefined): EngineObserver {
     }
   };
   return {
-    resolved: (targets) => guard((o) => o.resolved?.(targets)),
+    resolved: (targets, waitFor) => guard((o) => o.resolved?.(targets, waitFor)),
     transition: (target, previous) => guard((o) => o.transition?.(target, previous)),
     warning: (message) => guard((o) => o.warning?.(message)),
     heartbeat: (pending, elapsed) => guard((o) => o.heartbeat?.(pending, elapsed)),

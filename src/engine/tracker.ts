@@ -27,6 +27,8 @@ export interface Update {
   rule?: string;
   /** A problem only the user can fix (forbidden LIST, ...): waiting longer will not help. */
   blocked?: boolean;
+  /** The object opted out (`kubewait.io/wait: "false"`); `done` is then true whatever its status. */
+  optedOut?: boolean;
 }
 
 export class TargetState {
@@ -71,6 +73,8 @@ export class TargetState {
     report.conditions = next.conditions ?? report.conditions;
     report.rule = next.rule ?? report.rule;
     this.blocked = next.blocked ?? false;
+    if (next.optedOut) report.optedOut = true;
+    else delete report.optedOut;
     if (!statusChanged && !messageChanged) {
       this.tracker.recount(before, this);
       return;

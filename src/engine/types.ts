@@ -1,5 +1,5 @@
-import type { InputProblem, Settings } from '../settings.js';
 import type { ResolvedRules } from '../status/health/types.js';
+import type { InputProblem, Settings, WaitFor } from '../settings.js';
 import type { Condition, Diagnosis, Status } from '../status/types.js';
 import type { TargetSpec } from '../targets/types.js';
 
@@ -68,6 +68,9 @@ export interface TargetReport {
   history: Transition[];
   conditions: Condition[];
   diagnosis?: Diagnosis;
+  /** Annotated `kubewait.io/wait: "false"`: reported with its own status, but `done`, so it never holds
+   *  the wait nor fails it. */
+  optedOut?: boolean;
 }
 
 export interface EngineResult {
@@ -85,11 +88,33 @@ export interface EngineResult {
   /** Every target reached the desired status but the `stable-for` window did not pass before the
    *  deadline: "did not stay ready for 30s" (the outcome is `timeout`). */
   unstable?: string;
+  /** The Helm release waited for (the `release` input), as last read. */
+  release?: ReleaseReport;
+  /** The goal every target was waited for, when it is not the `wait-for` input's (an uninstalling Helm
+   *  release: `deleted`). The report phrases the result with it. */
+  waitFor?: WaitFor;
+}
+
+/** A Helm release as the report shows it: never its values or manifest. */
+export interface ReleaseReport {
+  name: string;
+  namespace: string;
+  /** Undefined when no record was found. */
+  revision?: number;
+  /** As Helm recorded it (`deployed`, `failed`, `pending-upgrade`, ...); undefined when no record was found. */
+  status?: string;
+  /** `shop revision 3 (chart shop-1.2.3, app 4.5.6)`, or the name alone when no record was found. */
+  title: string;
+  /** What the release itself says (Helm's description, or why it is not waited for yet). */
+  message: string;
+  /** The release decided the result rather than its objects: Helm recorded it `failed`, or it was still
+   *  pending or missing at the deadline (`unsettled`). */
+  verdict?: 'failed' | 'unsettled';
 }
 
 export interface EngineObserver {
-  /** Targets as resolved (types known); called once before waiting starts. */
-  resolved?(targets: TargetReport[]): void;
+  /** Targets as resolved (types known), and the goal they are waited for; called once before waiting starts. */
+  resolved?(targets: TargetReport[], waitFor: WaitFor): void;
   /** A target changed status (or its message changed while not done). */
   transition?(target: TargetReport, previous: Status | undefined): void;
   /** Something the user should see as a warning (fallback to polling, retries, ...). */

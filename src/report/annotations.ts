@@ -4,7 +4,7 @@
  */
 import type { EngineResult, TargetReport } from '../engine/types.js';
 import { describeInputProblem, type InputProblem, type WaitFor } from '../settings.js';
-import { desiredPhrase, diagnosisLines, formatSeconds, outputRef, standing, titleRef, truncate } from './text.js';
+import { desiredPhrase, diagnosisLines, formatSeconds, outputRef, standing, titleRef, truncate, workspaceFile } from './text.js';
 
 export interface Annotation {
   title: string;
@@ -57,8 +57,9 @@ function targetAnnotation(target: TargetReport, result: EngineResult, waitFor: W
     title: titleRef(target),
     message: [reasonLine(target, result, waitFor), ...diagnosisLines(target.diagnosis, { alreadySaid: target.message })].join('\n'),
   };
-  if (target.file) {
-    annotation.file = target.file;
+  const file = workspaceFile(target);
+  if (file) {
+    annotation.file = file;
     if (target.line !== undefined) annotation.startLine = target.line;
   }
   return annotation;
@@ -99,14 +100,19 @@ function aggregateAnnotation(rest: TargetReport[], waitFor: WaitFor): Annotation
 }
 
 /** One line for `core.setFailed`, or undefined when the wait succeeded. */
-export function failureMessage(result: EngineResult, waitFor: WaitFor): string | undefined {
+export function failureMessage(result: EngineResult, wanted: WaitFor): string | undefined {
   if (result.outcome === 'ready') return undefined;
+  const waitFor = result.waitFor ?? wanted;
   const total = result.targets.length;
   const notDone = result.targets.filter((t) => !t.done);
   const failed = notDone.filter((t) => t.status === 'Failed');
   const names = (ts: TargetReport[]) => ts.slice(0, 5).map(outputRef).join(', ') + (ts.length > 5 ? `, and ${ts.length - 5} more` : '');
   const took = formatSeconds(result.durationSeconds);
   if (result.error) return `kubewait: ${describeInputProblem(result.error)}`;
+  if (result.release?.verdict && !result.cancelled) {
+    const broke = failed.length > 0 ? `; failed: ${names(failed)}` : '';
+    return `kubewait: ${result.release.message} (after ${took})${broke}`;
+  }
   if (result.cancelled) return `kubewait: cancelled after ${took} with ${notDone.length} of ${total} targets not ${desiredPhrase(waitFor)}`;
   if (result.unstable && notDone.length === 0)
     return `kubewait: timed out after ${took}: all ${total} targets are ${desiredPhrase(waitFor)}, but they ${result.unstable}`;

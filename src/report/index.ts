@@ -54,12 +54,13 @@ function runInfoFromGitHub(): RunInfo {
 export async function reportResult(result: EngineResult, ctx: ReportContext): Promise<void> {
   for (const [name, value] of Object.entries(outputsFor(result))) core.setOutput(name, value);
 
-  core.info(finalLogLines(result, ctx.waitFor).join('\n'));
+  const waitFor = result.waitFor ?? ctx.waitFor;
+  core.info(finalLogLines(result, waitFor).join('\n'));
 
-  for (const { message, ...properties } of annotationsFor(result, ctx.waitFor, { failFast: ctx.failFast })) core.error(message, properties);
+  for (const { message, ...properties } of annotationsFor(result, waitFor, { failFast: ctx.failFast })) core.error(message, properties);
 
   if (!ctx.summary) return;
-  const markdown = renderSummary(result, { server: ctx.server, context: ctx.context, waitFor: ctx.waitFor, run: ctx.run ?? runInfoFromGitHub() });
+  const markdown = renderSummary(result, { server: ctx.server, context: ctx.context, waitFor, run: ctx.run ?? runInfoFromGitHub() });
   await writeSummary(markdown);
 }
 

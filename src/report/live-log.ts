@@ -99,11 +99,14 @@ export function bufferedSink(sink: LogSink): LogSink & { flush(): void } {
 export function createLiveLog(sink: LogSink, options: LiveLogOptions): EngineObserver {
   let total = 0;
   let resolved = false;
+  // The engine says what it waits for: an uninstalling Helm release is a deletion wait whatever wait-for says.
+  let goal = options.waitFor;
   return {
-    resolved(targets) {
+    resolved(targets, waitFor) {
       total = targets.length;
       resolved = true;
-      sink.startGroup(resolvedHeading(targets.length, options.waitFor));
+      goal = waitFor ?? options.waitFor;
+      sink.startGroup(resolvedHeading(targets.length, goal));
       try {
         for (const target of targets) sink.info(resolvedLine(target));
       } finally {
@@ -113,7 +116,7 @@ export function createLiveLog(sink: LogSink, options: LiveLogOptions): EngineObs
     transition(target, previous) {
       // Before the targets are resolved, the resolved group (written next) shows where each one stands.
       if (!resolved) return;
-      sink.info(transitionLine(target, previous, options.waitFor));
+      sink.info(transitionLine(target, previous, goal));
     },
     warning(message) {
       sink.warning(message);
@@ -127,12 +130,14 @@ export function createLiveLog(sink: LogSink, options: LiveLogOptions): EngineObs
 /** The closing lines of the log: the outcome, then every target that is not done with its reason
  *  and diagnosis (at most `names` of them), so the log alone explains a failure. */
 export function finalLogLines(
-  result: Pick<EngineResult, 'outcome' | 'cancelled' | 'error' | 'durationSeconds' | 'targets'>,
+  result: Pick<EngineResult, 'outcome' | 'cancelled' | 'error' | 'durationSeconds' | 'targets' | 'release'>,
   waitFor: WaitFor,
   names = 50,
 ): string[] {
   const total = result.targets.length;
   const done = result.targets.filter((t) => t.done).length;
+  // When the Helm release decided the result (failed, or never settled), its own words come first.
+  const release = result.release?.verdict ? [`  ${truncate(oneLine(result.release.message), MESSAGE_MAX)}`] : [];
   const outcome = publicResult(result);
   const header = `kubewait: ${outcome} after ${formatSeconds(result.durationSeconds)}: ${done} of ${targetCount(total)} ${desiredPhrase(waitFor)}`;
   const notDone = byStanding(result.targets.filter((t) => !t.done));
@@ -143,5 +148,5 @@ export function finalLogLines(
       ...diagnosisLines(target.diagnosis, { alreadySaid: target.message }).map((line) => `    ${truncate(oneLine(line), MESSAGE_MAX)}`),
     ]);
   const more = notDone.length > names ? [`  and ${notDone.length - names} more (see the job summary and the outputs)`] : [];
-  return [header, ...lines, ...more];
+  return [header, ...release, ...lines, ...more];
 }

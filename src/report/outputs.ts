@@ -26,6 +26,8 @@ export interface Outputs {
   pending: string;
   failed: string;
   duration: string;
+  'release-revision': string;
+  'release-status': string;
 }
 
 function resourceOutput(target: TargetReport): ResourceOutput {
@@ -59,7 +61,9 @@ export function outputsFor(result: EngineResult): Outputs {
     ready: String(outcome === 'ready'),
     resources: JSON.stringify(result.targets.map(resourceOutput)),
     pending: lines(result.targets.filter((t) => !t.done)),
-    failed: lines(result.targets.filter((t) => t.status === 'Failed')),
+    failed: lines(result.targets.filter((t) => t.status === 'Failed' && !t.optedOut)),
     duration: String(roundSeconds(result.durationSeconds)),
+    'release-revision': result.release?.revision === undefined ? '' : String(result.release.revision),
+    'release-status': result.release?.status ?? '',
   };
 }

@@ -7,7 +7,19 @@ import type { WaitFor } from '../settings.js';
 import type { Status } from '../status/types.js';
 import { describeInputProblem } from '../settings.js';
 import { cell, code, details, escapeHtml, escapeMarkdown, table, urlPath } from './markdown.js';
-import { byStanding, desiredPhrase, displayServer, fileLine, formatSeconds, standing, targetCount, titleRef, truncate, waitForInput } from './text.js';
+import {
+  byStanding,
+  desiredPhrase,
+  displayServer,
+  fileLine,
+  formatSeconds,
+  standing,
+  targetCount,
+  titleRef,
+  truncate,
+  waitForInput,
+  workspaceFile,
+} from './text.js';
 
 /** Where the run lives on GitHub, for links (from `@actions/github`'s `context`). */
 export interface RunInfo {
@@ -76,14 +88,17 @@ function statusOnlySymbol(status: Status): string {
 
 /** ✅ for a target at the desired status whatever its status (NotFound is success for `deleted`);
  *  a Current target that is not done (e.g. waiting for a condition) shows as pending. */
-export function statusSymbol(target: Pick<TargetReport, 'done' | 'status'>): string {
+export function statusSymbol(target: Pick<TargetReport, 'done' | 'status' | 'optedOut'>): string {
+  if (target.optedOut) return '➖';
   if (target.done) return '✅';
   return target.status === 'Current' ? '⏳' : symbols[target.status];
 }
 
 export function headline(result: EngineResult, waitFor: WaitFor): string {
-  const total = result.targets.length;
-  const done = result.targets.filter((t) => t.done).length;
+  // Opted-out targets are done but not waited for: counted apart, so "3 of 3 ready" stays true.
+  const optedOut = result.targets.filter((t) => t.optedOut).length;
+  const total = result.targets.length - optedOut;
+  const done = result.targets.filter((t) => t.done && !t.optedOut).length;
   const failed = result.targets.filter((t) => standing(t) === 'failed').length;
   const goal = desiredPhrase(waitFor);
   let text: string;
@@ -91,8 +106,12 @@ export function headline(result: EngineResult, waitFor: WaitFor): string {
   else if (result.outcome === 'ready') text = `${done} of ${targetCount(total)} ${goal}`;
   else if (result.error) text = `stopped: a problem with input ${code(result.error.input)}`;
   else if (result.outcome === 'timeout') text = `timed out with ${total - done} of ${targetCount(total)} not ${goal}`;
-  else text = `${failed} of ${targetCount(total)} failed`;
-  return `## ${outcomeSymbol(result)} kubewait: ${text}`;
+  else if (result.release?.verdict === 'failed') {
+    text = `Helm release failed; ${failed > 0 ? `${failed} of ${targetCount(total)} failed` : `${done} of ${targetCount(total)} ${goal}`}`;
+  } else text = `${failed} of ${targetCount(total)} failed`;
+  const skipped = optedOut > 0 ? ` (${optedOut} not waited for)` : '';
+  const release = result.release ? ` · release ${escapeMarkdown(result.release.title)}` : '';
+  return `## ${outcomeSymbol(result)} kubewait: ${text}${skipped}${release}`;
 }
 
 export function runUrl(run: RunInfo | undefined): string | undefined {
@@ -124,7 +143,7 @@ function facts(result: EngineResult, ctx: SummaryContext): string {
 
 /** The target that took longest to get done, when there are at least two to compare. */
 function slowestDone(targets: readonly TargetReport[]): TargetReport | undefined {
-  const done = targets.filter((t) => t.done);
+  const done = targets.filter((t) => t.done && !t.optedOut);
   if (done.length < 2) return undefined;
   return done.reduce((slowest, t) => (t.seconds > slowest.seconds ? t : slowest));
 }
@@ -145,6 +164,16 @@ function warningsBlock(result: EngineResult): string | undefined {
   );
 }
 
+/** What the Helm release said (its status and Helm's description), when it is not simply deployed and ready. */
+function releaseBlock(result: EngineResult): string | undefined {
+  const release = result.release;
+  if (!release) return undefined;
+  const status = release.status ? ` · **Status** ${code(release.status)}` : '';
+  const line = `**Helm release** ${escapeMarkdown(release.title)} in ${code(release.namespace)}${status}`;
+  if (!release.verdict) return `${line}\n\n${escapeMarkdown(release.message)}`;
+  return callout('CAUTION', [line, '', escapeMarkdown(release.message)]);
+}
+
 function errorBlock(result: EngineResult): string | undefined {
   if (!result.error) return undefined;
   return callout('CAUTION', [escapeMarkdown(describeInputProblem(result.error))]);
@@ -155,7 +184,8 @@ function resourceCell(target: TargetReport, run: RunInfo | undefined): string {
   const resource = cell(`${target.kind}/${name}`);
   if (!target.file) return resource;
   const where = fileLine(target);
-  const url = fileUrl(run, target.file, target.line);
+  const file = workspaceFile(target);
+  const url = file && fileUrl(run, file, target.line);
   return `${resource}<br><sub>${url ? `[${escapeMarkdown(where)}](${url})` : escapeMarkdown(where)}</sub>`;
 }
 
@@ -164,7 +194,7 @@ function targetRow(target: TargetReport, ctx: SummaryContext, limits: SummaryLim
     resourceCell(target, ctx.run),
     cell(target.namespace),
     `${statusSymbol(target)} ${target.status}`,
-    target.done ? formatSeconds(target.seconds) : '—',
+    target.done && !target.optedOut ? formatSeconds(target.seconds) : '—',
     cell(truncate(ruleNote(target) + target.message, limits.cellChars)),
   ];
 }
@@ -267,7 +297,8 @@ function targetDetails(target: TargetReport, ctx: SummaryContext): string {
   const body: string[] = [];
   if (target.file) {
     const where = `${target.file}${target.line ? ` line ${target.line}` : ''}`;
-    const url = fileUrl(ctx.run, target.file, target.line);
+    const file = workspaceFile(target);
+    const url = file && fileUrl(ctx.run, file, target.line);
     body.push(`Defined in ${url ? `[${escapeMarkdown(where)}](${url})` : escapeMarkdown(where)}.`);
   }
   if (!target.done) body.push(`Judged by ${target.rule === 'kstatus' ? 'kstatus' : `the health rule \`${escapeMarkdown(target.rule)}\``}.`);
@@ -288,6 +319,7 @@ function render(result: EngineResult, ctx: SummaryContext, limits: SummaryLimits
   const sections: (string | undefined)[] = [
     headline(result, ctx.waitFor),
     facts(result, ctx),
+    releaseBlock(result),
     errorBlock(result),
     warningsBlock(result),
     result.targets.length === 0 ? '_No targets._' : tableMd,

@@ -5,6 +5,7 @@
 import type { Diagnosis } from '../status/types.js';
 import type { TargetReport } from '../engine/types.js';
 import type { WaitFor } from '../settings.js';
+import { isReleaseSource } from '../targets/release.js';
 
 type Named = Pick<TargetReport, 'kind' | 'namespace' | 'name' | 'selector'>;
 
@@ -30,6 +31,12 @@ export function titleRef(target: Named): string {
 export function outputRef(target: Named): string {
   const kindName = `${target.kind}/${target.name}`;
   return target.namespace ? `${target.namespace}/${kindName}` : kindName;
+}
+
+/** The target's file when it is one of the workspace, for links and annotation `file=`: a Helm release's
+ *  manifest (`release shop (revision 3)`) is not. */
+export function workspaceFile(target: Pick<TargetReport, 'file'>): string | undefined {
+  return target.file && !isReleaseSource(target.file) ? target.file : undefined;
 }
 
 /** Where a target was defined: `k8s/web.yaml:12`, or the file alone when the line is unknown. */

@@ -26,8 +26,36 @@ export async function targetsFromManifests(patterns: string[], cwd: string): Pro
   return targets;
 }
 
-/** Pure: the targets in one file's text. `file` is the name used in messages and annotations. */
-export function targetsFromManifestText(text: string, file: string): TargetSpec[] {
+/**
+ * What is wrong and where in a manifest text, for the caller to word: the `manifests` input reports an
+ * input error naming the file; a Helm release (targets/release.ts) reports a broken release record.
+ */
+export interface ManifestProblem {
+  file: string;
+  line?: number;
+  /** `yaml`: the text does not parse (`reason`: the parser's first line); `object`: a document is not a Kubernetes object. */
+  kind: 'yaml' | 'object';
+  reason: string;
+}
+
+export type ManifestFailure = (problem: ManifestProblem) => Error;
+
+const inputFailure: ManifestFailure = ({ file, line, kind, reason }) =>
+  kind === 'yaml'
+    ? new InputError('manifests', `Input "manifests" has "${file}", which is not valid YAML or JSON${line ? ` at line ${line}` : ''}: ${reason}.`, {
+        file,
+        ...(line && { line }),
+      })
+    : new InputError('manifests', `Input "manifests" has "${file}" line ${line ?? 1}, which is not a Kubernetes object: ${reason}. ${OBJECT_EXAMPLE}`, {
+        file,
+        ...(line && { line }),
+      });
+
+/**
+ * Pure: the targets in one file's text. `file` is the name used in messages and annotations (a path, or
+ * a pseudo name such as `release shop (revision 3)`); `fail` words the errors (default: `manifests` input errors).
+ */
+export function targetsFromManifestText(text: string, file: string, fail: ManifestFailure = inputFailure): TargetSpec[] {
   const lineCounter = new LineCounter();
   const documents = parseAllDocuments(text, { lineCounter });
   const targets: TargetSpec[] = [];
@@ -37,15 +65,12 @@ export function targetsFromManifestText(text: string, file: string): TargetSpec[
       // An error at the end of the file (an unclosed bracket) points past the last line: keep it on the file.
       const line = error.linePos && Math.min(error.linePos[0].line, text.replace(/\n$/, '').split('\n').length);
       const reason = (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
-      throw new InputError('manifests', `Input "manifests" has "${file}", which is not valid YAML or JSON${line ? ` at line ${line}` : ''}: ${reason}.`, {
-        file,
-        ...(line && { line }),
-      });
+      throw fail({ file, ...(line && { line }), kind: 'yaml', reason });
     }
     const root = document.contents;
     if (root === null || (!isMap(root) && !isSeq(root) && document.toJS() === null)) continue; // empty document
     const lineOf = (node: Node): number => lineCounter.linePos(node.range?.[0] ?? 0).line;
-    targets.push(...targetsFromObject(document.toJS(), root, { file, lineOf }));
+    targets.push(...targetsFromObject(document.toJS(), root, { file, lineOf, fail }));
   }
   return targets;
 }
@@ -53,12 +78,13 @@ export function targetsFromManifestText(text: string, file: string): TargetSpec[
 interface Place {
   file: string;
   lineOf(node: Node): number;
+  fail: ManifestFailure;
 }
 
 function targetsFromObject(value: unknown, node: Node, place: Place, fromList?: { apiVersion?: string; kind?: string }): TargetSpec[] {
   const line = place.lineOf(node);
   const object = asRecord(value);
-  if (!object) return notAnObject(place.file, line, 'it is not a mapping');
+  if (!object) return notAnObject(place, line, 'it is not a mapping');
   const kind = str(object.kind) ?? fromList?.kind;
   const apiVersion = str(object.apiVersion) ?? fromList?.apiVersion;
 
@@ -68,23 +94,20 @@ function targetsFromObject(value: unknown, node: Node, place: Place, fromList?: 
     const itemDefaults = { apiVersion, kind: kind === 'List' ? undefined : kind.slice(0, -'List'.length) };
     return object.items.flatMap((item, index) => targetsFromObject(item, (items[index] as Node | undefined) ?? node, place, itemDefaults));
   }
-  if (!apiVersion) return notAnObject(place.file, line, 'it has no apiVersion');
-  if (!kind) return notAnObject(place.file, line, 'it has no kind');
+  if (!apiVersion) return notAnObject(place, line, 'it has no apiVersion');
+  if (!kind) return notAnObject(place, line, 'it has no kind');
   const metadata = asRecord(object.metadata);
   const name = str(metadata?.name);
   if (!name) {
     const why = str(metadata?.generateName) ? 'it has only metadata.generateName, so its name is not known before it is created' : 'it has no metadata.name';
-    return notAnObject(place.file, line, why);
+    return notAnObject(place, line, why);
   }
   const namespace = str(metadata?.namespace);
   return [{ type: kind, apiVersion, name, ...(namespace && { namespace }), source: { file: place.file, line } }];
 }
 
-function notAnObject(file: string, line: number, why: string): never {
-  throw new InputError('manifests', `Input "manifests" has "${file}" line ${line}, which is not a Kubernetes object: ${why}. ${OBJECT_EXAMPLE}`, {
-    file,
-    line,
-  });
+function notAnObject(place: Place, line: number, why: string): never {
+  throw place.fail({ file: place.file, line, kind: 'object', reason: why });
 }
 
 async function manifestFiles(patterns: string[], cwd: string): Promise<string[]> {

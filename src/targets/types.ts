@@ -2,6 +2,8 @@
  * A target as the user named it, before discovery resolves its type.
  * Produced by src/targets from the `resources`, `selector` and `manifests` inputs; consumed by the engine.
  */
+import { isReleaseSource } from './release.js';
+
 export interface TargetSpec {
   /** The type as written: kind, plural, singular or short name, optionally with `.group`
    *  (`deploy`, `deployments.apps`, `Certificate.cert-manager.io`). For manifest objects: the kind. */
@@ -21,6 +23,7 @@ export interface TargetSpec {
 }
 
 /** The input that named a target, for a problem found with it later (an ambiguous type). */
-export function inputOf(spec: Pick<TargetSpec, 'source'>): 'manifests' | 'resources' {
-  return spec.source ? 'manifests' : 'resources';
+export function inputOf(spec: Pick<TargetSpec, 'source'>): 'manifests' | 'resources' | 'release' {
+  if (!spec.source) return 'resources';
+  return isReleaseSource(spec.source.file) ? 'release' : 'manifests';
 }

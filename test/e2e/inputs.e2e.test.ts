@@ -68,7 +68,7 @@ describe('bad inputs fail the step at once with one annotation', () => {
     [
       'resources',
       {},
-      'Inputs "resources", "selector" and "manifests" are all empty: nothing to wait for. Set at least one, like resources: deployment/web, selector: app=web or manifests: k8s/*.yaml.',
+      'Inputs "resources", "selector", "manifests" and "release" are all empty: nothing to wait for. Set at least one, like resources: deployment/web, selector: app=web, manifests: k8s/*.yaml or release: shop.',
     ],
     [
       'selector',

@@ -294,3 +294,47 @@ describe('pod diagnosis and time', () => {
     expect(p.report.message).toBe('Pod could not be scheduled');
   });
 });
+
+describe('the kubewait.io/wait: "false" opt-out', () => {
+  const optedOut = (object: Record<string, unknown>, value = 'false') => {
+    const metadata = object.metadata as Record<string, unknown>;
+    return { ...object, metadata: { ...metadata, annotations: { 'kubewait.io/wait': value } } };
+  };
+
+  it.each([
+    ['a Failed named target', 'deadline', 'Failed'],
+    ['an InProgress named target', 'progressing', 'InProgress'],
+  ] as const)('%s keeps its status, is reported as not waited for, and neither holds nor fails the wait', (_, state, status) => {
+    const { named, list, tracker, pendingNamespaces } = setup(DEPLOYMENTS);
+    const web = named('web');
+    list(optedOut(deployment('web', { state })));
+    expect(web.report).toMatchObject({ status, done: true, optedOut: true });
+    expect(web.report.message).toMatch(/^not waited for \(kubewait\.io\/wait: false\): /);
+    expect([tracker.pending, tracker.failed]).toEqual([0, 0]);
+    expect(pendingNamespaces).toEqual([]); // nothing waits for it, so its pods are not diagnosed
+  });
+
+  it('holds the wait again once the annotation is removed, and only the exact string "false" opts out', () => {
+    const { group, named, list, tracker } = setup(DEPLOYMENTS);
+    const web = named('web');
+    list(optedOut(deployment('web', { state: 'progressing' })));
+    expect(tracker.pending).toBe(0);
+    group.upsert({ ...deployment('web', { state: 'progressing' }), metadata: { ...(deployment('web').metadata as object), resourceVersion: '2' } });
+    expect(web.report).toMatchObject({ status: 'InProgress', done: false });
+    expect(web.report.optedOut).toBeUndefined();
+    expect(tracker.pending).toBe(1);
+    group.upsert(optedOut(deployment('web', { state: 'progressing' }), 'False'));
+    expect(web.report).toMatchObject({ done: false });
+  });
+
+  it('applies to selector members too', () => {
+    const { list, selector, tracker } = setup(DEPLOYMENTS);
+    const members = selector('tier=web');
+    list(optedOut(deployment('a', { labels: { tier: 'web' }, state: 'deadline' })), deployment('b', { labels: { tier: 'web' }, state: 'ready' }));
+    expect(members().map((r) => [r.name, r.status, r.done, r.optedOut])).toEqual([
+      ['a', 'Failed', true, true],
+      ['b', 'Current', true, undefined],
+    ]);
+    expect([tracker.pending, tracker.failed]).toEqual([0, 0]);
+  });
+});

@@ -47,7 +47,12 @@ describe('parseSettings: good inputs', () => {
       builtinHealthChecks: true,
       statusGraceMs: 30_000,
       stableForMs: 0,
+      release: '',
     });
+  });
+
+  it('takes a Helm release name alone: release: shop is enough', () => {
+    expect(settingsFrom({ release: 'shop.staging-2' })).toMatchObject({ release: 'shop.staging-2', resources: [], manifests: [], selector: '' });
   });
 
   it.each([
@@ -280,6 +285,21 @@ describe('parseSettings: bad inputs name the input, the problem and an example',
     ['job-completion', { ...target, 'job-completion': '1' }, 'Input "job-completion" is "1": expected true or false.'],
     ['summary', { ...target, summary: 'on' }, 'Input "summary" is "on": expected true or false.'],
     [
+      'release',
+      { release: 'Shop' },
+      'Input "release" is "Shop": Helm release names are lower-case letters, digits, "-" and ".", starting and ending with a letter or digit, like shop or shop-staging. Expected the name given to helm install, like release: shop.',
+    ],
+    [
+      'release',
+      { release: 'a'.repeat(54) },
+      `Input "release" is "${'a'.repeat(54)}": it is longer than 53 characters, which Helm never allows. Expected the name given to helm install, like release: shop.`,
+    ],
+    [
+      'selector',
+      { release: 'shop', selector: 'app=web' },
+      'Input "selector" is "app=web", but nothing uses it: it filters the bare types of "resources" (like resources: deployments), or stands alone without "resources", "manifests" and "release".',
+    ],
+    [
       'namespace',
       { ...target, namespace: 'Shop' },
       'Input "namespace" is "Shop": expected a namespace name of lowercase letters, digits and "-", like shop or kube-system.',
@@ -287,12 +307,12 @@ describe('parseSettings: bad inputs name the input, the problem and an example',
     [
       'resources',
       {},
-      'Inputs "resources", "selector" and "manifests" are all empty: nothing to wait for. Set at least one, like resources: deployment/web, selector: app=web or manifests: k8s/*.yaml.',
+      'Inputs "resources", "selector", "manifests" and "release" are all empty: nothing to wait for. Set at least one, like resources: deployment/web, selector: app=web, manifests: k8s/*.yaml or release: shop.',
     ],
     [
       'resources',
       { resources: ' \n , \n' },
-      'Inputs "resources", "selector" and "manifests" are all empty: nothing to wait for. Set at least one, like resources: deployment/web, selector: app=web or manifests: k8s/*.yaml.',
+      'Inputs "resources", "selector", "manifests" and "release" are all empty: nothing to wait for. Set at least one, like resources: deployment/web, selector: app=web, manifests: k8s/*.yaml or release: shop.',
     ],
     [
       'resources',
@@ -387,12 +407,12 @@ describe('parseSettings: bad inputs name the input, the problem and an example',
     [
       'selector',
       { resources: 'deployment/web', selector: 'app=web' },
-      'Input "selector" is "app=web", but nothing uses it: it filters the bare types of "resources" (like resources: deployments), or stands alone without "resources" and "manifests".',
+      'Input "selector" is "app=web", but nothing uses it: it filters the bare types of "resources" (like resources: deployments), or stands alone without "resources", "manifests" and "release".',
     ],
     [
       'selector',
       { manifests: 'k8s/*.yaml', selector: 'app=web' },
-      'Input "selector" is "app=web", but nothing uses it: it filters the bare types of "resources" (like resources: deployments), or stands alone without "resources" and "manifests".',
+      'Input "selector" is "app=web", but nothing uses it: it filters the bare types of "resources" (like resources: deployments), or stands alone without "resources", "manifests" and "release".',
     ],
     ['pr-comment', { ...target, 'pr-comment': 'yes' }, 'Input "pr-comment" is "yes": expected off, always or on-failure, like pr-comment: on-failure.'],
     [

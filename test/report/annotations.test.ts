@@ -26,6 +26,19 @@ describe('annotationsFor', () => {
     ]);
   });
 
+  it('names a Helm release manifest as the source in the title, but never as file= (it is no file of the workspace)', () => {
+    const r = result([failed('web', { file: 'release shop (revision 3)', line: 40 })]);
+    const [annotation] = annotationsFor(r, waitForReady);
+    expect(annotation).toMatchObject({ title: 'Deployment shop/web' });
+    expect(annotation).not.toHaveProperty('file');
+    expect(annotation).not.toHaveProperty('startLine');
+  });
+
+  it('does not annotate an opted-out target, Failed or not', () => {
+    const r = result([ready('ok'), failed('optional', { done: true, optedOut: true })], { outcome: 'timeout' });
+    expect(annotationsFor(r, waitForReady)).toEqual([]);
+  });
+
   it('on timeout also annotates every pending target, failures first', () => {
     const r = result([pending('slow'), failed('bad'), ready('ok')], { outcome: 'timeout', durationSeconds: 300 });
     expect(annotationsFor(r, waitForReady)).toEqual([
@@ -130,6 +143,22 @@ describe('failureMessage', () => {
       what: 'input error',
       r: result([pending('a')], { outcome: 'failed', error: { input: 'resources', message: 'forbidden' } }),
       message: 'kubewait: Input "resources": forbidden',
+    },
+    {
+      what: 'a failed Helm release: its own words, then the objects that broke',
+      r: {
+        ...result([failed('a'), ready('b')], { outcome: 'failed' }),
+        release: { name: 'shop', namespace: 'store', title: 'shop', message: 'Helm release shop revision 3 failed: boom', verdict: 'failed' as const },
+      },
+      message: 'kubewait: Helm release shop revision 3 failed: boom (after 42.4s); failed: shop/Deployment/a',
+    },
+    {
+      what: 'a Helm release still pending at the deadline',
+      r: {
+        ...result([pending('a')], { outcome: 'timeout', durationSeconds: 300 }),
+        release: { name: 'shop', namespace: 'store', title: 'shop', message: 'Helm release shop revision 2 is pending-upgrade', verdict: 'unsettled' as const },
+      },
+      message: 'kubewait: Helm release shop revision 2 is pending-upgrade (after 5m00s)',
     },
     {
       what: 'many failures',

@@ -61,6 +61,8 @@ describe('reportResult', () => {
       'setOutput:pending',
       'setOutput:failed',
       'setOutput:duration',
+      'setOutput:release-revision',
+      'setOutput:release-status',
       'info',
       'error',
     ]);
@@ -104,6 +106,8 @@ describe('reportResult', () => {
       pending: 'shop/Deployment/api\nshop/Deployment/worker',
       failed: 'shop/Deployment/api',
       duration: '42.4',
+      'release-revision': '',
+      'release-status': '',
     });
   });
 
@@ -128,14 +132,14 @@ describe('reportResult', () => {
   it('writes no summary when the summary input is false', async () => {
     await reportResult(failure, { ...base, summary: false });
     expect(existsSync(summaryPath)).toBe(false);
-    expect(named('setOutput')).toHaveLength(6);
+    expect(named('setOutput')).toHaveLength(8);
   });
 
   it('warns instead of throwing when the summary cannot be written, keeping the outputs', async () => {
     delete process.env.GITHUB_STEP_SUMMARY;
     await expect(reportResult(result([ready('a')]), base)).resolves.toBeUndefined();
     expect(named('warning')).toEqual([['warning', 'kubewait: could not write the job summary: GITHUB_STEP_SUMMARY is not set']]);
-    expect(named('setOutput')).toHaveLength(6);
+    expect(named('setOutput')).toHaveLength(8);
   });
 
   it('annotates nothing on success and says so in the log', async () => {
@@ -169,6 +173,8 @@ describe('reportSetupFailure', () => {
       pending: '',
       failed: '',
       duration: '0',
+      'release-revision': '',
+      'release-status': '',
     });
     expect(named('error')).toEqual([]);
     expect(writtenSummary()).toContain('## ❌ kubewait: stopped: a problem with input `timeout`');
@@ -178,6 +184,6 @@ describe('reportSetupFailure', () => {
   it('writes no summary when asked not to', async () => {
     await reportSetupFailure({ input: 'kubeconfig', message: 'no context "prod"' }, { summary: false });
     expect(existsSync(summaryPath)).toBe(false);
-    expect(named('setOutput')).toHaveLength(6);
+    expect(named('setOutput')).toHaveLength(8);
   });
 });

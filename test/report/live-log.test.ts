@@ -118,7 +118,7 @@ describe('createLiveLog', () => {
     const sink = recordingSink();
     const log = createLiveLog(sink, { waitFor: { kind: 'ready' }, heartbeatNames: 1 });
     log.transition?.(pending('a'), undefined); // before resolution: the group lists it
-    log.resolved?.([pending('a'), pending('b')]);
+    log.resolved?.([pending('a'), pending('b')], { kind: 'ready' });
     log.transition?.(ready('a', { seconds: 4 }), 'InProgress');
     log.warning?.('watch on pods forbidden; polling every 2s');
     log.heartbeat?.([pending('b'), pending('c')], 30);
@@ -133,11 +133,18 @@ describe('createLiveLog', () => {
     ]);
   });
 
+  it('phrases the goal the engine waits for, which an uninstalling Helm release makes deleted', () => {
+    const sink = recordingSink();
+    const log = createLiveLog(sink, { waitFor: { kind: 'ready' } });
+    log.resolved?.([pending('a')], { kind: 'deleted' });
+    expect(sink.lines[0]).toBe('::group::Waiting for 1 target to be deleted');
+  });
+
   it('leaves changes before resolution to the resolved group, and shows targets that appear later', () => {
     const sink = recordingSink();
     const log = createLiveLog(sink, { waitFor: { kind: 'ready' } });
     log.transition?.(pending('a', { seconds: 0.1 }), 'Unknown');
-    log.resolved?.([pending('a')]);
+    log.resolved?.([pending('a')], { kind: 'ready' });
     log.transition?.(pending('new', { seconds: 5 }), undefined);
     expect(sink.lines).toEqual([
       '::group::Waiting for 1 target to be ready',
@@ -158,6 +165,11 @@ describe('finalLogLines', () => {
       '    event Failed on Pod/bad-7d9c-abcde (x4): Failed to pull image "web:v2": not found',
       '  deployment/slow (shop): InProgress: Ready: 1/3',
     ]);
+  });
+  it("gives the Helm release's own words first when the release decided the result", () => {
+    const release = { name: 'shop', namespace: 'store', title: 'shop', message: 'Helm release shop revision 3 failed: boom', verdict: 'failed' as const };
+    const r = { ...result([ready('ok')], { outcome: 'failed' }), release };
+    expect(finalLogLines(r, { kind: 'ready' })).toEqual(['kubewait: failed after 42.4s: 1 of 1 target ready', '  Helm release shop revision 3 failed: boom']);
   });
   it('says cancelled, and caps the list', () => {
     const r = result([pending('a'), pending('b'), pending('c')], { cancelled: true, outcome: 'timeout' });

@@ -13,7 +13,19 @@ describe('outputsFor', () => {
       pending: '',
       failed: '',
       duration: '12.8',
+      'release-revision': '',
+      'release-status': '',
     });
+  });
+
+  it('gives the Helm release revision and status, and keeps opted-out targets out of failed and pending', () => {
+    const optional = failed('optional', { done: true, optedOut: true, message: 'not waited for (kubewait.io/wait: false): ImagePullBackOff' });
+    const out = outputsFor({
+      ...result([ready('web'), optional]),
+      release: { name: 'shop', namespace: 'store', revision: 3, status: 'deployed', title: 'shop revision 3', message: 'deployed' },
+    });
+    expect([out['release-revision'], out['release-status'], out.pending, out.failed, out.result]).toEqual(['3', 'deployed', '', '', 'ready']);
+    expect(JSON.parse(out.resources)).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'optional', status: 'Failed' })]));
   });
 
   it('lists every target in every outcome, with file and line where known', () => {

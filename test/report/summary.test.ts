@@ -52,6 +52,27 @@ describe('headline', () => {
       text: '## ❌ kubewait: stopped: a problem with input `resources`',
     },
     { what: 'one target', r: result([ready('a')]), text: '## ✅ kubewait: 1 of 1 target ready' },
+    {
+      what: 'opted-out targets counted apart',
+      r: result([ready('a'), failed('b', { done: true, optedOut: true })]),
+      text: '## ✅ kubewait: 1 of 1 target ready (1 not waited for)',
+    },
+    {
+      what: 'a Helm release, named with chart and app version',
+      r: {
+        ...result([ready('a')]),
+        release: { name: 'shop', namespace: 'store', revision: 3, status: 'deployed', title: 'shop revision 3 (chart shop-1.2.3, app 4.5.6)', message: 'm' },
+      },
+      text: '## ✅ kubewait: 1 of 1 target ready · release shop revision 3 (chart shop-1.2.3, app 4.5.6)',
+    },
+    {
+      what: 'a failed Helm release',
+      r: {
+        ...result([ready('a')], { outcome: 'failed' }),
+        release: { name: 'shop', namespace: 'store', revision: 3, status: 'failed', title: 'shop revision 3', message: 'm', verdict: 'failed' as const },
+      },
+      text: '## ❌ kubewait: Helm release failed; 1 of 1 target ready · release shop revision 3',
+    },
   ])('$what', ({ r, text }) => {
     expect(headline(r, { kind: 'ready' })).toBe(text);
   });
@@ -108,6 +129,22 @@ describe('renderSummary', () => {
     const md = renderSummary(result([ready('a', { seconds: 3 }), ready('b', { seconds: 71 }), pending('c', { seconds: 99 })]), ctx);
     expect(md).toContain('· **Slowest** Deployment/b (1m11s) ·');
     expect(renderSummary(result([ready('a')]), ctx)).not.toContain('Slowest');
+  });
+
+  it('names a Helm release manifest as where a target is defined, without linking it into the repository', () => {
+    const md = renderSummary(result([failed('web', { file: 'release shop (revision 3)', line: 40 })]), ctx);
+    expect(md).toContain('release shop (revision 3):40');
+    expect(md).toContain('Defined in release shop (revision 3) line 40.');
+    expect(md).not.toMatch(/\]\(https:[^)]*release/);
+  });
+
+  it('shows an opted-out target with its own status, no time, and why it was not waited for', () => {
+    const md = renderSummary(
+      result([ready('web'), failed('optional', { done: true, optedOut: true, message: 'not waited for (kubewait.io/wait: false): boom' })]),
+      ctx,
+    );
+    const row = tableRows(md).find((r) => r.includes('optional'))!;
+    expect(cells(row).slice(2)).toEqual(['➖ Failed', '—', 'not waited for (kubewait.io/wait: false): boom']);
   });
 
   it('shows warnings as a warning callout', () => {

@@ -1,0 +1,211 @@
+/**
+ * The `release` input's flow (issue 14), between connecting and reporting: follow the Helm release until
+ * there is something to wait for (engine/release.ts), then hand its objects, with what is left of the
+ * overall deadline, to the engine, and put the release into the result for the report.
+ *
+ * | release | what the run does |
+ * |---|---|
+ * | deployed | waits for its objects (and the other inputs' targets) as `wait-for` says |
+ * | pending-* or missing | reads it again every poll interval; at the deadline: `timeout`, saying what it waited for |
+ * | failed | Failed with Helm's description; the objects are still judged briefly so the summary shows which one broke |
+ * | uninstalling | a deletion wait for its objects (the other targets keep `wait-for`) |
+ * | superseded, uninstalled, unreadable, forbidden | `error` naming the `release` input |
+ *
+ * Without `release` it is exactly `waitForTargets`.
+ */
+import * as core from '@actions/core';
+import { waitForTargets } from './engine/index.js';
+import { settleRelease, type SettledRelease } from './engine/release.js';
+import type { EngineOptions, EngineResult, ReleaseReport, TargetReport } from './engine/types.js';
+import { groupVersion, type Cluster } from './kube/index.js';
+import { InputError, type Settings } from './settings.js';
+import { dedupe, type TargetSpec } from './targets/index.js';
+import { releaseHeadline } from './targets/release.js';
+import { Scheduler } from './engine/scheduler.js';
+
+/** How long the objects of a failed release are judged: long enough for a failing image pull to count as
+ *  unrecoverable (the status library's 15 s grace), so the summary names it. */
+const FAILED_RELEASE_JUDGING_MS = 20_000;
+
+export type ReleaseWaitOptions = EngineOptions & Pick<Settings, 'release'>;
+
+export async function waitWithRelease(cluster: Cluster, options: ReleaseWaitOptions, say: (line: string) => void = core.info): Promise<EngineResult> {
+  if (!options.release) return waitForTargets(cluster, options);
+  const started = Date.now();
+  const cancelled = options.signal ?? new AbortController().signal;
+  const timers = new Scheduler(); // the deadline and the judging window of a failed release
+  try {
+    return await follow(cluster, options, say, { started, cancelled, timers });
+  } finally {
+    timers.close();
+  }
+}
+
+async function follow(
+  cluster: Cluster,
+  options: ReleaseWaitOptions,
+  say: (line: string) => void,
+  { started, cancelled, timers }: { started: number; cancelled: AbortSignal; timers: Scheduler },
+): Promise<EngineResult> {
+  const name = options.release;
+  const namespace = options.defaultNamespace;
+  const deadline = abortAfter(timers, options.timeoutMs, cancelled);
+
+  let settled: SettledRelease;
+  try {
+    settled = await settleRelease(cluster.client, namespace, name, {
+      pollIntervalMs: options.pollIntervalMs,
+      signal: deadline,
+      onDecision: (decision) => say(`kubewait: ${decision.message}`),
+      warn: (message) => options.observer?.warning?.(message),
+    });
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error; // credentials rejected: the step's one clean error
+    const report: ReleaseReport = { name, namespace, title: name, message: error.message };
+    return unjudged(cluster, options, options.targets, error.message, started, {
+      outcome: 'failed',
+      error: { input: 'release', message: error.message },
+      release: report,
+    });
+  }
+
+  const { decision, release } = settled;
+  const report: ReleaseReport =
+    release === 'not-found'
+      ? { name, namespace, title: name, message: decision.message }
+      : { name, namespace, revision: release.revision, status: release.status, title: releaseHeadline(release), message: decision.message };
+  const remainingMs = Math.max(0, options.timeoutMs - (Date.now() - started));
+
+  switch (decision.action) {
+    case 'poll-again': {
+      // The deadline (or the job's cancellation) came while helm was still at work, or before the release existed.
+      const known = release === 'not-found' ? [] : release.targets;
+      const targets = dedupe([...options.targets, ...known]);
+      const message = `not judged: ${decision.message}`;
+      return unjudged(cluster, options, targets, message, started, {
+        outcome: 'timeout',
+        cancelled: cancelled.aborted,
+        release: { ...report, verdict: 'unsettled' },
+      });
+    }
+    case 'error':
+      return unjudged(
+        cluster,
+        options,
+        dedupe([...options.targets, ...(release === 'not-found' ? [] : release.targets)]),
+        `not judged: ${decision.message}`,
+        started,
+        {
+          outcome: 'failed',
+          error: { input: 'release', message: decision.message },
+          release: report,
+        },
+      );
+    case 'wait': {
+      const result = await waitForTargets(cluster, { ...options, targets: dedupe([...options.targets, ...decision.targets]), timeoutMs: remainingMs });
+      return withRelease(result, report, started);
+    }
+    case 'wait-deleted': {
+      // One engine has one goal: the release's objects are waited for deletion beside the other targets.
+      const others = options.targets.length > 0 ? [waitForTargets(cluster, { ...options, timeoutMs: remainingMs })] : [];
+      const results = await Promise.all([
+        waitForTargets(cluster, { ...options, targets: decision.targets, waitFor: { kind: 'deleted' }, timeoutMs: remainingMs }),
+        ...others,
+      ]);
+      // Alone, the release's deletion is the run's goal, and the report says "deleted"; beside other targets it is mixed.
+      const goal = others.length === 0 ? { waitFor: { kind: 'deleted' as const } } : {};
+      return withRelease({ ...merge(results), ...goal }, report, started);
+    }
+    case 'fail': {
+      // Helm already said it failed: judge the objects only briefly (so the summary shows which one
+      // broke), then fail with Helm's words whatever they look like.
+      const judging = abortAfter(timers, Math.min(remainingMs, FAILED_RELEASE_JUDGING_MS), cancelled);
+      const result = await waitForTargets(cluster, {
+        ...options,
+        targets: dedupe([...options.targets, ...decision.targets]),
+        timeoutMs: remainingMs,
+        signal: judging,
+      });
+      const outcome = cancelled.aborted ? result : { ...result, outcome: 'failed' as const, cancelled: false };
+      return withRelease(outcome, { ...report, verdict: 'failed' }, started);
+    }
+  }
+}
+
+/** A signal that aborts after `ms`, or with `signal`. */
+function abortAfter(timers: Scheduler, ms: number, signal: AbortSignal): AbortSignal {
+  const controller = new AbortController();
+  timers.after(ms, () => controller.abort());
+  return AbortSignal.any([signal, controller.signal]);
+}
+
+/** The time spent following the release counts: every `seconds` is from the start of the step. */
+function withRelease(result: EngineResult, release: ReleaseReport, started: number): EngineResult {
+  const offset = Math.max(0, (Date.now() - started) / 1000 - result.durationSeconds);
+  const shift = (seconds: number) => Math.round((seconds + offset) * 100) / 100;
+  for (const target of result.targets) {
+    target.seconds = shift(target.seconds);
+    for (const entry of target.history) entry.atSeconds = shift(entry.atSeconds);
+  }
+  return { ...result, durationSeconds: shift(result.durationSeconds), release };
+}
+
+/** How long reporting targets that were never judged may spend learning which of their types are cluster-scoped. */
+const DISCOVERY_BUDGET_MS = 2_000;
+
+/**
+ * Targets that were never handed to the engine, reported as such (every target in every outcome). Their
+ * types are resolved through discovery when it answers quickly, so that a cluster-scoped object is not
+ * shown in the release namespace; otherwise they are shown as written.
+ */
+async function unjudged(
+  cluster: Cluster,
+  options: ReleaseWaitOptions,
+  targets: TargetSpec[],
+  message: string,
+  started: number,
+  result: Pick<EngineResult, 'outcome' | 'release'> & Partial<Pick<EngineResult, 'error' | 'cancelled'>>,
+): Promise<EngineResult> {
+  if (targets.length > 0 && !options.signal?.aborted) {
+    await cluster.discovery.load(AbortSignal.timeout(DISCOVERY_BUDGET_MS)).catch(() => undefined);
+  }
+  const seconds = Math.round((Date.now() - started) / 10) / 100;
+  const reports = targets.map((spec): TargetReport => {
+    const resolution = cluster.discovery.resolve(spec);
+    const type = resolution.ok ? resolution.type : undefined;
+    return {
+      apiVersion: type ? groupVersion(type.group, type.version) : (spec.apiVersion ?? ''),
+      kind: type?.kind ?? spec.type,
+      namespace: type && !type.namespaced ? '' : (spec.namespace ?? options.defaultNamespace),
+      name: spec.name ?? '',
+      ...(spec.name ? {} : { selector: spec.selector ?? '' }),
+      status: 'Unknown',
+      message,
+      done: false,
+      seconds,
+      ...(spec.source ? { file: spec.source.file, line: spec.source.line } : {}),
+      history: [{ status: 'Unknown', message, atSeconds: seconds }],
+      conditions: [],
+      rule: 'kstatus',
+    };
+  });
+  return { cancelled: false, ...result, durationSeconds: seconds, targets: reports, warnings: [] };
+}
+
+/** Two waits side by side, as one: the worse outcome, every target, every warning. */
+function merge(results: EngineResult[]): EngineResult {
+  const rank = { ready: 0, timeout: 1, failed: 2 } as const;
+  const [first, ...rest] = results;
+  if (!first) throw new Error('merge needs at least one result');
+  return rest.reduce(
+    (a, b) => ({
+      outcome: rank[b.outcome] > rank[a.outcome] ? b.outcome : a.outcome,
+      cancelled: a.cancelled || b.cancelled,
+      durationSeconds: Math.max(a.durationSeconds, b.durationSeconds),
+      targets: [...a.targets, ...b.targets],
+      warnings: [...new Set([...a.warnings, ...b.warnings])],
+      ...((a.error ?? b.error) ? { error: a.error ?? b.error } : {}),
+    }),
+    first,
+  );
+}
