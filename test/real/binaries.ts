@@ -27,5 +27,4 @@ export function builtBinDir(): string | undefined {
   return BINARIES.every((name) => existsSync(path.join(dir, name))) ? dir : undefined;
 }
 
-export const NOT_BUILT =
-  'real-cluster suite skipped: the control-plane binaries are not built (npm run cluster:real:build builds them; .ci/run always does)';
+export const NOT_BUILT = 'the real control-plane binaries are not built (npm run cluster:real:build builds them; .ci/run always does)';
