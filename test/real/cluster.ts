@@ -301,16 +301,20 @@ export async function startRealCluster(options: RealClusterOptions = {}): Promis
   }
 }
 
-/** Audit events (the log's JSON lines) whose user is `user`: what one client asked of the real server. */
+/** The requests (audit events, one per auditID) whose user is `user`: what one client asked of the real
+ *  server. A watch is logged twice (ResponseStarted, ResponseComplete): the first event stands for it. */
 export function auditEvents(cluster: Pick<RealCluster, 'auditLogPath'>, user: string): AuditEvent[] {
+  const seen = new Set<string>();
   return readFileSync(cluster.auditLogPath, 'utf8')
     .split('\n')
     .filter((line) => line.includes(`"username":"${user}"`))
     .map((line) => JSON.parse(line) as AuditEvent)
-    .filter((event) => event.user.username === user);
+    .filter((event) => event.user.username === user && !seen.has(event.auditID) && seen.add(event.auditID));
 }
 
 export interface AuditEvent {
+  auditID: string;
+  stage: string;
   verb: string;
   requestURI: string;
   user: { username: string };

@@ -137,7 +137,8 @@ describeReal('kubewait on a real control plane', () => {
     const ns = 'finalizer';
     await inNamespace(ns, configMap('held', { namespace: ns, finalizers: ['kubewait.test/hold'] }));
     await cluster.kubectl('delete', 'configmap', 'held', '-n', ns, '--wait=false');
-    const release = once('Waiting for 1 target to be deleted', () =>
+    // Released only once the action has seen it Terminating: then it must also see it go.
+    const release = once('Terminating', () =>
       cluster.kubectl('patch', 'configmap', 'held', '-n', ns, '--type=merge', '-p', '{"metadata":{"finalizers":null}}'),
     );
 
@@ -151,10 +152,16 @@ describeReal('kubewait on a real control plane', () => {
 
   it('falls back to polling, with one warning, for a Role without watch', async () => {
     const ns = 'rbac-nowatch';
-    await inNamespace(ns, ...roleFor('no-watch', ns, ['get', 'list']), deployment('web', { namespace: ns, readyAfterMs: 300 }));
+    await inNamespace(ns, ...roleFor('no-watch', ns, ['get', 'list']));
+    // Created only once the action waits: its first LIST finds nothing, so it must follow the type.
+    const create = once('Waiting for 1 target', () => cluster.apply(deployment('web', { namespace: ns, readyAfterMs: 300 })));
 
-    const r = await runAction({ kubeconfig: cluster.kubeconfig({ namespace: ns, user: 'no-watch' }), resources: 'deployment/web', timeout: '90s', 'poll-interval': '500ms' });
+    const r = await runAction(
+      { kubeconfig: cluster.kubeconfig({ namespace: ns, user: 'no-watch' }), resources: 'deployment/web', timeout: '90s', 'poll-interval': '500ms' },
+      { onStdout: create.onStdout },
+    );
 
+    await create.done();
     expect(r.exitCode).toBe(0);
     expect(r.warnings.map((w) => w.message)).toEqual([expect.stringMatching(/^cannot watch deployments\.apps in namespace "rbac-nowatch"; polling every 500ms instead/)]);
     // The real authorizer said no to a watch, and the action did not ask again.
