@@ -18,12 +18,18 @@ export type Binary = (typeof BINARIES)[number];
 export function binDir(): string {
   const override = process.env.KUBEWAIT_REAL_CLUSTER_BIN;
   if (override) return path.resolve(override);
-  return execFileSync('bash', [BUILD_SCRIPT, '--print-dir'], { encoding: 'utf8' }).trim();
+  return execFileSync('bash', [BUILD_SCRIPT, '--print-dir'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
 }
 
-/** The bin directory when every binary is in it, else undefined. */
+/** The bin directory when every binary is in it, else undefined (also when build.sh cannot even say
+ *  where that is, e.g. on a machine without Go). */
 export function builtBinDir(): string | undefined {
-  const dir = binDir();
+  let dir: string;
+  try {
+    dir = binDir();
+  } catch {
+    return undefined;
+  }
   return BINARIES.every((name) => existsSync(path.join(dir, name))) ? dir : undefined;
 }
 

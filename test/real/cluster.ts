@@ -136,7 +136,9 @@ export async function startRealCluster(options: RealClusterOptions = {}): Promis
 
   try {
     const pki = await createControlPlanePki();
-    const [etcdPort, peerPort, apiPort] = [await freePort(), await freePort(), await freePort()];
+    const etcdPort = await freePort();
+    const peerPort = await freePort();
+    const apiPort = await freePort();
     const url = `https://127.0.0.1:${apiPort}`;
     // Components (controller manager, scheduler, kwok) use their own token, so that the audit log tells
     // the requests of a client using kubeconfig({ user: 'token' }) apart from theirs.
@@ -223,7 +225,7 @@ export async function startRealCluster(options: RealClusterOptions = {}): Promis
       '--kube-api-qps=500',
       '--kube-api-burst=1000',
     ]);
-    const scheduler = spawnLogged('kube-scheduler', [`--kubeconfig=${systemKubeconfig}`, '--leader-elect=false', '--secure-port=0']);
+    const scheduler = spawnLogged('kube-scheduler', [`--kubeconfig=${systemKubeconfig}`, '--leader-elect=false', '--secure-port=0', '--kube-api-qps=500', '--kube-api-burst=1000']);
     const kwok = spawnLogged('kwok', [
       `--kubeconfig=${systemKubeconfig}`,
       `--config=${STAGES_FILE}`,

@@ -184,7 +184,9 @@ async function observe(server: Server, scenario: Scenario): Promise<Observation>
   const run = await runAction(
     { kubeconfig: server.kubeconfig(ns, scenario.user), ...scenario.inputs },
     { onStdout: (stdout) => {
-      if (scenario.during && !acted && stdout.includes(scenario.during.trigger)) acted = scenario.during.act(server, ns);
+      if (!scenario.during || acted || !stdout.includes(scenario.during.trigger)) return;
+      acted = scenario.during.act(server, ns);
+      acted.catch(() => undefined); // awaited after the run; until then a rejection must not count as unhandled
     }, killAfterMs: 180_000 },
   );
   await acted;

@@ -42,7 +42,9 @@ function once(text: string, fn: () => Promise<unknown>) {
   let started: Promise<unknown> | undefined;
   return {
     onStdout: (stdout: string) => {
-      if (!started && stdout.includes(text)) started = fn();
+      if (started || !stdout.includes(text)) return;
+      started = fn();
+      started.catch(() => undefined); // awaited in done(); until then a rejection must not count as unhandled
     },
     done: async () => {
       expect(started).toBeDefined();
