@@ -5,7 +5,7 @@
  * also goes to the temp dir). The raw runs are written beside the report (results.json); `--render`
  * re-renders RESULTS.md from bench/results.json without measuring. Never part of `npm test`: timings.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,20 +37,27 @@ function args(argv: string[]) {
 
 const RESULTS_MD = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 const RESULTS_JSON = fileURLToPath(new URL('./results.json', import.meta.url));
+/** Sections measured by other means, carried into RESULTS.md as they are: the real control plane's cold
+ *  build (measured by hand, see the file) and `npm run bench:real`'s report. */
+const APPENDICES = ['./REAL-CLUSTER-BUILD.md', './REAL-CLUSTER.md'].map((f) => fileURLToPath(new URL(f, import.meta.url)));
+const appendices = () =>
+  APPENDICES.filter((f) => existsSync(f))
+    .map((f) => `\n${readFileSync(f, 'utf8').trimEnd()}\n`)
+    .join('');
 
 function write(results: BenchResults, partial: boolean): string {
   const [md, json] = partial
     ? [path.join(os.tmpdir(), 'kubewait-bench-RESULTS.md'), path.join(os.tmpdir(), 'kubewait-bench-results.json')]
     : [RESULTS_MD, RESULTS_JSON];
   writeFileSync(json, `${JSON.stringify(results, null, 1)}\n`);
-  writeFileSync(md, keepSections(readPrevious(RESULTS_MD), renderResults(results, explanation(results))));
+  writeFileSync(md, keepSections(readPrevious(RESULTS_MD), renderResults(results, explanation(results)) + appendices()));
   return md;
 }
 
 function render(): void {
   const results = JSON.parse(readFileSync(RESULTS_JSON, 'utf8')) as BenchResults;
   results.startedAt = new Date(results.startedAt);
-  writeFileSync(RESULTS_MD, keepSections(readPrevious(RESULTS_MD), renderResults(results, explanation(results))));
+  writeFileSync(RESULTS_MD, keepSections(readPrevious(RESULTS_MD), renderResults(results, explanation(results)) + appendices()));
   log(`re-rendered ${RESULTS_MD} from ${RESULTS_JSON}`);
 }
 
