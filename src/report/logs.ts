@@ -7,19 +7,12 @@
  * in it, stripped of terminal control codes; in the step log it is wrapped in `::stop-commands::`, so a line
  * like `::add-mask::` or `::error::` that a container printed is shown, not obeyed.
  */
-import type { LogOutcome } from '../kube/logs.js';
-import type { ContainerToExplain } from '../status/explain-pods.js';
+import type { ContainerLogView } from '../engine/explain.js';
 import { annotationSummary, lastMeaningfulLine } from '../status/log-lines.js';
 import type { WarningEvent } from '../status/types.js';
 import { escapeHtml, escapeMarkdown, table, cell } from './markdown.js';
 
-/** One container as read: `outcome` is absent when nothing was read (it cannot have a log). */
-export interface ContainerLogView {
-  request: ContainerToExplain;
-  outcome?: LogOutcome;
-  /** The pod's recent Warning events: shown when there is no log. */
-  events?: readonly WarningEvent[];
-}
+export type { ContainerLogView } from '../engine/explain.js';
 
 export interface LogBlockOptions {
   /** Lines of the tail to show (default 30). */
