@@ -12,7 +12,7 @@ import { explainFailedJob, explainFailedPod, type FailureExplanation } from '../
 import { podsToExplain, type ContainerToExplain, type PodToExplain } from '../status/explain-pods.js';
 import type { WarningEvent } from '../status/types.js';
 import type { TargetReport } from './types.js';
-import { withKind } from './follower.js';
+import { withKind } from '../kube/index.js';
 
 /** One failing container as the report shows it: what was read (`outcome`, absent when nothing could be). */
 export interface ContainerLogView {
@@ -26,7 +26,7 @@ export interface ExplainOptions {
   /** Lines of each failing container's log (the `log-lines` input); 0 reads no logs (`logs: false`). */
   logLines: number;
   /** The registered secret masks, applied to every log text and API message. */
-  mask(text: string): string;
+  mask: (text: string) => string;
   /** The run's cancellation. */
   signal?: AbortSignal;
   /** Time for all log reads together (default 5 s); the GETs and LISTs have as long again. */
@@ -91,14 +91,24 @@ export async function explainTargets(client: KubeClient, targets: readonly Targe
     if (!warnings.includes(masked)) warnings.push(masked);
   };
 
-  const objects = await Promise.all(chosen.map(async ({ target }) => {
-    const where = PATHS[target.kind]!;
-    try {
-      return withKind(await client.get(`${where.base}/namespaces/${encodeURIComponent(target.namespace)}/${where.resource}/${encodeURIComponent(target.name)}`, {}, request), where.apiVersion, target.kind);
-    } catch {
-      return undefined; // gone or unreadable: the wait's own report says so
-    }
-  }));
+  const objects = await Promise.all(
+    chosen.map(async ({ target }) => {
+      const where = PATHS[target.kind]!;
+      try {
+        return withKind(
+          await client.get(
+            `${where.base}/namespaces/${encodeURIComponent(target.namespace)}/${where.resource}/${encodeURIComponent(target.name)}`,
+            {},
+            request,
+          ),
+          where.apiVersion,
+          target.kind,
+        );
+      } catch {
+        return undefined; // gone or unreadable: the wait's own report says so
+      }
+    }),
+  );
 
   const namespaces = new Map<string, Promise<Namespace>>();
   const namespaceData = (namespace: string) => {
@@ -111,26 +121,36 @@ export async function explainTargets(client: KubeClient, targets: readonly Targe
     return data;
   };
 
-  const explained = await Promise.all(chosen.map(async ({ target }, i) => {
-    const object = objects[i];
-    if (object === undefined) return undefined;
-    const data = await namespaceData(target.namespace);
-    const maxPods = options.maxPods;
-    if (target.status === 'Failed' && (target.kind === 'Job' || target.kind === 'Pod')) {
-      const failure = target.kind === 'Job'
-        ? explainFailedJob(object, data.pods, data.events, { maxPods })
-        : explainFailedPod(object, data.events);
-      return { pods: failure.failedPods, failure };
-    }
-    const pods = podsToExplain({ target: object, pods: data.pods, replicaSets: data.replicaSets, controllerRevisions: data.controllerRevisions, events: data.events, ...(maxPods !== undefined ? { max: maxPods } : {}) });
-    return { pods };
-  }));
+  const explained = await Promise.all(
+    chosen.map(async ({ target }, i) => {
+      const object = objects[i];
+      if (object === undefined) return undefined;
+      const data = await namespaceData(target.namespace);
+      const maxPods = options.maxPods;
+      if (target.status === 'Failed' && (target.kind === 'Job' || target.kind === 'Pod')) {
+        const failure = target.kind === 'Job' ? explainFailedJob(object, data.pods, data.events, { maxPods }) : explainFailedPod(object, data.events);
+        return { pods: failure.failedPods, failure };
+      }
+      const pods = podsToExplain({
+        target: object,
+        pods: data.pods,
+        replicaSets: data.replicaSets,
+        controllerRevisions: data.controllerRevisions,
+        events: data.events,
+        ...(maxPods !== undefined ? { max: maxPods } : {}),
+      });
+      return { pods };
+    }),
+  );
 
   // One round of log reads for every target: one budget, one 403 warning per namespace.
   const wanted = explained.flatMap((e) => (e ? e.pods.flatMap((p) => p.containers) : []));
   const readable = options.logLines > 0 ? wanted.filter((c) => c.noLogs === undefined) : [];
   const { reads, warnings: logWarnings } = await readContainerLogs(client, readable, {
-    tailLines: options.logLines, budgetMs, mask: options.mask, ...(options.signal ? { signal: options.signal } : {}),
+    tailLines: options.logLines,
+    budgetMs,
+    mask: options.mask,
+    ...(options.signal ? { signal: options.signal } : {}),
   });
   logWarnings.forEach(warn);
   const readOf = new Map<ContainerToExplain, LogRead<ContainerToExplain>>(reads.map((r) => [r.request, r]));
@@ -162,9 +182,18 @@ async function listNamespace(
   const list = async (path: string, apiVersion: string, kind: string, fieldSelector?: string): Promise<unknown[]> => {
     const items: unknown[] = [];
     try {
-      await listPages(client, path, (page) => items.push(...page.map((item) => withKind(item, apiVersion, kind))), { ...request, ...(fieldSelector ? { fieldSelector } : {}) }, () => (items.length = 0));
+      await listPages(
+        client,
+        path,
+        (page) => items.push(...page.map((item) => withKind(item, apiVersion, kind))),
+        { ...request, ...(fieldSelector ? { fieldSelector } : {}) },
+        () => (items.length = 0),
+      );
     } catch (error) {
-      if (error instanceof ApiError && error.status === 403) warn(`cannot list ${kind === 'Event' ? 'events' : `${kind.toLowerCase()}s`} in namespace "${namespace}": the failure report cannot name the pods at fault there — grant list on them`);
+      if (error instanceof ApiError && error.status === 403)
+        warn(
+          `cannot list ${kind === 'Event' ? 'events' : `${kind.toLowerCase()}s`} in namespace "${namespace}": the failure report cannot name the pods at fault there — grant list on them`,
+        );
       return [];
     }
     return items;

@@ -42,7 +42,7 @@ export interface LogReadOptions {
   /** The run's cancellation (SIGINT/SIGTERM): stops every read. */
   signal?: AbortSignal;
   /** Applied to every text (logs, API messages) before it is returned: the registered secret masks. */
-  mask(text: string): string;
+  mask: (text: string) => string;
 }
 
 export interface LogReadResult<T extends LogRequest> {
@@ -74,7 +74,11 @@ export async function readContainerLogs<T extends LogRequest>(client: KubeClient
     if (forbidden.has(request.namespace)) return { kind: 'forbidden' };
     const path = `/api/v1/namespaces/${encodeURIComponent(request.namespace)}/pods/${encodeURIComponent(request.pod)}/log`;
     const get = (previous: boolean) =>
-      client.getText(path, { container: request.container, previous: previous || undefined, tailLines, limitBytes }, { signal, timeoutMs: Math.max(1, deadline - Date.now()) });
+      client.getText(
+        path,
+        { container: request.container, previous: previous || undefined, tailLines, limitBytes },
+        { signal, timeoutMs: Math.max(1, deadline - Date.now()) },
+      );
     let previous = request.previous;
     try {
       let text: string;
@@ -91,13 +95,16 @@ export async function readContainerLogs<T extends LogRequest>(client: KubeClient
       if (error instanceof ApiError && error.status === 403) {
         if (!forbidden.has(request.namespace)) {
           forbidden.add(request.namespace);
-          warnings.push(options.mask(
-            `cannot read container logs in namespace "${request.namespace}": the report shows no log tails there — grant get on pods/log (apiGroups [""], resources ["pods/log"], verbs ["get"]) in that namespace`,
-          ));
+          warnings.push(
+            options.mask(
+              `cannot read container logs in namespace "${request.namespace}": the report shows no log tails there — grant get on pods/log (apiGroups [""], resources ["pods/log"], verbs ["get"]) in that namespace`,
+            ),
+          );
         }
         return { kind: 'forbidden' };
       }
-      if (error instanceof ApiError && (error.status === 400 || error.status === 404)) return { kind: 'unavailable', reason: options.mask(serverMessage(error)) };
+      if (error instanceof ApiError && (error.status === 400 || error.status === 404))
+        return { kind: 'unavailable', reason: options.mask(serverMessage(error)) };
       if (budget.aborted && !options.signal?.aborted) return { kind: 'failed', message: `not read within ${formatMs(budgetMs)}` };
       return { kind: 'failed', message: options.mask(error instanceof Error ? error.message : String(error)) };
     }

@@ -19,7 +19,13 @@ export class SecretMasks implements Secrets {
   mask(value: string): void {
     if (value === '') return;
     this.register(value);
-    const pieces = [value, ...value.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length >= MIN_LINE_CHARS)];
+    const pieces = [
+      value,
+      ...value
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter((l) => l.length >= MIN_LINE_CHARS),
+    ];
     for (const piece of pieces) this.values.add(piece);
     // Longest first: a secret that contains another is masked whole.
     this.sorted = [...this.values].sort((a, b) => b.length - a.length);

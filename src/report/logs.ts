@@ -115,7 +115,10 @@ export function logDetails(view: ContainerLogView, options: LogBlockOptions = {}
   const body: string[] = [];
   const text = outcome?.kind === 'text' ? tail(outcome.text, lines).map(forSummary) : [];
   if (text.length > 0) {
-    const shown = outcome?.kind === 'text' && outcome.truncated ? 'the log was cut at the size limit; its end may be missing' : `last ${text.length} line${text.length === 1 ? '' : 's'}`;
+    const shown =
+      outcome?.kind === 'text' && outcome.truncated
+        ? 'the log was cut at the size limit; its end may be missing'
+        : `last ${text.length} line${text.length === 1 ? '' : 's'}`;
     body.push(`_${escapeMarkdown(shown)}_`, fenced(text.join('\n')));
   } else {
     body.push(escapeMarkdown(missingText(view)));

@@ -86,7 +86,13 @@ export function podsToExplain(input: ExplainInput): PodToExplain[] {
   const ranked = explaining.map((pod) => explainPod(pod, input.events ?? [], input.maxEvents ?? DEFAULT_EVENTS_PER_POD));
   return ranked
     .map((explained, i) => ({ explained, pod: explaining[i]! }))
-    .sort((a, b) => rank(a.explained) - rank(b.explained) || b.explained.restarts - a.explained.restarts || startMs(b.pod) - startMs(a.pod) || cmp(a.explained.name, b.explained.name))
+    .sort(
+      (a, b) =>
+        rank(a.explained) - rank(b.explained) ||
+        b.explained.restarts - a.explained.restarts ||
+        startMs(b.pod) - startMs(a.pod) ||
+        cmp(a.explained.name, b.explained.name),
+    )
     .slice(0, Math.max(0, input.max ?? DEFAULT_MAX_PODS))
     .map((entry) => entry.explained);
 }
@@ -95,7 +101,9 @@ export function podsToExplain(input: ExplainInput): PodToExplain[] {
 function podsOf(input: ExplainInput): Obj[] {
   const target = obj(input.target);
   const namespace = str(meta(target).namespace);
-  const inNamespace = input.pods.filter(isPlainObject).filter((pod) => namespace === '' || str(meta(pod).namespace) === namespace || str(meta(pod).namespace) === '');
+  const inNamespace = input.pods
+    .filter(isPlainObject)
+    .filter((pod) => namespace === '' || str(meta(pod).namespace) === namespace || str(meta(pod).namespace) === '');
   switch (target.kind) {
     case 'Pod':
       return inNamespace.filter((pod) => str(meta(pod).name) === str(meta(target).name)).slice(0, 1);
@@ -128,7 +136,10 @@ function podsOf(input: ExplainInput): Obj[] {
 function deploymentPods(deployment: Obj, pods: Obj[], replicaSets: unknown[] | undefined): Obj[] {
   const name = str(meta(deployment).name);
   const revision = (rs: unknown) => Number.parseInt(str(obj(meta(rs).annotations)['deployment.kubernetes.io/revision']), 10);
-  const newest = newestBy((replicaSets ?? []).filter((rs) => controlledBy(rs, deployment)), (rs) => (Number.isNaN(revision(rs)) ? -1 : revision(rs)));
+  const newest = newestBy(
+    (replicaSets ?? []).filter((rs) => controlledBy(rs, deployment)),
+    (rs) => (Number.isNaN(revision(rs)) ? -1 : revision(rs)),
+  );
   if (newest) return pods.filter((pod) => controlledBy(pod, newest));
   // Without the ReplicaSets: any ReplicaSet of this Deployment (`<deployment>-<pod-template-hash>`).
   return pods.filter((pod) => {
@@ -170,7 +181,10 @@ function explainPod(pod: Obj, events: unknown[], maxEvents: number): PodToExplai
   const failing: ContainerToExplain[] = [];
   const starting: ContainerToExplain[] = [];
   let restarts = 0;
-  for (const [statuses, init] of [[status.initContainerStatuses, true], [status.containerStatuses, false]] as const) {
+  for (const [statuses, init] of [
+    [status.initContainerStatuses, true],
+    [status.containerStatuses, false],
+  ] as const) {
     for (const cs of list(statuses)) {
       restarts += int(cs.restartCount) ?? 0;
       const explained = explainContainer(namespace, name, cs, init);

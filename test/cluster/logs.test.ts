@@ -25,12 +25,15 @@ afterAll(async () => {
 const logPath = (pod: string, query = '', ns = 'default') => `/api/v1/namespaces/${ns}/pods/${pod}/log${query ? `?${query}` : ''}`;
 const getPod = (name: string) => cluster.get('v1', 'Pod', 'default', name);
 const podsOf = (prefix: string) => cluster.list('v1', 'Pod', 'default').filter((p) => p.metadata.name.startsWith(`${prefix}-`));
-const status = (pod: KubeObject | undefined, container = 'app') =>
-  (pod?.status?.containerStatuses ?? []).find((c: { name: string }) => c.name === container);
+const status = (pod: KubeObject | undefined, container = 'app') => (pod?.status?.containerStatuses ?? []).find((c: { name: string }) => c.name === container);
 
-function pod(name: string, opts: { annotations?: Record<string, string>; containers?: string[]; initContainers?: string[]; restartPolicy?: string } = {}): object {
+function pod(
+  name: string,
+  opts: { annotations?: Record<string, string>; containers?: string[]; initContainers?: string[]; restartPolicy?: string } = {},
+): object {
   return {
-    apiVersion: 'v1', kind: 'Pod',
+    apiVersion: 'v1',
+    kind: 'Pod',
     metadata: { name, namespace: 'default', ...(opts.annotations ? { annotations: opts.annotations } : {}) },
     spec: {
       restartPolicy: opts.restartPolicy ?? 'Always',
@@ -80,7 +83,8 @@ describe('pods/log: the log text the simulated kubelet writes', () => {
 
   it('a failing Job pod logs its error and exits with kubewait.test/exit-code', async () => {
     cluster.create({
-      apiVersion: 'batch/v1', kind: 'Job',
+      apiVersion: 'batch/v1',
+      kind: 'Job',
       metadata: { name: 'migrate', namespace: 'default', annotations: { 'kubewait.test/job-outcome': 'Failed', 'kubewait.test/exit-code': '3' } },
       spec: { backoffLimit: 0, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'migrate', image: 'migrate:1' }] } } },
     });
@@ -88,10 +92,16 @@ describe('pods/log: the log text the simulated kubelet writes', () => {
     const failed = podsOf('migrate').find((p) => p.status?.phase === 'Failed')!;
     expect(status(failed, 'migrate').state.terminated).toMatchObject({ exitCode: 3, reason: 'Error' });
     const response = await raw(cluster, 'GET', logPath(failed.metadata.name));
-    expect(response.text).toBe('migrating schema to version 42\nError: connect ECONNREFUSED 10.96.0.15:5432\n    at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1637:16)\n');
+    expect(response.text).toBe(
+      'migrating schema to version 42\nError: connect ECONNREFUSED 10.96.0.15:5432\n    at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1637:16)\n',
+    );
     // A terminated container that never restarted has no previous run.
     const previous = await raw(cluster, 'GET', logPath(failed.metadata.name, 'previous=true'));
-    expect(previous.json).toMatchObject({ code: 400, reason: 'BadRequest', message: `previous terminated container "migrate" in pod "${failed.metadata.name}" not found` });
+    expect(previous.json).toMatchObject({
+      code: 400,
+      reason: 'BadRequest',
+      message: `previous terminated container "migrate" in pod "${failed.metadata.name}" not found`,
+    });
   });
 
   it('a running container keeps its ID and its log across status writes', async () => {
@@ -107,16 +117,27 @@ describe('pods/log: the log text the simulated kubelet writes', () => {
       spec: { nodeName: 'node-1', initContainers: [{ name: 'init-db', image: 'postgres:16' }], containers: [{ name: 'app', image: 'app:1' }] },
       status: {
         phase: 'Pending',
-        initContainerStatuses: [{
-          name: 'init-db', ready: false, restartCount: 3, image: 'postgres:16', imageID: '', started: false,
-          state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 40s restarting failed container=init-db' } },
-          lastState: { terminated: { exitCode: 2, reason: 'Error', containerID: 'containerd://abc' } },
-        }],
-        containerStatuses: [{ name: 'app', ready: false, restartCount: 0, image: 'app:1', imageID: '', started: false, state: { waiting: { reason: 'PodInitializing' } } }],
+        initContainerStatuses: [
+          {
+            name: 'init-db',
+            ready: false,
+            restartCount: 3,
+            image: 'postgres:16',
+            imageID: '',
+            started: false,
+            state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 40s restarting failed container=init-db' } },
+            lastState: { terminated: { exitCode: 2, reason: 'Error', containerID: 'containerd://abc' } },
+          },
+        ],
+        containerStatuses: [
+          { name: 'app', ready: false, restartCount: 0, image: 'app:1', imageID: '', started: false, state: { waiting: { reason: 'PodInitializing' } } },
+        ],
       },
     });
     expect((await raw(cluster, 'GET', logPath('fixture', 'container=init-db&previous=true'))).text).toBe('psql: error: connection refused\n');
-    expect((await raw(cluster, 'GET', logPath('fixture', 'container=app'))).json.message).toBe('container "app" in pod "fixture" is waiting to start: PodInitializing');
+    expect((await raw(cluster, 'GET', logPath('fixture', 'container=app'))).json.message).toBe(
+      'container "app" in pod "fixture" is waiting to start: PodInitializing',
+    );
   });
 });
 
@@ -125,16 +146,26 @@ describe('pods/log: the errors a real API server answers with', () => {
     cluster.create(pod('multi', { initContainers: ['init'], containers: ['web', 'sidecar'] }));
     cluster.create(pod('slow', { annotations: { 'kubewait.test/ready-after-ms': '600000' } }));
     // The kubelet alternates ErrImagePull and ImagePullBackOff: fixtures hold each still.
-    for (const [name, reason] of [['pull', 'ImagePullBackOff'], ['errpull', 'ErrImagePull']] as const) {
+    for (const [name, reason] of [
+      ['pull', 'ImagePullBackOff'],
+      ['errpull', 'ErrImagePull'],
+    ] as const) {
       cluster.create({
         ...pod(name),
         spec: { nodeName: 'node-1', restartPolicy: 'Always', containers: [{ name: 'app', image: 'app:404' }] },
-        status: { phase: 'Pending', containerStatuses: [{ name: 'app', ready: false, restartCount: 0, image: 'app:404', imageID: '', started: false, state: { waiting: { reason } } }] },
+        status: {
+          phase: 'Pending',
+          containerStatuses: [{ name: 'app', ready: false, restartCount: 0, image: 'app:404', imageID: '', started: false, state: { waiting: { reason } } }],
+        },
       });
     }
     cluster.create(pod('nowhere', { annotations: { 'kubewait.test/pod-failure': 'Unschedulable' } }));
     cluster.create(pod('fine'));
-    await until(() => getPod('fine')?.status?.phase === 'Running' && getPod('slow')?.status?.phase === 'Pending' && !!getPod('slow')?.status?.containerStatuses, 'fine running, slow creating', T);
+    await until(
+      () => getPod('fine')?.status?.phase === 'Running' && getPod('slow')?.status?.phase === 'Pending' && !!getPod('slow')?.status?.containerStatuses,
+      'fine running, slow creating',
+      T,
+    );
   });
 
   it.each([

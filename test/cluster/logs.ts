@@ -63,11 +63,19 @@ function parseOptions(name: string, q: URLSearchParams): LogOptions {
     if (!/^-?\d+$/.test(raw)) throw errors.badRequest(`strconv.ParseInt: parsing "${raw}": invalid syntax`);
     return Number(raw);
   };
-  const opts: LogOptions = { container: q.get('container') ?? '', previous: flag('previous'), timestamps: flag('timestamps'), tailLines: integer('tailLines'), limitBytes: integer('limitBytes') };
+  const opts: LogOptions = {
+    container: q.get('container') ?? '',
+    previous: flag('previous'),
+    timestamps: flag('timestamps'),
+    tailLines: integer('tailLines'),
+    limitBytes: integer('limitBytes'),
+  };
   // pkg/apis/core/validation ValidatePodLogOptions (follow and sinceSeconds are accepted and have no effect here).
   const causes: Array<{ field: string; message: string }> = [];
-  if (opts.tailLines !== undefined && opts.tailLines < 0) causes.push({ field: 'tailLines', message: `Invalid value: ${opts.tailLines}: must be greater than or equal to 0` });
-  if (opts.limitBytes !== undefined && opts.limitBytes < 1) causes.push({ field: 'limitBytes', message: `Invalid value: ${opts.limitBytes}: must be greater than 0` });
+  if (opts.tailLines !== undefined && opts.tailLines < 0)
+    causes.push({ field: 'tailLines', message: `Invalid value: ${opts.tailLines}: must be greater than or equal to 0` });
+  if (opts.limitBytes !== undefined && opts.limitBytes < 1)
+    causes.push({ field: 'limitBytes', message: `Invalid value: ${opts.limitBytes}: must be greater than 0` });
   if (causes.length > 0) throw errors.invalid('PodLogOptions', '', name, causes);
   return opts;
 }
@@ -118,7 +126,12 @@ function chooseRun(pod: KubeObject, container: string, previous: boolean): { id:
     return { id: last.containerID, run: last };
   }
   if (waiting) {
-    const why = waiting.reason === 'ErrImagePull' ? "image can't be pulled" : waiting.reason === 'ImagePullBackOff' ? 'trying and failing to pull image' : (waiting.reason ?? '');
+    const why =
+      waiting.reason === 'ErrImagePull'
+        ? "image can't be pulled"
+        : waiting.reason === 'ImagePullBackOff'
+          ? 'trying and failing to pull image'
+          : (waiting.reason ?? '');
     throw errors.badRequest(`container ${q(container)} in pod ${q(podName)} is waiting to start: ${why}`);
   }
   throw errors.badRequest(`container ${q(container)} in pod ${q(podName)} is waiting to start - no logs yet`);
@@ -134,7 +147,10 @@ function kubeletLog(api: Api, pod: KubeObject, container: string, previous: bool
   const outcome: RunOutcome =
     run === 'running' ? 'running' : run.reason === 'OOMKilled' ? 'oomkilled' : run.exitCode === 0 ? 'succeeded' : previous ? 'crashed' : 'failed';
   const start = new Date(Date.parse(String(pod.status?.startTime ?? '')) || Date.now());
-  return logTextFor(pod, owner ? api.store.byUID(owner.uid)?.object : undefined, container, outcome).map((text, i) => ({ time: new Date(start.getTime() + i), text }));
+  return logTextFor(pod, owner ? api.store.byUID(owner.uid)?.object : undefined, container, outcome).map((text, i) => ({
+    time: new Date(start.getTime() + i),
+    text,
+  }));
 }
 
 /** The kubelet's order: the last `tailLines` lines, optionally timestamped, then at most `limitBytes` bytes

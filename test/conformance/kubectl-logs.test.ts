@@ -14,10 +14,21 @@ beforeAll(async () => {
   kubectl = await KubectlSession.open(cluster);
   cluster.create(deployment('crash', { annotations: { 'kubewait.test/pod-failure': 'CrashLoopBackOff' } }));
   cluster.create({
-    apiVersion: 'v1', kind: 'Pod', metadata: { name: 'two', namespace: 'default', annotations: { 'kubewait.test/log.sidecar': 'proxy ready' } },
-    spec: { containers: [{ name: 'web', image: 'nginx:1.27' }, { name: 'sidecar', image: 'envoy:1.31' }] },
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'two', namespace: 'default', annotations: { 'kubewait.test/log.sidecar': 'proxy ready' } },
+    spec: {
+      containers: [
+        { name: 'web', image: 'nginx:1.27' },
+        { name: 'sidecar', image: 'envoy:1.31' },
+      ],
+    },
   });
-  await until(() => (crashPod()?.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1 && cluster.get('v1', 'Pod', 'default', 'two')?.status?.phase === 'Running', 'pods up', T);
+  await until(
+    () => (crashPod()?.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1 && cluster.get('v1', 'Pod', 'default', 'two')?.status?.phase === 'Running',
+    'pods up',
+    T,
+  );
 }, 180_000); // the first run fetches kubectl through npm
 afterAll(async () => {
   kubectl?.close();
@@ -27,7 +38,7 @@ afterAll(async () => {
 const crashPod = () => cluster.list('v1', 'Pod', 'default').find((p) => p.metadata.name.startsWith('crash-'));
 
 describe('kubectl logs', () => {
-  it('prints a crash loop\'s log, --previous and --tail included', async () => {
+  it("prints a crash loop's log, --previous and --tail included", async () => {
     const name = crashPod()!.metadata.name;
     const all = await kubectl.run(['logs', name]);
     expect(all).toMatchObject({ code: 0, stderr: '' });
@@ -47,9 +58,19 @@ describe('kubectl logs', () => {
   it.each<[string, string[], string | undefined, string]>([
     // kubectl checks the name itself first (from the pod it GETs), with the API server's wording.
     ['an unknown container', ['logs', 'two', '-c', 'nope'], undefined, 'error: container nope is not valid for pod two\n'],
-    ['no previous run', ['logs', 'two', '-c', 'web', '--previous'], undefined, 'Error from server (BadRequest): previous terminated container "web" in pod "two" not found\n'],
-    ['no get on pods/log', ['logs', 'two', '-c', 'web'], 'pod-reader', 'Error from server (Forbidden): pods "two" is forbidden: User "pod-reader" cannot get resource "pods/log" in API group "" in the namespace "default"\n'],
-  ])('%s: the server\'s message', async (_what, args, token, stderr) => {
+    [
+      'no previous run',
+      ['logs', 'two', '-c', 'web', '--previous'],
+      undefined,
+      'Error from server (BadRequest): previous terminated container "web" in pod "two" not found\n',
+    ],
+    [
+      'no get on pods/log',
+      ['logs', 'two', '-c', 'web'],
+      'pod-reader',
+      'Error from server (Forbidden): pods "two" is forbidden: User "pod-reader" cannot get resource "pods/log" in API group "" in the namespace "default"\n',
+    ],
+  ])("%s: the server's message", async (_what, args, token, stderr) => {
     expect(await kubectl.run(args, token ? { token } : {})).toMatchObject({ code: 1, stdout: '', stderr });
   });
 });

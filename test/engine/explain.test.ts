@@ -27,16 +27,21 @@ beforeAll(async () => {
   cluster.create(deployment('web', { annotations: { 'kubewait.test/pod-failure': 'ImagePullBackOff' }, image: 'shop/web:404' }));
   cluster.create(deployment('ok'));
   cluster.create({
-    apiVersion: 'batch/v1', kind: 'Job',
+    apiVersion: 'batch/v1',
+    kind: 'Job',
     metadata: { name: 'migrate', namespace: NS, annotations: { 'kubewait.test/job-outcome': 'Failed', 'kubewait.test/exit-code': '3' } },
     spec: { backoffLimit: 0, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'migrate', image: 'shop/migrate:5' }] } } },
   });
   const pods = () => cluster.list('v1', 'Pod', NS);
-  await until(() =>
-    pods().some((p) => p.metadata.name.startsWith('api-') && p.status?.containerStatuses?.[0]?.restartCount >= 1) &&
-    pods().some((p) => p.metadata.name.startsWith('web-') && p.status?.containerStatuses?.[0]?.state?.waiting) &&
-    cluster.get('batch/v1', 'Job', NS, 'migrate')?.status?.conditions?.some((c: { type: string }) => c.type === 'Failed') &&
-    cluster.get('apps/v1', 'Deployment', NS, 'ok')?.status?.availableReplicas === 1, 'the scene', 20_000);
+  await until(
+    () =>
+      pods().some((p) => p.metadata.name.startsWith('api-') && p.status?.containerStatuses?.[0]?.restartCount >= 1) &&
+      pods().some((p) => p.metadata.name.startsWith('web-') && p.status?.containerStatuses?.[0]?.state?.waiting) &&
+      cluster.get('batch/v1', 'Job', NS, 'migrate')?.status?.conditions?.some((c: { type: string }) => c.type === 'Failed') &&
+      cluster.get('apps/v1', 'Deployment', NS, 'ok')?.status?.availableReplicas === 1,
+    'the scene',
+    20_000,
+  );
 });
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));
@@ -70,7 +75,9 @@ describe('explainTargets', () => {
     const [api, , , migrate, web] = explanations;
     expect(api!.logs.map(annotationLine)).toEqual([`pod ${api!.pods[0]!.name}, container app: exit 1: panic: missing DATABASE_URL`]);
     expect(migrate!.failure).toMatchObject({ kind: 'Job', reason: 'BackoffLimitExceeded', failedCount: 1 });
-    expect(migrate!.logs.map(annotationLine)).toEqual([`pod ${migrate!.pods[0]!.name}, container migrate: exit 3: Error: connect ECONNREFUSED 10.96.0.15:5432`]);
+    expect(migrate!.logs.map(annotationLine)).toEqual([
+      `pod ${migrate!.pods[0]!.name}, container migrate: exit 3: Error: connect ECONNREFUSED 10.96.0.15:5432`,
+    ]);
     expect(web!.logs).toHaveLength(1);
     expect(web!.logs[0]).toMatchObject({ request: { container: 'app' } });
     expect(web!.logs[0]!.outcome).toBeUndefined(); // waiting on its image: nothing to read

@@ -16,16 +16,37 @@ beforeAll(async () => {
     speed: 0.05,
     tokens: { 'no-logs': [{ verbs: ['get', 'list'], resources: ['pods'], apiGroups: [''] }] },
   });
-  cluster.create(deployment('crash', {
-    annotations: { 'kubewait.test/pod-failure': 'CrashLoopBackOff', 'kubewait.test/log': `connecting with password ${SECRET}\npanic: missing DATABASE_URL\n` },
-  }));
-  cluster.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'fine', namespace: 'default' }, spec: { containers: [{ name: 'app', image: 'busybox:1.36' }] } });
+  cluster.create(
+    deployment('crash', {
+      annotations: {
+        'kubewait.test/pod-failure': 'CrashLoopBackOff',
+        'kubewait.test/log': `connecting with password ${SECRET}\npanic: missing DATABASE_URL\n`,
+      },
+    }),
+  );
   cluster.create({
-    apiVersion: 'v1', kind: 'Pod', metadata: { name: 'pull', namespace: 'default' },
-    spec: { nodeName: 'node-1', containers: [{ name: 'app', image: 'app:404' }] },
-    status: { phase: 'Pending', containerStatuses: [{ name: 'app', ready: false, restartCount: 0, image: 'app:404', imageID: '', started: false, state: { waiting: { reason: 'ImagePullBackOff' } } }] },
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'fine', namespace: 'default' },
+    spec: { containers: [{ name: 'app', image: 'busybox:1.36' }] },
   });
-  await until(() => crashPod()?.status?.containerStatuses?.[0]?.restartCount >= 1 && cluster.get('v1', 'Pod', 'default', 'fine')?.status?.phase === 'Running', 'a crash and a running pod', 20_000);
+  cluster.create({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'pull', namespace: 'default' },
+    spec: { nodeName: 'node-1', containers: [{ name: 'app', image: 'app:404' }] },
+    status: {
+      phase: 'Pending',
+      containerStatuses: [
+        { name: 'app', ready: false, restartCount: 0, image: 'app:404', imageID: '', started: false, state: { waiting: { reason: 'ImagePullBackOff' } } },
+      ],
+    },
+  });
+  await until(
+    () => crashPod()?.status?.containerStatuses?.[0]?.restartCount >= 1 && cluster.get('v1', 'Pod', 'default', 'fine')?.status?.phase === 'Running',
+    'a crash and a running pod',
+    20_000,
+  );
 });
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));
@@ -100,7 +121,10 @@ describe('readContainerLogs', () => {
     controller.abort();
     cluster.counters.reset();
     const { reads, warnings } = await read([req('fine', false), req('pull', false)], { signal: controller.signal });
-    expect(reads.map((r) => r.outcome)).toEqual([{ kind: 'failed', message: 'cancelled' }, { kind: 'failed', message: 'cancelled' }]);
+    expect(reads.map((r) => r.outcome)).toEqual([
+      { kind: 'failed', message: 'cancelled' },
+      { kind: 'failed', message: 'cancelled' },
+    ]);
     expect(warnings).toEqual([]);
     expect(cluster.counters.requests().filter((r) => r.resource === 'pods/log')).toHaveLength(0);
   });
@@ -109,7 +133,10 @@ describe('readContainerLogs', () => {
   it('a slow server: the budget ends every read, with one warning', async () => {
     cluster.faults.latency(600); // longer than the budget, short enough to be over when the cluster closes
     try {
-      const { reads, warnings } = await read([req('fine', false), req('pull', false), req('ghost', false), req('fine', true)], { budgetMs: 200, concurrency: 2 });
+      const { reads, warnings } = await read([req('fine', false), req('pull', false), req('ghost', false), req('fine', true)], {
+        budgetMs: 200,
+        concurrency: 2,
+      });
       expect(reads.map((r) => r.outcome)).toEqual(Array(4).fill({ kind: 'failed', message: 'not read within 200 ms' }));
       expect(warnings).toEqual(['container logs: 4 of 4 not read within 200 ms']);
     } finally {

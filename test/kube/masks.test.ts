@@ -6,7 +6,12 @@ describe('SecretMasks', () => {
   it.each<[string, string[], string, string]>([
     ['a token', ['s3cr3t-token'], 'Authorization: Bearer s3cr3t-token, again s3cr3t-token', 'Authorization: Bearer ***, again ***'],
     ['the longest first', ['abcd', 'abcdefgh'], 'x abcdefgh y abcd', 'x *** y ***'],
-    ['each line of a multi-line secret, not its short lines', ['-----BEGIN KEY-----\nMIIEvQIBADANBg\n}\n-----END KEY-----'], 'line: MIIEvQIBADANBg }', 'line: *** }'],
+    [
+      'each line of a multi-line secret, not its short lines',
+      ['-----BEGIN KEY-----\nMIIEvQIBADANBg\n}\n-----END KEY-----'],
+      'line: MIIEvQIBADANBg }',
+      'line: *** }',
+    ],
     ['nothing registered', [], 'plain text', 'plain text'],
     ['an empty secret masks nothing', [''], 'plain text', 'plain text'],
   ])('%s', (_what, secrets, text, expected) => {

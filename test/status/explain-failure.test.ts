@@ -9,11 +9,16 @@ const at = (seconds: number) => new Date(Date.parse('2026-12-02T10:00:00Z') + se
 
 function job(condition: { reason: string; message: string }, failed: number): Obj {
   return {
-    apiVersion: 'batch/v1', kind: 'Job',
+    apiVersion: 'batch/v1',
+    kind: 'Job',
     metadata: { name: 'migrate', namespace: NS, uid: 'job-uid' },
     spec: { backoffLimit: 2 },
     status: {
-      failed, startTime: at(0), terminating: 0, ready: 0, uncountedTerminatedPods: {},
+      failed,
+      startTime: at(0),
+      terminating: 0,
+      ready: 0,
+      uncountedTerminatedPods: {},
       conditions: [
         { type: 'FailureTarget', status: 'True', ...condition, lastProbeTime: at(60), lastTransitionTime: at(60) },
         { type: 'Failed', status: 'True', ...condition, lastProbeTime: at(60), lastTransitionTime: at(60) },
@@ -25,19 +30,36 @@ function job(condition: { reason: string; message: string }, failed: number): Ob
 function jobPod(name: string, started: number, container: Obj, podStatus: Obj = {}): Obj {
   return {
     metadata: {
-      name, namespace: NS, creationTimestamp: at(started),
-      labels: { 'batch.kubernetes.io/controller-uid': 'job-uid', 'batch.kubernetes.io/job-name': 'migrate', 'controller-uid': 'job-uid', 'job-name': 'migrate' },
+      name,
+      namespace: NS,
+      creationTimestamp: at(started),
+      labels: {
+        'batch.kubernetes.io/controller-uid': 'job-uid',
+        'batch.kubernetes.io/job-name': 'migrate',
+        'controller-uid': 'job-uid',
+        'job-name': 'migrate',
+      },
       ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'migrate', uid: 'job-uid', controller: true }],
     },
     spec: { restartPolicy: 'Never', containers: [{ name: 'migrate', image: 'shop/migrate:5' }] },
-    status: { phase: 'Failed', startTime: at(started), containerStatuses: [{ name: 'migrate', ready: false, restartCount: 0, lastState: {}, ...container }], ...podStatus },
+    status: {
+      phase: 'Failed',
+      startTime: at(started),
+      containerStatuses: [{ name: 'migrate', ready: false, restartCount: 0, lastState: {}, ...container }],
+      ...podStatus,
+    },
   };
 }
 const ended = (exitCode: number, reason: string, message?: string) => ({
   state: { terminated: { exitCode, reason, ...(message ? { message } : {}), startedAt: at(1), finishedAt: at(9), containerID: 'containerd://1' } },
 });
 const warning = (kind: string, name: string, reason: string, message: string, seconds: number) => ({
-  type: 'Warning', reason, message, count: 1, lastTimestamp: at(seconds), involvedObject: { kind, name, namespace: NS },
+  type: 'Warning',
+  reason,
+  message,
+  count: 1,
+  lastTimestamp: at(seconds),
+  involvedObject: { kind, name, namespace: NS },
 });
 
 describe('explainFailedJob', () => {
@@ -46,9 +68,18 @@ describe('explainFailedJob', () => {
       'backoff limit exceeded: each failed pod with its exit code, newest first; the Job event',
       job({ reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' }, 3),
       [jobPod('migrate-a', 0, ended(1, 'Error')), jobPod('migrate-b', 20, ended(1, 'Error')), jobPod('migrate-c', 40, ended(137, 'OOMKilled'))],
-      [warning('Job', 'migrate', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit', 60), warning('Pod', 'migrate-c', 'Failed', 'x', 50), warning('Job', 'other', 'BackoffLimitExceeded', 'x', 60)],
+      [
+        warning('Job', 'migrate', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit', 60),
+        warning('Pod', 'migrate-c', 'Failed', 'x', 50),
+        warning('Job', 'other', 'BackoffLimitExceeded', 'x', 60),
+      ],
       {
-        kind: 'Job', namespace: NS, name: 'migrate', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit', failedCount: 3,
+        kind: 'Job',
+        namespace: NS,
+        name: 'migrate',
+        reason: 'BackoffLimitExceeded',
+        message: 'Job has reached the specified backoff limit',
+        failedCount: 3,
         podNames: ['migrate-c', 'migrate-b', 'migrate-a'],
         containers: [{ container: 'migrate', exitCode: 137, terminationReason: 'OOMKilled', previous: false }],
         eventReasons: ['BackoffLimitExceeded'],
@@ -66,7 +97,11 @@ describe('explainFailedJob', () => {
       job({ reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' }, 1),
       [jobPod('migrate-a', 0, ended(137, 'Error'), { reason: 'DeadlineExceeded', message: 'Pod was active on the node longer than the specified deadline' })],
       [],
-      { podNames: ['migrate-a'], pod: { reason: 'DeadlineExceeded', message: 'Pod was active on the node longer than the specified deadline' }, containers: [{ exitCode: 137 }] },
+      {
+        podNames: ['migrate-a'],
+        pod: { reason: 'DeadlineExceeded', message: 'Pod was active on the node longer than the specified deadline' },
+        containers: [{ exitCode: 137 }],
+      },
     ],
   ])('%s', (_what, j, pods, events, expected) => {
     const { podNames, containers, eventReasons, pod, ...fields } = expected as { podNames?: string[]; containers?: Obj[]; eventReasons?: string[]; pod?: Obj };
@@ -92,14 +127,24 @@ describe('explainFailedPod', () => {
     [
       'a container that exited non-zero',
       jobPod('solo', 0, ended(1, 'Error', 'missing DATABASE_URL')),
-      { reason: '', failedCount: 1, containers: [{ container: 'migrate', exitCode: 1, terminationReason: 'Error', message: 'missing DATABASE_URL', previous: false }] },
+      {
+        reason: '',
+        failedCount: 1,
+        containers: [{ container: 'migrate', exitCode: 1, terminationReason: 'Error', message: 'missing DATABASE_URL', previous: false }],
+      },
     ],
     [
-      'an evicted pod: the reason is the pod\'s own',
+      "an evicted pod: the reason is the pod's own",
       jobPod('solo', 0, ended(137, 'ContainerStatusUnknown', 'The container could not be located when the pod was terminated'), {
-        reason: 'Evicted', message: 'The node was low on resource: memory. Threshold quantity: 100Mi, available: 91328Ki.',
+        reason: 'Evicted',
+        message: 'The node was low on resource: memory. Threshold quantity: 100Mi, available: 91328Ki.',
       }),
-      { reason: 'Evicted', message: 'The node was low on resource: memory. Threshold quantity: 100Mi, available: 91328Ki.', failedCount: 1, containers: [{ exitCode: 137, terminationReason: 'ContainerStatusUnknown' }] },
+      {
+        reason: 'Evicted',
+        message: 'The node was low on resource: memory. Threshold quantity: 100Mi, available: 91328Ki.',
+        failedCount: 1,
+        containers: [{ exitCode: 137, terminationReason: 'ContainerStatusUnknown' }],
+      },
     ],
   ])('%s', (_what, p, expected) => {
     const { containers, ...fields } = expected as { containers: Obj[] };

@@ -7,19 +7,36 @@ type Obj = Record<string, unknown>;
 const NS = 'shop';
 const T0 = Date.parse('2026-12-02T10:00:00Z');
 const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();
-const ref = (kind: string, name: string, uid: string) => ({ apiVersion: kind === 'ReplicaSet' || kind === 'StatefulSet' || kind === 'DaemonSet' ? 'apps/v1' : 'batch/v1', kind, name, uid, controller: true, blockOwnerDeletion: true });
+const ref = (kind: string, name: string, uid: string) => ({
+  apiVersion: kind === 'ReplicaSet' || kind === 'StatefulSet' || kind === 'DaemonSet' ? 'apps/v1' : 'batch/v1',
+  kind,
+  name,
+  uid,
+  controller: true,
+  blockOwnerDeletion: true,
+});
 
-function pod(name: string, o: { owner?: Obj; labels?: Obj; phase?: string; ready?: boolean; started?: number; containers?: Obj[]; init?: Obj[]; status?: Obj; deleting?: boolean } = {}): Obj {
+function pod(
+  name: string,
+  o: { owner?: Obj; labels?: Obj; phase?: string; ready?: boolean; started?: number; containers?: Obj[]; init?: Obj[]; status?: Obj; deleting?: boolean } = {},
+): Obj {
   return {
     metadata: {
-      name, namespace: NS, uid: `uid-${name}`, creationTimestamp: at(o.started ?? 0), labels: o.labels ?? {},
+      name,
+      namespace: NS,
+      uid: `uid-${name}`,
+      creationTimestamp: at(o.started ?? 0),
+      labels: o.labels ?? {},
       ...(o.owner ? { ownerReferences: [o.owner] } : {}),
       ...(o.deleting ? { deletionTimestamp: at(100) } : {}),
     },
     spec: { nodeName: 'node-1', containers: [{ name: 'api', image: 'shop/api:2.0' }] },
     status: {
       phase: o.phase ?? 'Running',
-      conditions: [{ type: 'Ready', status: o.ready ? 'True' : 'False' }, { type: 'PodScheduled', status: 'True' }],
+      conditions: [
+        { type: 'Ready', status: o.ready ? 'True' : 'False' },
+        { type: 'PodScheduled', status: 'True' },
+      ],
       startTime: at(o.started ?? 0),
       ...(o.init ? { initContainerStatuses: o.init } : {}),
       containerStatuses: o.containers ?? [running('api', o.ready ?? false)],
@@ -27,15 +44,38 @@ function pod(name: string, o: { owner?: Obj; labels?: Obj; phase?: string; ready
     },
   };
 }
-const running = (name: string, ready: boolean, extra: Obj = {}): Obj => ({ name, ready, restartCount: 0, started: true, state: { running: { startedAt: at(0) } }, lastState: {}, containerID: `containerd://${name}`, ...extra });
+const running = (name: string, ready: boolean, extra: Obj = {}): Obj => ({
+  name,
+  ready,
+  restartCount: 0,
+  started: true,
+  state: { running: { startedAt: at(0) } },
+  lastState: {},
+  containerID: `containerd://${name}`,
+  ...extra,
+});
 const crashing = (name: string, restarts: number, last: Obj = { exitCode: 1, reason: 'Error' }): Obj => ({
-  name, ready: false, restartCount: restarts, started: false,
+  name,
+  ready: false,
+  restartCount: restarts,
+  started: false,
   state: { waiting: { reason: 'CrashLoopBackOff', message: `back-off 40s restarting failed container=${name} pod=x_shop(uid)` } },
   lastState: { terminated: { ...last, startedAt: at(1), finishedAt: at(2), containerID: `containerd://${name}-${restarts}` } },
 });
-const waitingOn = (name: string, reason: string, message?: string): Obj => ({ name, ready: false, restartCount: 0, started: false, state: { waiting: { reason, ...(message ? { message } : {}) } }, lastState: {} });
+const waitingOn = (name: string, reason: string, message?: string): Obj => ({
+  name,
+  ready: false,
+  restartCount: 0,
+  started: false,
+  state: { waiting: { reason, ...(message ? { message } : {}) } },
+  lastState: {},
+});
 const terminated = (name: string, exitCode: number, reason: string, message?: string): Obj => ({
-  name, ready: false, restartCount: 0, started: false, lastState: {},
+  name,
+  ready: false,
+  restartCount: 0,
+  started: false,
+  lastState: {},
   state: { terminated: { exitCode, reason, ...(message ? { message } : {}), startedAt: at(1), finishedAt: at(5), containerID: `containerd://${name}-done` } },
 });
 
@@ -44,8 +84,16 @@ const names = (pods: Array<{ name: string }>) => pods.map((p) => p.name);
 describe('which pods explain a target', () => {
   const deploy = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'api', namespace: NS, uid: 'd-1' } };
   const rs = (hash: string, revision: string) => ({
-    apiVersion: 'apps/v1', kind: 'ReplicaSet',
-    metadata: { name: `api-${hash}`, namespace: NS, uid: `rs-${hash}`, labels: { 'pod-template-hash': hash }, annotations: { 'deployment.kubernetes.io/revision': revision }, ownerReferences: [ref('Deployment', 'api', 'd-1')] },
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: {
+      name: `api-${hash}`,
+      namespace: NS,
+      uid: `rs-${hash}`,
+      labels: { 'pod-template-hash': hash },
+      annotations: { 'deployment.kubernetes.io/revision': revision },
+      ownerReferences: [ref('Deployment', 'api', 'd-1')],
+    },
   });
   const rsPod = (name: string, hash: string, extra: Parameters<typeof pod>[1] = {}) =>
     pod(name, { owner: ref('ReplicaSet', `api-${hash}`, `rs-${hash}`), labels: { app: 'api', 'pod-template-hash': hash }, ...extra });
@@ -80,8 +128,16 @@ describe('which pods explain a target', () => {
       ],
       {
         controllerRevisions: [
-          { kind: 'ControllerRevision', revision: 1, metadata: { name: 'agent-6d5f', labels: { 'controller-revision-hash': '6d5f' }, ownerReferences: [ref('DaemonSet', 'agent', 'ds-1')] } },
-          { kind: 'ControllerRevision', revision: 2, metadata: { name: 'agent-8b7c', labels: { 'controller-revision-hash': '8b7c' }, ownerReferences: [ref('DaemonSet', 'agent', 'ds-1')] } },
+          {
+            kind: 'ControllerRevision',
+            revision: 1,
+            metadata: { name: 'agent-6d5f', labels: { 'controller-revision-hash': '6d5f' }, ownerReferences: [ref('DaemonSet', 'agent', 'ds-1')] },
+          },
+          {
+            kind: 'ControllerRevision',
+            revision: 2,
+            metadata: { name: 'agent-8b7c', labels: { 'controller-revision-hash': '8b7c' }, ownerReferences: [ref('DaemonSet', 'agent', 'ds-1')] },
+          },
         ],
       },
       ['agent-x2'],
@@ -90,7 +146,12 @@ describe('which pods explain a target', () => {
       'a Job: its pods by controller uid, the legacy label too',
       { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'migrate', namespace: NS, uid: 'j-1' } },
       [
-        pod('migrate-new', { labels: { 'batch.kubernetes.io/controller-uid': 'j-1' }, phase: 'Failed', containers: [terminated('api', 1, 'Error')], started: 20 }),
+        pod('migrate-new', {
+          labels: { 'batch.kubernetes.io/controller-uid': 'j-1' },
+          phase: 'Failed',
+          containers: [terminated('api', 1, 'Error')],
+          started: 20,
+        }),
         pod('migrate-legacy', { labels: { 'controller-uid': 'j-1' }, phase: 'Failed', containers: [terminated('api', 1, 'Error')], started: 10 }),
         pod('migrate-other-job', { labels: { 'batch.kubernetes.io/controller-uid': 'j-2' }, phase: 'Failed', containers: [terminated('api', 1, 'Error')] }),
         pod('migrate-done', { labels: { 'batch.kubernetes.io/controller-uid': 'j-1' }, phase: 'Succeeded', containers: [terminated('api', 0, 'Completed')] }),
@@ -120,7 +181,12 @@ describe('which pods explain a target', () => {
     const owner = ref('ReplicaSet', 'api-h', 'rs-h');
     const pods = [
       pod('not-ready', { owner, started: 50 }),
-      pod('unschedulable', { owner, containers: [], phase: 'Pending', status: { conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/3 nodes are available: 3 Insufficient cpu.' }] } }),
+      pod('unschedulable', {
+        owner,
+        containers: [],
+        phase: 'Pending',
+        status: { conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/3 nodes are available: 3 Insufficient cpu.' }] },
+      }),
       pod('pull', { owner, phase: 'Pending', containers: [waitingOn('api', 'ImagePullBackOff', 'Back-off pulling image "shop/api:2.0"')] }),
       pod('crash-2', { owner, containers: [crashing('api', 2)], started: 30 }),
       pod('crash-7', { owner, containers: [crashing('api', 7)], started: 10 }),
@@ -129,19 +195,35 @@ describe('which pods explain a target', () => {
     const target = { kind: 'ReplicaSet', metadata: { name: 'api-h', namespace: NS, uid: 'rs-h' } };
     expect(names(podsToExplain({ target, pods }))).toEqual(['crash-7', 'crash-2-newer', 'crash-2']);
     expect(names(podsToExplain({ target, pods, max: 10 }))).toEqual(['crash-7', 'crash-2-newer', 'crash-2', 'pull', 'unschedulable', 'not-ready']);
-    expect(podsToExplain({ target, pods, max: 10 })[4]).toMatchObject({ reason: 'Unschedulable', message: '0/3 nodes are available: 3 Insufficient cpu.', containers: [] });
+    expect(podsToExplain({ target, pods, max: 10 })[4]).toMatchObject({
+      reason: 'Unschedulable',
+      message: '0/3 nodes are available: 3 Insufficient cpu.',
+      containers: [],
+    });
   });
 });
 
 describe('what to show for each container', () => {
-  const explain = (p: Obj): ContainerToExplain[] => podsToExplain({ target: { kind: 'Pod', metadata: { name: 'p', namespace: NS } }, pods: [p] })[0]!.containers;
+  const explain = (p: Obj): ContainerToExplain[] =>
+    podsToExplain({ target: { kind: 'Pod', metadata: { name: 'p', namespace: NS } }, pods: [p] })[0]!.containers;
   const base = { namespace: NS, pod: 'p', init: false };
 
   it.each<[string, Obj, Array<Partial<ContainerToExplain>>]>([
     [
       'a crash loop: the previous run, its exit code and reason',
       pod('p', { containers: [crashing('api', 4, { exitCode: 1, reason: 'Error', message: 'missing DATABASE_URL' })] }),
-      [{ ...base, container: 'api', reason: 'CrashLoopBackOff', message: 'missing DATABASE_URL', restartCount: 4, exitCode: 1, terminationReason: 'Error', previous: true }],
+      [
+        {
+          ...base,
+          container: 'api',
+          reason: 'CrashLoopBackOff',
+          message: 'missing DATABASE_URL',
+          restartCount: 4,
+          exitCode: 1,
+          terminationReason: 'Error',
+          previous: true,
+        },
+      ],
     ],
     [
       'OOMKilled in a crash loop',
@@ -175,7 +257,9 @@ describe('what to show for each container', () => {
     ],
     [
       'running and unready after restarts: the run that crashed',
-      pod('p', { containers: [running('api', false, { restartCount: 2, lastState: { terminated: { exitCode: 2, reason: 'Error', containerID: 'containerd://x' } } })] }),
+      pod('p', {
+        containers: [running('api', false, { restartCount: 2, lastState: { terminated: { exitCode: 2, reason: 'Error', containerID: 'containerd://x' } } })],
+      }),
       [{ container: 'api', reason: 'NotReady', exitCode: 2, previous: true, restartCount: 2 }],
     ],
     [
@@ -196,13 +280,22 @@ describe('what to show for each container', () => {
 
   it("a pod's own warning events come with it, newest first", () => {
     const event = (reason: string, seconds: number, name = 'p') => ({
-      type: 'Warning', reason, message: `${reason} happened`, count: 1, lastTimestamp: at(seconds),
+      type: 'Warning',
+      reason,
+      message: `${reason} happened`,
+      count: 1,
+      lastTimestamp: at(seconds),
       involvedObject: { kind: 'Pod', name, namespace: NS },
     });
     const [explained] = podsToExplain({
       target: { kind: 'Pod', metadata: { name: 'p', namespace: NS } },
       pods: [pod('p', { containers: [crashing('api', 1)] })],
-      events: [event('BackOff', 10), event('Unhealthy', 20), event('BackOff', 30, 'other-pod'), { ...event('FailedCreate', 40), involvedObject: { kind: 'ReplicaSet', name: 'p' } }],
+      events: [
+        event('BackOff', 10),
+        event('Unhealthy', 20),
+        event('BackOff', 30, 'other-pod'),
+        { ...event('FailedCreate', 40), involvedObject: { kind: 'ReplicaSet', name: 'p' } },
+      ],
     });
     expect(explained!.events.map((e) => e.reason)).toEqual(['Unhealthy', 'BackOff']);
   });

@@ -8,7 +8,17 @@ describe('lastMeaningfulLine', () => {
   it.each<[string, string, string]>([
     [
       'Go panic with its goroutine dump',
-      lines('level=info msg="starting api" version=1.4.2', 'panic: missing DATABASE_URL', '', 'goroutine 1 [running]:', 'main.mustEnv(...)', '\t/app/main.go:17', 'main.main()', '\t/app/main.go:42 +0x1d', 'exit status 2'),
+      lines(
+        'level=info msg="starting api" version=1.4.2',
+        'panic: missing DATABASE_URL',
+        '',
+        'goroutine 1 [running]:',
+        'main.mustEnv(...)',
+        '\t/app/main.go:17',
+        'main.main()',
+        '\t/app/main.go:42 +0x1d',
+        'exit status 2',
+      ),
       'panic: missing DATABASE_URL',
     ],
     [
@@ -24,12 +34,29 @@ describe('lastMeaningfulLine', () => {
     ],
     [
       'Python traceback',
-      lines('Traceback (most recent call last):', '  File "/app/main.py", line 8, in <module>', '    main()', '  File "/app/main.py", line 5, in main', '    raise ValueError("missing DATABASE_URL")', 'ValueError: missing DATABASE_URL'),
+      lines(
+        'Traceback (most recent call last):',
+        '  File "/app/main.py", line 8, in <module>',
+        '    main()',
+        '  File "/app/main.py", line 5, in main',
+        '    raise ValueError("missing DATABASE_URL")',
+        'ValueError: missing DATABASE_URL',
+      ),
       'ValueError: missing DATABASE_URL',
     ],
     [
       'Node.js uncaught error, banner after it',
-      lines('/app/server.js:12', "    throw new Error('missing DATABASE_URL');", '    ^', '', 'Error: missing DATABASE_URL', '    at Object.<anonymous> (/app/server.js:12:11)', '    at Module._compile (node:internal/modules/cjs/loader:1554:14)', '', 'Node.js v22.14.0'),
+      lines(
+        '/app/server.js:12',
+        "    throw new Error('missing DATABASE_URL');",
+        '    ^',
+        '',
+        'Error: missing DATABASE_URL',
+        '    at Object.<anonymous> (/app/server.js:12:11)',
+        '    at Module._compile (node:internal/modules/cjs/loader:1554:14)',
+        '',
+        'Node.js v22.14.0',
+      ),
       'Error: missing DATABASE_URL',
     ],
     [
@@ -37,7 +64,11 @@ describe('lastMeaningfulLine', () => {
       lines('level=info msg="connecting"', 'level=error msg="dial tcp 10.96.0.15:5432: connect: connection refused"', 'level=info msg="shutting down"'),
       'level=error msg="dial tcp 10.96.0.15:5432: connect: connection refused"',
     ],
-    ['JSON logs', lines('{"level":"info","msg":"start"}', '{"level":"fatal","msg":"config invalid","error":"port: must be a number"}', '}'), '{"level":"fatal","msg":"config invalid","error":"port: must be a number"}'],
+    [
+      'JSON logs',
+      lines('{"level":"info","msg":"start"}', '{"level":"fatal","msg":"config invalid","error":"port: must be a number"}', '}'),
+      '{"level":"fatal","msg":"config invalid","error":"port: must be a number"}',
+    ],
     ['nothing that says error: the last line', lines('loading model', 'allocating 4Gi', '', ''), 'allocating 4Gi'],
     ['colours and carriage returns are stripped', '\u001b[31mERROR\u001b[0m database unreachable\r\n', 'ERROR database unreachable'],
     ['"errors" in a word is not an error', lines('level=error msg="boom"', 'level=info msg="no errors in config"'), 'level=error msg="boom"'],
@@ -56,9 +87,19 @@ describe('lastMeaningfulLine', () => {
 
 describe('annotationSummary', () => {
   it.each<[string, Parameters<typeof annotationSummary>[0], string, string]>([
-    ['exit code and line', { reason: 'CrashLoopBackOff', exitCode: 1, terminationReason: 'Error' }, 'panic: missing DATABASE_URL', 'exit 1: panic: missing DATABASE_URL'],
+    [
+      'exit code and line',
+      { reason: 'CrashLoopBackOff', exitCode: 1, terminationReason: 'Error' },
+      'panic: missing DATABASE_URL',
+      'exit 1: panic: missing DATABASE_URL',
+    ],
     ['a telling termination reason is kept', { reason: 'CrashLoopBackOff', exitCode: 137, terminationReason: 'OOMKilled' }, '', 'exit 137 (OOMKilled)'],
-    ['no logs possible', { reason: 'ImagePullBackOff', noLogs: 'ImagePullBackOff: Back-off pulling image "shop/api:2.0"' }, '', 'ImagePullBackOff: Back-off pulling image "shop/api:2.0"'],
+    [
+      'no logs possible',
+      { reason: 'ImagePullBackOff', noLogs: 'ImagePullBackOff: Back-off pulling image "shop/api:2.0"' },
+      '',
+      'ImagePullBackOff: Back-off pulling image "shop/api:2.0"',
+    ],
     ['running but not ready', { reason: 'NotReady' }, 'level=warn msg="db not reachable yet"', 'NotReady: level=warn msg="db not reachable yet"'],
     ['nothing else known', { reason: 'NotReady' }, '', 'NotReady'],
   ])('%s', (_what, container, line, expected) => {

@@ -30,7 +30,7 @@ interface ContainerState {
 
 function normalizedImage(image: string): string {
   const withTag = /[:@]/.test(image.split('/').pop() ?? '') ? image : `${image}:latest`;
-  const first = withTag.split('/')[0];
+  const first = withTag.split('/')[0] ?? '';
   if (withTag.includes('/') && (first.includes('.') || first.includes(':') || first === 'localhost')) return withTag;
   return withTag.includes('/') ? `docker.io/${withTag}` : `docker.io/library/${withTag}`;
 }
