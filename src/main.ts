@@ -3,10 +3,12 @@
  * this file only decides the order, wires cancellation, and turns errors into one clear message.
  */
 import * as core from '@actions/core';
+import { explainResult } from './engine/explain-result.js';
 import { waitForTargets } from './engine/index.js';
 import type { EngineResult } from './engine/types.js';
 import { parseSettings } from './inputs.js';
 import { connect } from './kube/index.js';
+import { SecretMasks } from './kube/masks.js';
 import {
   bufferedSink,
   createLiveLog,
@@ -45,11 +47,13 @@ export async function run(): Promise<void> {
 }
 
 async function waitOnCluster(settings: Settings, targets: TargetSpec[]): Promise<EngineResult> {
-  const cluster = await connect(settings, { mask: (secret) => core.setSecret(secret) });
+  // Kept beside the runner's masks: log text the cluster returns goes into the summary, which the runner does not mask.
+  const masks = new SecretMasks((secret) => core.setSecret(secret));
+  const cluster = await connect(settings, masks);
   const cancellation = cancelOnSignals();
   const log = bufferedSink(core);
   try {
-    const result = await waitForTargets(cluster, {
+    const waited = await waitForTargets(cluster, {
       ...settings,
       targets,
       defaultNamespace: settings.namespace || cluster.namespace || 'default',
@@ -57,6 +61,11 @@ async function waitOnCluster(settings: Settings, targets: TargetSpec[]): Promise
       observer: createLiveLog(log, settings),
     });
     log.flush();
+    const result = await explainResult(cluster.client, waited, settings, {
+      mask: (text) => masks.apply(text),
+      signal: cancellation.signal,
+      warning: (message) => log.warning(message),
+    });
     await reportResult(result, { ...settings, server: cluster.server, context: cluster.contextName });
     return result;
   } finally {

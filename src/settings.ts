@@ -48,6 +48,10 @@ export interface Settings {
   failFast: boolean;
   jobCompletion: boolean;
   summary: boolean;
+  /** Container log tails of failing containers in the report. */
+  logs: boolean;
+  /** Lines of each failing container's log (1-1000). */
+  logLines: number;
 }
 
 /** The defaults of action.yml, applied when an input is unset (the runner fills them in; tests may not). */
@@ -59,6 +63,8 @@ export const INPUT_DEFAULTS = {
   'fail-fast': 'true',
   'job-completion': 'true',
   summary: 'true',
+  logs: 'true',
+  'log-lines': '30',
 } as const;
 
 /** Without `resources` and `manifests`, a selector selects workloads of its own (src/targets/workloads.ts). */

@@ -1,7 +1,7 @@
 /**
  * After the wait: why the workloads that did not get there are not there, with the tails of their failing
  * containers' logs. For each target not done (a Deployment, StatefulSet, DaemonSet, ReplicaSet, Job or Pod,
- * at most `maxTargets`): one GET of the object, per namespace one LIST of pods and of Warning events (and of
+ * at most `maxTargets`): one LIST of the object by name, per namespace one LIST of pods and of Warning events (and of
  * ReplicaSets / ControllerRevisions when a target needs them), then one shared, time-boxed round of log reads.
  * Never fatal: what cannot be read becomes a warning and a shorter explanation.
  */
@@ -91,22 +91,23 @@ export async function explainTargets(client: KubeClient, targets: readonly Targe
     if (!warnings.includes(masked)) warnings.push(masked);
   };
 
+  // A LIST filtered by name, not a GET: the wait needed `list` on these types already, and `get` is not asked for.
   const objects = await Promise.all(
     chosen.map(async ({ target }) => {
       const where = PATHS[target.kind]!;
+      const items: unknown[] = [];
       try {
-        return withKind(
-          await client.get(
-            `${where.base}/namespaces/${encodeURIComponent(target.namespace)}/${where.resource}/${encodeURIComponent(target.name)}`,
-            {},
-            request,
-          ),
-          where.apiVersion,
-          target.kind,
+        await listPages(
+          client,
+          `${where.base}/namespaces/${encodeURIComponent(target.namespace)}/${where.resource}`,
+          (page) => items.push(...page.map((item) => withKind(item, where.apiVersion, target.kind))),
+          { ...request, fieldSelector: `metadata.name=${target.name}` },
+          () => (items.length = 0),
         );
       } catch {
-        return undefined; // gone or unreadable: the wait's own report says so
+        return undefined; // unreadable: the wait's own report says why
       }
+      return items[0]; // undefined when gone
     }),
   );
 

@@ -1,6 +1,7 @@
 import type { InputProblem, Settings } from '../settings.js';
 import type { Condition, Diagnosis, Status } from '../status/types.js';
 import type { TargetSpec } from '../targets/types.js';
+import type { TargetExplanation } from './explain.js';
 
 export type { Mode, WaitFor } from '../settings.js';
 
@@ -59,6 +60,8 @@ export interface TargetReport {
   history: Transition[];
   conditions: Condition[];
   diagnosis?: Diagnosis;
+  /** Read after the wait for a workload that is not done: its failing pods, their log tails, a failed Job in words. */
+  explanation?: TargetExplanation;
 }
 
 export interface EngineResult {

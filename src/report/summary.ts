@@ -7,6 +7,8 @@ import type { WaitFor } from '../settings.js';
 import type { Status } from '../status/types.js';
 import { describeInputProblem } from '../settings.js';
 import { cell, code, details, escapeHtml, escapeMarkdown, table, urlPath } from './markdown.js';
+import { failedPodLines, failureHeadline } from './failure.js';
+import { logDetails } from './logs.js';
 import { byStanding, desiredPhrase, displayServer, fileLine, formatSeconds, standing, targetCount, titleRef, truncate, waitForInput } from './text.js';
 
 /** Where the run lives on GitHub, for links (from `@actions/github`'s `context`). */
@@ -268,8 +270,18 @@ function targetDetails(target: TargetReport, ctx: SummaryContext): string {
   if (target.message.length > 200) body.push(`**Message**: ${escapeMarkdown(truncate(target.message, DETAIL_CHARS))}`);
   const tablesShowDiagnosis = (target.diagnosis?.problems.length ?? 0) + (target.diagnosis?.events.length ?? 0) > 0;
   if (target.diagnosis?.summary && !tablesShowDiagnosis) body.push(`**Diagnosis**: ${escapeMarkdown(truncate(target.diagnosis.summary, DETAIL_CHARS))}`);
+  const failure = target.explanation?.failure;
+  if (failure)
+    body.push(
+      `**${escapeMarkdown(failureHeadline(failure))}**`,
+      failedPodLines(failure)
+        .map((l) => `- ${escapeMarkdown(l)}`)
+        .join('\n'),
+    );
   const tables = detailTables(target);
   body.push(...tables);
+  // The log read is already the tail the user asked for (`log-lines`): show all of it.
+  body.push(...(target.explanation?.logs ?? []).map((view) => logDetails(view, { lines: Number.MAX_SAFE_INTEGER })));
   if (body.length === 0) body.push('_No conditions, pod problems or events were recorded._');
   return details(summaryHtml, body.join('\n\n'));
 }

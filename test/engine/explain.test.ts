@@ -20,7 +20,7 @@ beforeAll(async () => {
       // Can read the targets and list pods, but not logs: explanations without log tails.
       'no-logs': [{ verbs: ['get', 'list'], resources: ['pods', 'events', 'deployments', 'replicasets', 'jobs'], apiGroups: ['', 'apps', 'batch'] }],
       // Can read the targets only.
-      'targets-only': [{ verbs: ['get'], resources: ['deployments', 'jobs'], apiGroups: ['apps', 'batch'] }],
+      'targets-only': [{ verbs: ['list'], resources: ['deployments', 'jobs'], apiGroups: ['apps', 'batch'] }],
     },
   });
   cluster.create(deployment('api', { annotations: { 'kubewait.test/pod-failure': 'CrashLoopBackOff' } }));

@@ -37,6 +37,8 @@ describe('parseSettings: good inputs', () => {
       failFast: true,
       jobCompletion: true,
       summary: true,
+      logs: true,
+      logLines: 30,
     });
   });
 
@@ -172,6 +174,12 @@ describe('parseSettings: good inputs', () => {
 
 describe('parseSettings: bad inputs name the input, the problem and an example', () => {
   it.each<[string, Record<string, string>, string]>([
+    ...['0', '1001', '2.5', '-3', 'all'].map((lines): [string, Record<string, string>, string] => [
+      'log-lines',
+      { ...target, 'log-lines': lines },
+      `Input "log-lines" is "${lines}": expected a whole number of lines from 1 to 1000, like 30. To show no logs, set logs: false.`,
+    ]),
+    ['logs', { ...target, logs: 'sometimes' }, 'Input "logs" is "sometimes": expected true or false.'],
     ['timeout', { ...target, timeout: '5 minutes' }, 'Input "timeout" is "5 minutes": expected a duration like 90s, 5m or 1h30m, or a number of seconds.'],
     ['timeout', { ...target, timeout: '5min' }, 'Input "timeout" is "5min": expected a duration like 90s, 5m or 1h30m, or a number of seconds.'],
     ['timeout', { ...target, timeout: '1d' }, 'Input "timeout" is "1d": expected a duration like 90s, 5m or 1h30m, or a number of seconds.'],
