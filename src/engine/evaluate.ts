@@ -4,6 +4,7 @@
  * public `status` field always says whether the target is where the user wants it.
  */
 import { computeStatus, matchesCondition, matchesJsonPath, targetStatus } from '../status/index.js';
+import { parseConditions } from '../status/conditions.js';
 import type { Condition, Status } from '../status/types.js';
 import type { WaitFor } from './types.js';
 
@@ -22,7 +23,8 @@ export interface EvaluateOptions {
 
 export function evaluate(object: unknown, waitFor: WaitFor, options: EvaluateOptions): Evaluation {
   try {
-    return evaluateGoal(object, waitFor, options);
+    const evaluation = evaluateGoal(object, waitFor, options);
+    return { ...evaluation, conditions: ownConditionsFirst(object, evaluation.conditions) };
   } catch (error) {
     // The status library promises not to throw; if it ever does, one object must not stop the wait.
     return { status: 'Unknown', message: `cannot compute the status: ${error instanceof Error ? error.message : String(error)}`, conditions: [], done: false };
@@ -55,6 +57,19 @@ function evaluateGoal(object: unknown, waitFor: WaitFor, options: EvaluateOption
       return { ...unmet(result.status), message: jsonPathMessage(waitFor.expression, waitFor.value, match), conditions: result.conditions, done: false };
     }
   }
+}
+
+/** The object's own `.status.conditions`, then the ones kstatus synthesized (Reconciling, Stalled) that the
+ *  object does not carry itself, marked so: a reader must not think the controller wrote them. */
+function ownConditionsFirst(object: unknown, computed: Condition[]): Condition[] {
+  let own: Condition[];
+  try {
+    own = parseConditions(object as Parameters<typeof parseConditions>[0]);
+  } catch {
+    own = []; // malformed conditions: the status already says so
+  }
+  const added = computed.filter((c) => !own.some((o) => o.type === c.type)).map((c) => ({ ...c, synthesized: true }));
+  return [...own, ...added];
 }
 
 /** A goal not met is not Current; Failed, Terminating and Unknown keep their meaning. */

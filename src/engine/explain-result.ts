@@ -7,6 +7,7 @@
 import type { KubeClient } from '../kube/client.js';
 import type { Settings } from '../settings.js';
 import { explainTargets } from './explain.js';
+import { withPodCause } from './pod-cause.js';
 import type { EngineResult } from './types.js';
 
 /** The part of the run's settings the explain step acts on. */
@@ -36,7 +37,7 @@ export async function explainResult(client: KubeClient, result: EngineResult, se
     ...result,
     targets: result.targets.map((target, i) => {
       const explanation = explanations[i];
-      return explanation ? { ...target, explanation } : target;
+      return explanation ? withPodCause({ ...target, explanation }) : target;
     }),
     warnings: [...result.warnings, ...warnings],
   };

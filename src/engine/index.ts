@@ -5,6 +5,7 @@
  * they become target statuses, warnings or `result.error`. Every watch, timer and request is stopped
  * before it returns.
  */
+import { withPodCause } from './pod-cause.js';
 import { groupVersion } from '../kube/index.js';
 import type { Cluster, ResourceType } from '../kube/index.js';
 import type { InputProblem } from '../settings.js';
@@ -123,7 +124,7 @@ class Engine {
       outcome: this.outcome,
       cancelled: this.cancelled,
       durationSeconds: this.tracker.elapsedSeconds(),
-      targets: this.reports(),
+      targets: this.reports().map(withPodCause),
       warnings: [...this.warnings],
       ...(this.error ? { error: this.error } : {}),
     };

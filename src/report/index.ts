@@ -10,7 +10,7 @@ import type { EngineResult } from '../engine/types.js';
 import type { InputProblem, Settings, WaitFor } from '../settings.js';
 import { annotationsFor } from './annotations.js';
 import { finalLogLines } from './live-log.js';
-import { logGroup } from './logs.js';
+import { distinctLogs, logGroup } from './logs.js';
 import { byStanding } from './text.js';
 import { outputsFor } from './outputs.js';
 import { renderSummary, type RunInfo } from './summary.js';
@@ -92,9 +92,9 @@ export async function reportSetupFailure(
 /** One collapsed group per failing container's log tail, after the closing lines that name the targets. */
 function writeLogGroups(result: EngineResult): void {
   for (const target of byStanding(result.targets)) {
-    for (const view of target.explanation?.logs ?? []) {
+    for (const { view, samePods } of distinctLogs(target.explanation?.logs ?? [])) {
       // A fresh token per group: a log line cannot guess it to end `::stop-commands::` early.
-      const { title, lines } = logGroup(view, randomUUID(), { lines: Number.MAX_SAFE_INTEGER });
+      const { title, lines } = logGroup(view, randomUUID(), { lines: Number.MAX_SAFE_INTEGER, samePods });
       core.startGroup(title);
       for (const line of lines) core.info(line);
       core.endGroup();

@@ -11,6 +11,7 @@ import type { ContainerLogView } from '../engine/explain.js';
 import { annotationSummary, lastMeaningfulLine } from '../status/log-lines.js';
 import type { WarningEvent } from '../status/types.js';
 import { escapeHtml, escapeMarkdown, table, cell } from './markdown.js';
+import { truncate } from './text.js';
 
 export type { ContainerLogView } from '../engine/explain.js';
 
@@ -19,6 +20,23 @@ export interface LogBlockOptions {
   lines?: number;
   /** Lines the `kubectl logs` hint asks for (default 200). */
   commandTail?: number;
+  /** Other pods whose container printed the same log (`distinctLogs`): named, not shown again. */
+  samePods?: readonly string[];
+}
+
+/** The views with a log text that no earlier view of the same container had: replicas of a crash loop and
+ *  retries of a Job print the same lines, and one block of them is enough. Each kept view names the pods
+ *  that printed the same. */
+export function distinctLogs(views: readonly ContainerLogView[]): Array<{ view: ContainerLogView; samePods: string[] }> {
+  const kept: Array<{ view: ContainerLogView; samePods: string[]; key?: string }> = [];
+  for (const view of views) {
+    const shown = view.outcome?.kind === 'text' && view.outcome.text !== '' ? view.outcome.text : view.request.noLogs;
+    const key = shown === undefined ? undefined : `${view.request.container}\n${shown}`;
+    const same = key === undefined ? undefined : kept.find((k) => k.key === key);
+    if (same) same.samePods.push(view.request.pod);
+    else kept.push({ view, samePods: [], ...(key !== undefined ? { key } : {}) });
+  }
+  return kept.map(({ view, samePods }) => ({ view, samePods }));
 }
 
 const DEFAULT_LINES = 30;
@@ -26,6 +44,8 @@ const DEFAULT_COMMAND_TAIL = 200;
 /** A line longer than this is cut in the summary: 30 lines stay a few KiB whatever the program printed. */
 const MAX_LINE_CHARS = 500;
 const MAX_EVENTS = 5;
+/** A heading is one line: a pull error's full text stays in the block. */
+const TITLE_CHARS = 200;
 
 // eslint-disable-next-line no-control-regex -- terminal escape sequences are control characters by definition
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[@-_]/g;
@@ -88,7 +108,8 @@ function fenced(text: string, info = 'text'): string {
 /** Why there is no log text, in words. */
 function missingText(view: ContainerLogView): string {
   const outcome = view.outcome;
-  if (view.request.noLogs) return `No log: the container has not started (${view.request.noLogs}).`;
+  // The heading says why (its waiting reason and message): not again here.
+  if (view.request.noLogs) return 'No log: the container has not started.';
   if (!outcome) return 'No log was read.';
   switch (outcome.kind) {
     case 'unavailable':
@@ -107,11 +128,24 @@ function eventsTable(events: readonly WarningEvent[]): string {
   return `**Warning events of the pod**\n\n${table(['Reason', 'Count', 'Last seen', 'Message'], rows)}`;
 }
 
+/** An event that adds to what the container's own state says: not `Error: ErrImagePull`, not a text the
+ *  waiting message already holds. */
+function saysMore(event: WarningEvent, view: ContainerLogView): boolean {
+  if (event.reason === 'Failed' && /^Error: \w+$/.test(event.message)) return false;
+  if (event.reason === 'BackOff' && event.message.startsWith('Back-off restarting failed container')) return false;
+  const said = view.request.noLogs ?? `${view.request.reason}: ${view.request.message}`;
+  return !said.includes(event.message.replace(/^Failed to pull image "[^"]*": /, ''));
+}
+
+function sameLine(pods: readonly string[] = []): string[] {
+  return pods.length > 0 ? [`The same in pod${pods.length === 1 ? '' : 's'} ${pods.join(', ')}.`] : [];
+}
+
 /** The job summary's collapsible block for one container. */
 export function logDetails(view: ContainerLogView, options: LogBlockOptions = {}): string {
   const lines = options.lines ?? DEFAULT_LINES;
   const outcome = view.outcome;
-  const summaryHtml = `📄 ${escapeHtml(where(view))}: ${escapeHtml(annotationText(view))}`;
+  const summaryHtml = `📄 ${escapeHtml(where(view))}: ${escapeHtml(truncate(annotationText(view), TITLE_CHARS))}`;
   const body: string[] = [];
   const text = outcome?.kind === 'text' ? tail(outcome.text, lines).map(forSummary) : [];
   if (text.length > 0) {
@@ -122,8 +156,10 @@ export function logDetails(view: ContainerLogView, options: LogBlockOptions = {}
     body.push(`_${escapeMarkdown(shown)}_`, fenced(text.join('\n')));
   } else {
     body.push(escapeMarkdown(missingText(view)));
-    if (view.events && view.events.length > 0) body.push(eventsTable(view.events));
+    const events = (view.events ?? []).filter((e) => saysMore(e, view));
+    if (events.length > 0) body.push(eventsTable(events));
   }
+  body.push(...sameLine(options.samePods).map(escapeMarkdown));
   if (!view.request.noLogs) body.push(`More: \`${logsCommand(view, options.commandTail)}\``);
   return `<details>\n<summary>${summaryHtml}</summary>\n\n${body.join('\n\n')}\n\n</details>`;
 }
@@ -139,6 +175,6 @@ export function logGroup(view: ContainerLogView, token: string, options: LogBloc
   const cut = outcome.truncated ? ['(the log was cut at the size limit; its end may be missing)'] : [];
   return {
     title,
-    lines: [`::stop-commands::${token}`, ...text, `::${token}::`, ...cut, `More: ${logsCommand(view, options.commandTail)}`],
+    lines: [`::stop-commands::${token}`, ...text, `::${token}::`, ...cut, ...sameLine(options.samePods), `More: ${logsCommand(view, options.commandTail)}`],
   };
 }

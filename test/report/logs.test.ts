@@ -115,10 +115,11 @@ describe('logDetails (job summary)', () => {
     );
   });
 
-  it('no log possible: the reason and the pod events, no command', () => {
+  it('no log possible: the reason in the heading, the pod events that say more, no command', () => {
     const block = logDetails(pull);
     // Markdown text is escaped as everywhere in the summary (quotes as &quot;, which renders as ").
-    expect(block).toContain('No log: the container has not started (ImagePullBackOff: Back-off pulling image &quot;shop/api:2.0&quot;).');
+    expect(block).toContain('container api: ImagePullBackOff: Back-off pulling image &quot;shop/api:2.0&quot;</summary>');
+    expect(block).toContain('No log: the container has not started.');
     expect(block).toContain('| Failed | 4 | 2026-12-02T10:00:00Z | Failed to pull image &quot;shop/api:2.0&quot;: not found |');
     expect(block).not.toContain('kubectl logs');
   });
@@ -164,7 +165,7 @@ describe('logGroup (step log)', () => {
   it('no log: one line saying why', () => {
     expect(logGroup(pull, token)).toEqual({
       title: 'Logs shop/api-7d9c-abcde/api: ImagePullBackOff: Back-off pulling image "shop/api:2.0"',
-      lines: ['No log: the container has not started (ImagePullBackOff: Back-off pulling image "shop/api:2.0").'],
+      lines: ['No log: the container has not started.'],
     });
   });
 });
