@@ -90,10 +90,13 @@ function notAnObject(file: string, line: number, why: string): never {
 async function manifestFiles(patterns: string[], cwd: string): Promise<string[]> {
   const exclusions = patterns.filter((pattern) => pattern.startsWith('!')).map((pattern) => `!${absolute(pattern.slice(1), cwd)}`);
   const files = new Set<string>();
+  // The globber applies `!` lines to what it matches, not to the files of a directory it matched (`k8s/`):
+  // those are read here, so the excluded files are listed once and taken out of them too.
+  const excluded = await excludedFiles(patterns, cwd);
   for (const pattern of patterns.filter((p) => !p.startsWith('!') && !p.startsWith('#'))) {
     const globber = await glob.create([absolute(pattern, cwd), ...exclusions].join('\n'), { implicitDescendants: false, matchDirectories: true });
     const matches = await globber.glob();
-    const found = (await Promise.all(matches.map(filesOf))).flat();
+    const found = (await Promise.all(matches.map(filesOf))).flat().filter((file) => !excluded.has(file));
     if (found.length === 0) {
       throw new InputError(
         'manifests',
@@ -103,6 +106,14 @@ async function manifestFiles(patterns: string[], cwd: string): Promise<string[]>
     found.forEach((file) => files.add(file));
   }
   return [...files].sort();
+}
+
+/** Every file an exclusion line matches (a directory: the files in it). */
+async function excludedFiles(patterns: string[], cwd: string): Promise<Set<string>> {
+  const exclusions = patterns.filter((pattern) => pattern.startsWith('!') && pattern.length > 1).map((pattern) => absolute(pattern.slice(1), cwd));
+  if (exclusions.length === 0) return new Set();
+  const globber = await glob.create(exclusions.join('\n'), { implicitDescendants: true, matchDirectories: false });
+  return new Set(await globber.glob());
 }
 
 /** A matched directory means its manifest files (not recursive, as `kubectl apply -f DIR`). */

@@ -55,3 +55,12 @@ it('annotates a failing object on its manifest file and line', async () => {
     ]),
   );
 }, 150_000);
+
+it('honours a ! exclusion line when the included entry is a directory', async () => {
+  const run = await runAction({ kubeconfig: cluster.kubeconfig(), manifests: 'k8s/\n!k8s/app.yaml', timeout: '60s' }, { workspace });
+
+  expect(run.errors).toEqual([]);
+  expect(run.outputs.result).toBe('ready');
+  const resources = JSON.parse(run.outputs.resources!) as Array<{ name: string; file?: string }>;
+  expect(resources.map(({ name, file }) => ({ name, file }))).toEqual([{ name: 'migrate', file: 'k8s/migrate.json' }]);
+}, 150_000);
