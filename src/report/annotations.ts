@@ -4,7 +4,7 @@
  */
 import type { EngineResult, TargetReport } from '../engine/types.js';
 import { describeInputProblem, type InputProblem, type WaitFor } from '../settings.js';
-import { failedPodLines, failureHeadline } from './failure.js';
+import { failedPodLines, failureWhy } from './failure.js';
 import { annotationLine, logsCommand } from './logs.js';
 import { desiredPhrase, diagnosisLines, formatSeconds, outputRef, standing, titleRef, truncate } from './text.js';
 
@@ -49,7 +49,7 @@ export function annotatedTargets(result: EngineResult, failFast = true): TargetR
 /** First line of a target annotation: what state it is in and since when. */
 function reasonLine(target: TargetReport, result: EngineResult, waitFor: WaitFor): string {
   const failure = target.explanation?.failure;
-  if (failure) return `Failed after ${formatSeconds(target.seconds)}: ${failureHeadline(failure)}`;
+  if (failure) return `Failed after ${formatSeconds(target.seconds)}: ${failureWhy(failure)}`;
   const message = target.message ? `: ${target.message}` : '';
   if (target.status === 'Failed') return `Failed after ${formatSeconds(target.seconds)}${message}`;
   const when = result.cancelled ? 'when the wait was cancelled' : `after ${formatSeconds(result.durationSeconds)}`;

@@ -8,8 +8,14 @@ import type { ContainerToExplain, PodToExplain } from '../status/explain-pods.js
 /** `Job shop/migrate failed: BackoffLimitExceeded: Job has reached the specified backoff limit; 3 pods failed,
  *  the last with exit 137 (OOMKilled) in container migrate` */
 export function failureHeadline(f: FailureExplanation): string {
-  const why = [f.reason, f.message].filter(Boolean).join(': ');
-  const parts = [`${f.kind} ${f.namespace ? `${f.namespace}/` : ''}${f.name} failed${why ? `: ${why}` : ''}`];
+  const why = failureWhy(f);
+  return `${f.kind} ${f.namespace ? `${f.namespace}/` : ''}${f.name} failed${why ? `: ${why}` : ''}`;
+}
+
+/** The headline without the name, for where the target is named already (an annotation under its title):
+ *  `BackoffLimitExceeded: Job has reached the specified backoff limit; 3 pods failed, the last with exit 137 ...` */
+export function failureWhy(f: FailureExplanation): string {
+  const parts = [[f.reason, f.message].filter(Boolean).join(': ')].filter(Boolean);
   const last = f.failedPods[0];
   const container = last?.containers.find((c) => c.exitCode !== undefined);
   if (f.kind === 'Job' && f.failedCount > 0) {

@@ -28,6 +28,34 @@ export async function targetsFromManifests(patterns: string[], cwd: string): Pro
 
 /** Pure: the targets in one file's text. `file` is the name used in messages and annotations. */
 export function targetsFromManifestText(text: string, file: string): TargetSpec[] {
+  try {
+    return parseManifestText(text, file);
+  } catch (error) {
+    // `name: {{ .Values.name }}` parses as a nested mapping, or not at all: either way the real cause is a
+    // template nobody rendered, and the line to show is the placeholder's, not the document's first.
+    const placeholder = error instanceof InputError ? templatePlaceholder(text) : undefined;
+    if (!placeholder) throw error;
+    throw new InputError(
+      'manifests',
+      `Input "manifests" has "${file}" line ${placeholder.line}, with the template placeholder ${placeholder.text}: it looks like an unrendered template. Render it first and pass the result, like helm template my-release ./chart > rendered.yaml, then manifests: rendered.yaml.`,
+      { file, line: placeholder.line },
+    );
+  }
+}
+
+/** The first `{{ ... }}` outside a comment, with its line (1-based). Only asked once a document failed: a
+ *  placeholder inside a string value (an alert rule's `{{ $value }}`) is data and parses fine. */
+function templatePlaceholder(text: string): { line: number; text: string } | undefined {
+  const lines = text.split('\n');
+  for (const [index, line] of lines.entries()) {
+    if (/^\s*#/.test(line)) continue;
+    const match = /\{\{-?\s*[^{}]*?\s*-?\}\}/.exec(line);
+    if (match) return { line: index + 1, text: match[0] };
+  }
+  return undefined;
+}
+
+function parseManifestText(text: string, file: string): TargetSpec[] {
   const lineCounter = new LineCounter();
   const documents = parseAllDocuments(text, { lineCounter });
   const targets: TargetSpec[] = [];
