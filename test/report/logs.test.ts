@@ -217,7 +217,7 @@ describe('a failed Job in words', () => {
     [
       'a bare Pod',
       { ...job, kind: 'Pod', name: 'solo', reason: '', message: '', failedCount: 1, failedPods: [migrate('solo', 2, 'Error')] },
-      'Pod shop/solo failed; exit 2 (Error) in container migrate',
+      'Pod shop/solo failed: exit 2 (Error) in container migrate',
     ],
   ])('%s', (_what, f, expected) => {
     expect(failureHeadline(f)).toBe(expected);
