@@ -1,7 +1,7 @@
 /**
  * The step between the wait and the report: for the targets that did not get there, read why (their failing
  * pods, a failed Job's pods, the tails of their containers' logs) and attach it to the result the report renders.
- * Skipped when the job was cancelled (the runner is about to kill the step: report what is known, now) and when
+ * Failed targets, and when the wait ran to its deadline every target not done. Skipped when the job was cancelled (the runner is about to kill the step: report what is known, now) and when
  * every target is done. Never fails the run: what cannot be read is a warning.
  */
 import type { KubeClient } from '../kube/client.js';
@@ -11,7 +11,7 @@ import { withPodCause } from './pod-cause.js';
 import type { EngineResult } from './types.js';
 
 /** The part of the run's settings the explain step acts on. */
-export type ExplainSettings = Pick<Settings, 'logs' | 'logLines'>;
+export type ExplainSettings = Pick<Settings, 'logs' | 'logLines' | 'failFast'>;
 
 export interface ExplainStepOptions {
   /** The registered secret masks: every text read from the cluster goes through them. */
@@ -26,7 +26,11 @@ export interface ExplainStepOptions {
 
 export async function explainResult(client: KubeClient, result: EngineResult, settings: ExplainSettings, options: ExplainStepOptions): Promise<EngineResult> {
   if (result.cancelled || options.signal?.aborted || result.targets.every((t) => t.done)) return result;
-  const { explanations, warnings } = await explainTargets(client, result.targets, {
+  // Failed targets always; the others only when the wait ran to its deadline. A wait that fail-fast stopped
+  // early left them on their way: their pods starting up are no finding.
+  const atDeadline = result.outcome === 'timeout' || (result.outcome === 'failed' && !settings.failFast && !result.error);
+  const asked = result.targets.map((t) => (t.status === 'Failed' || atDeadline ? t : { ...t, done: true }));
+  const { explanations, warnings } = await explainTargets(client, asked, {
     logLines: settings.logs ? settings.logLines : 0,
     mask: options.mask,
     ...(options.signal ? { signal: options.signal } : {}),

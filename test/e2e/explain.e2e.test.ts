@@ -99,6 +99,18 @@ describe('a failed target explained', () => {
     150_000,
   );
 
+  it('a wait that fail-fast stopped early explains the failed target only, not the ones still starting', async () => {
+    cluster.create(failedJob('seed', 'stopped-early'));
+    cluster.create(deployment('web', { namespace: 'stopped-early', readyAfterMs: 30_000 }));
+
+    const run = await runAction({ kubeconfig: cluster.kubeconfig({ namespace: 'stopped-early' }), resources: 'job/seed\ndeployment/web', timeout: '60s' });
+
+    expect(run.outputs.result).toBe('failed');
+    expect(run.outputs.pending).toContain('stopped-early/Deployment/web');
+    expect(groups(run).filter((g) => g.startsWith('Logs '))).toEqual([expect.stringMatching(/^Logs stopped-early\/seed-\w+\/seed: /)]);
+    expect(run.summary).not.toMatch(/📄 pod web-/);
+  }, 150_000);
+
   it('a bad log-lines is a clear input error', async () => {
     const run = await runAction({ kubeconfig: cluster.kubeconfig({ namespace: 'bad-lines' }), resources: 'job/x', 'log-lines': 'lots' });
 
