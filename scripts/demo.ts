@@ -3,6 +3,7 @@
  * with a scripted rollout — a Deployment that becomes ready, one that fails on a bad image, a Job — runs
  * `dist/index.js` against it exactly as the GitHub runner would (building dist/ first when it is missing
  * or stale), then prints the step's log, the job summary it wrote and its outputs.
+ * `npm run demo -- failures` shows a crash-looping Deployment and a failed Job instead, with their log tails.
  * The action fails (one target failed): that is the demo working. The demo exits 0 when the action
  * reported as it should, 1 when something is broken.
  */
@@ -10,6 +11,9 @@ import { startCluster } from '../test/cluster/index.js';
 import { distIsStale, ensureDist } from '../test/e2e/dist.js';
 import { deployment, job } from '../test/e2e/objects.js';
 import { runAction } from '../test/e2e/runAction.js';
+
+/** `npm run demo -- failures`: a crash-looping Deployment and a failed Job, explained with their logs. */
+const failures = process.argv.includes('failures');
 
 const heading = (text: string) => `\n\x1b[1m=== ${text} ===\x1b[0m\n`;
 
@@ -19,14 +23,24 @@ async function demo(): Promise<number> {
   const cluster = await startCluster();
   try {
     const namespace = 'shop';
-    cluster.create(deployment('web', { namespace, replicas: 3, readyAfterMs: 800 }));
-    cluster.create(deployment('api', { namespace, replicas: 2, image: 'registry.example.com/shop/api:v2', podFailure: 'ImagePullBackOff' }));
-    cluster.create(job('migrate', { namespace, readyAfterMs: 1500 }));
+    if (failures) {
+      // Why a rollout failed, with the containers' log tails: a crash loop and a Job out of retries.
+      cluster.create(deployment('api', { namespace, replicas: 2, podFailure: 'CrashLoopBackOff' }));
+      const migrate = job('migrate', { namespace, readyAfterMs: 300 });
+      migrate.metadata.annotations['kubewait.test/job-outcome'] = 'Failed';
+      cluster.create(migrate);
+    } else {
+      cluster.create(deployment('web', { namespace, replicas: 3, readyAfterMs: 800 }));
+      cluster.create(deployment('api', { namespace, replicas: 2, image: 'registry.example.com/shop/api:v2', podFailure: 'ImagePullBackOff' }));
+      cluster.create(job('migrate', { namespace, readyAfterMs: 1500 }));
+    }
 
     const inputs = {
       kubeconfig: cluster.kubeconfig({ namespace }),
-      resources: 'deployment/web\ndeployment/api\njob/migrate',
-      timeout: '2m',
+      resources: failures ? 'deployment/api\njob/migrate' : 'deployment/web\ndeployment/api\njob/migrate',
+      timeout: failures ? '15s' : '2m',
+      // Wait past the Job's failure until the deadline, so the report explains both.
+      ...(failures ? { 'fail-fast': 'false' } : {}),
     };
     process.stdout.write(heading('Workflow step'));
     process.stdout.write(
@@ -57,7 +71,9 @@ async function demo(): Promise<number> {
     const asExpected = run.exitCode === 1 && run.outputs.result === 'failed' && run.summary !== '';
     process.stdout.write(
       asExpected
-        ? 'The step failed because deployment/api cannot pull its image — exactly what kubewait is for.\n'
+        ? failures
+          ? 'The step failed, and the report says why: the panic of the crash-looping api and the error of the failed migrate Job.\n'
+          : 'The step failed because deployment/api cannot pull its image — exactly what kubewait is for.\n'
         : 'Unexpected: the action did not report the failed rollout as it should (see above).\n',
     );
     return asExpected ? 0 : 1;

@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { BUILD_RECORD, fileHash, sourcesHash, type BuildRecord } from './sources-hash.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = path.join(ROOT, 'dist');
@@ -38,6 +39,9 @@ async function main(): Promise<void> {
   // dist/ runs as an ES module even when copied out of this package.
   writeFileSync(path.join(DIST, 'package.json'), JSON.stringify({ type: 'module' }, null, 2) + '\n');
   writeFileSync(path.join(DIST, 'licenses.txt'), licensesText(Object.keys(result.metafile.inputs)));
+  // What this bundle was built from: a clone whose src/ matches uses the committed dist/ as it is.
+  const record: BuildRecord = { sources: sourcesHash(), index: fileHash(path.join(DIST, 'index.js')) };
+  writeFileSync(BUILD_RECORD, JSON.stringify(record, null, 2) + '\n');
   const bytes = readFileSync(path.join(DIST, 'index.js')).length;
   console.log(`dist/index.js: ${(bytes / 1024 / 1024).toFixed(2)} MiB from ${Object.keys(result.metafile.inputs).length} modules`);
 }

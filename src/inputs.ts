@@ -60,6 +60,8 @@ export function parseSettings(read: InputReader): Settings {
     statusGraceMs: parseWindow('status-grace', value('status-grace'), '30s'),
     stableForMs: parseWindow('stable-for', value('stable-for'), '30s'),
     release,
+    logs: parseBoolean('logs', value('logs')),
+    logLines: parseLogLines(value('log-lines')),
   };
 }
 
@@ -250,6 +252,18 @@ function parseMode(text: string): Mode {
   const lower = text.toLowerCase();
   if (lower === 'auto' || lower === 'watch' || lower === 'poll') return lower;
   throw new InputError('mode', `Input "mode" is "${text}": expected auto, watch or poll.`);
+}
+
+const MAX_LOG_LINES = 1000;
+
+/** A whole number of lines: the tail read through pods/log and shown per container. */
+function parseLogLines(text: string): number {
+  const lines = /^\d+$/.test(text) ? Number(text) : NaN;
+  if (lines >= 1 && lines <= MAX_LOG_LINES) return lines;
+  throw new InputError(
+    'log-lines',
+    `Input "log-lines" is "${text}": expected a whole number of lines from 1 to ${MAX_LOG_LINES}, like 30. To show no logs, set logs: false.`,
+  );
 }
 
 /** YAML 1.2 core schema booleans, as core.getBooleanInput accepts them. */

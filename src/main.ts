@@ -3,9 +3,11 @@
  * this file only decides the order, wires cancellation, and turns errors into one clear message.
  */
 import * as core from '@actions/core';
+import { explainResult } from './engine/explain-result.js';
 import type { EngineResult } from './engine/types.js';
 import { parseGitHubReportInputs, parseSettings } from './inputs.js';
 import { connect } from './kube/index.js';
+import { SecretMasks } from './kube/masks.js';
 import { reportSetupFailureToGitHub, startGitHubReports } from './report/github/index.js';
 import {
   bufferedSink,
@@ -48,12 +50,14 @@ export async function run(): Promise<void> {
 }
 
 async function waitOnCluster(settings: Settings, targets: TargetSpec[], healthRules: ResolvedRules): Promise<EngineResult> {
-  const cluster = await connect(settings, { mask: (secret) => core.setSecret(secret) });
+  // Kept beside the runner's masks: log text the cluster returns goes into the summary, which the runner does not mask.
+  const masks = new SecretMasks((secret) => core.setSecret(secret));
+  const cluster = await connect(settings, masks);
   const cancellation = cancelOnSignals();
   const log = bufferedSink(core);
   try {
     const github = await startGitHubReports(settings);
-    const result = await waitWithRelease(cluster, {
+    const waited = await waitWithRelease(cluster, {
       ...settings,
       targets,
       healthRules,
@@ -62,6 +66,11 @@ async function waitOnCluster(settings: Settings, targets: TargetSpec[], healthRu
       observer: createLiveLog(log, settings),
     });
     log.flush();
+    const result = await explainResult(cluster.client, waited, settings, {
+      mask: (text) => masks.apply(text),
+      signal: cancellation.signal,
+      warning: (message) => log.warning(message),
+    });
     await reportResult(result, { ...settings, server: cluster.server, context: cluster.contextName });
     await github.finish(result);
     return result;

@@ -72,6 +72,10 @@ export interface Settings {
   stableForMs: number;
   /** A Helm release name (docs/helm-release.md); empty when not set. Its namespace is `namespace`'s. */
   release: string;
+  /** Container log tails of failing containers in the report. */
+  logs: boolean;
+  /** Lines of each failing container's log (1-1000). */
+  logLines: number;
 }
 
 /** The defaults of action.yml, applied when an input is unset (the runner fills them in; tests may not). */
@@ -87,6 +91,8 @@ export const INPUT_DEFAULTS = {
   'builtin-health-checks': 'true',
   'status-grace': '30s',
   'stable-for': '0s',
+  logs: 'true',
+  'log-lines': '30',
 } as const;
 
 /** Without `resources` and `manifests`, a selector selects workloads of its own (src/targets/workloads.ts). */

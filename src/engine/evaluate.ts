@@ -4,6 +4,7 @@
  * public `status` field always says whether the target is where the user wants it.
  */
 import { computeStatus, matchesCondition, matchesJsonPath, targetStatus } from '../status/index.js';
+import { parseConditions } from '../status/conditions.js';
 import { evaluateHealth, type HealthRule } from '../status/health/index.js';
 import type { Condition, Status, StatusResult } from '../status/types.js';
 import type { WaitFor } from './types.js';
@@ -31,7 +32,8 @@ export const KSTATUS_RULE = 'kstatus';
 
 export function evaluate(object: unknown, waitFor: WaitFor, options: EvaluateOptions): Evaluation {
   try {
-    return evaluateGoal(object, waitFor, options);
+    const evaluation = evaluateGoal(object, waitFor, options);
+    return { ...evaluation, conditions: ownConditionsFirst(object, evaluation.conditions) };
   } catch (error) {
     // The status library promises not to throw; if it ever does, one object must not stop the wait.
     return {
@@ -82,6 +84,19 @@ function evaluateGoal(object: unknown, waitFor: WaitFor, options: EvaluateOption
       return { ...unmet(result.status), message: jsonPathMessage(waitFor.expression, waitFor.value, match), conditions, done: false, rule };
     }
   }
+}
+
+/** The object's own `.status.conditions`, then the ones kstatus synthesized (Reconciling, Stalled) that the
+ *  object does not carry itself, marked so: a reader must not think the controller wrote them. */
+function ownConditionsFirst(object: unknown, computed: Condition[]): Condition[] {
+  let own: Condition[];
+  try {
+    own = parseConditions(object as Parameters<typeof parseConditions>[0]);
+  } catch {
+    own = []; // malformed conditions: the status already says so
+  }
+  const added = computed.filter((c) => !own.some((o) => o.type === c.type)).map((c) => ({ ...c, synthesized: true }));
+  return [...own, ...added];
 }
 
 /** A goal not met is not Current; Failed, Terminating and Unknown keep their meaning. */

@@ -5,6 +5,8 @@
  * they become target statuses, warnings or `result.error`. Every watch, timer and request is stopped
  * before it returns.
  */
+import { builtinKind } from '../targets/builtin-kinds.js';
+import { withPodCause } from './pod-cause.js';
 import { groupVersion } from '../kube/index.js';
 import type { Cluster, ResourceType } from '../kube/index.js';
 import type { InputProblem } from '../settings.js';
@@ -148,7 +150,7 @@ class Engine {
       outcome: this.outcome,
       cancelled: this.cancelled,
       durationSeconds: this.tracker.elapsedSeconds(),
-      targets: this.reports(),
+      targets: this.reports().map(withPodCause),
       warnings: [...this.warnings],
       ...(this.error ? { error: this.error } : {}),
       ...(this.unstable ? { unstable: this.unstable } : {}),
@@ -324,11 +326,16 @@ class Engine {
     return this.entries.flatMap((entry) => entry.states().map((state) => state.report));
   }
 
+  /** How a target is named until discovery resolves its type (and for good, if it never does): a built-in
+   *  kind by its Kind and scope; another type as written, with the namespace only when one was given, since
+   *  its scope is not known (a cluster-scoped type must not show the default namespace). */
   private identityOf(spec: TargetSpec): Identity {
+    const builtin = builtinKind(spec.type);
+    const namespaced = builtin ? builtin.namespaced : spec.namespace !== undefined && spec.namespace !== '';
     return {
       apiVersion: spec.apiVersion ?? '',
-      kind: spec.type,
-      namespace: spec.namespace || this.options.defaultNamespace,
+      kind: builtin?.kind ?? spec.type,
+      namespace: namespaced ? spec.namespace || this.options.defaultNamespace : '',
       name: spec.name ?? '',
       ...(spec.name ? {} : { selector: spec.selector ?? '' }),
       ...(spec.source ? { source: spec.source } : {}),

@@ -2,6 +2,7 @@ import type { ResolvedRules } from '../status/health/types.js';
 import type { InputProblem, Settings, WaitFor } from '../settings.js';
 import type { Condition, Diagnosis, Status } from '../status/types.js';
 import type { TargetSpec } from '../targets/types.js';
+import type { TargetExplanation } from './explain.js';
 
 export type { Mode, WaitFor } from '../settings.js';
 
@@ -71,6 +72,8 @@ export interface TargetReport {
   /** Annotated `kubewait.io/wait: "false"`: reported with its own status, but `done`, so it never holds
    *  the wait nor fails it. */
   optedOut?: boolean;
+  /** Read after the wait for a workload that is not done: its failing pods, their log tails, a failed Job in words. */
+  explanation?: TargetExplanation;
 }
 
 export interface EngineResult {

@@ -66,7 +66,25 @@ export class KubeClient {
     }
   }
 
+  /** GET a path whose body is text (`pods/NAME/log`). Throws ApiError like `get`. */
+  async getText(path: string, query: Query = {}, options: RequestOptions = {}): Promise<string> {
+    await this.slots.acquire(options.signal);
+    try {
+      return (await this.exchangeOk(path, query, { accept: 'text/plain, */*', ...options })).text;
+    } finally {
+      this.slots.release();
+    }
+  }
+
   private async send(path: string, query: Query, options: RequestOptions): Promise<unknown> {
+    const { status, text } = await this.exchangeOk(path, query, options);
+    const body = parseJson(text);
+    if (body === undefined) throw new ApiError(status, `the API server sent a response that is not JSON for ${path}`, 'BadResponse');
+    return body;
+  }
+
+  /** One GET answered with a 2xx status; any other status is thrown as the ApiError its Status body says. */
+  private async exchangeOk(path: string, query: Query, options: RequestOptions): Promise<Received> {
     const timeout = AbortSignal.timeout(options.timeoutMs ?? 30_000);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     const headers = { Accept: options.accept ?? 'application/json', 'Accept-Encoding': 'gzip' };
@@ -78,13 +96,8 @@ export class KubeClient {
       if (options.signal?.aborted) throw new ApiError(0, 'request cancelled', 'Cancelled');
       throw new ApiError(0, networkErrorMessage(error, this.server), 'Unreachable');
     }
-    const { status, text } = response;
-    const body = parseJson(text);
-    if (status >= 200 && status < 300) {
-      if (body === undefined) throw new ApiError(status, `the API server sent a response that is not JSON for ${path}`, 'BadResponse');
-      return body;
-    }
-    throw httpError(status, body, response.headers);
+    if (response.status >= 200 && response.status < 300) return response;
+    throw httpError(response.status, parseJson(response.text), response.headers);
   }
 
   /** GETs are idempotent: one retry when a kept-alive connection turns out to have been closed by the server. */

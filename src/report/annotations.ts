@@ -4,6 +4,8 @@
  */
 import type { EngineResult, TargetReport } from '../engine/types.js';
 import { describeInputProblem, type InputProblem, type WaitFor } from '../settings.js';
+import { failedPodLines, failureWhy } from './failure.js';
+import { annotationLine, logsCommand } from './logs.js';
 import { desiredPhrase, diagnosisLines, formatSeconds, outputRef, standing, titleRef, truncate, workspaceFile } from './text.js';
 
 export interface Annotation {
@@ -46,6 +48,8 @@ export function annotatedTargets(result: EngineResult, failFast = true): TargetR
 
 /** First line of a target annotation: what state it is in and since when. */
 function reasonLine(target: TargetReport, result: EngineResult, waitFor: WaitFor): string {
+  const failure = target.explanation?.failure;
+  if (failure) return `Failed after ${formatSeconds(target.seconds)}: ${failureWhy(failure)}`;
   const message = target.message ? `: ${target.message}` : '';
   if (target.status === 'Failed') return `Failed after ${formatSeconds(target.seconds)}${message}`;
   const when = result.cancelled ? 'when the wait was cancelled' : `after ${formatSeconds(result.durationSeconds)}`;
@@ -55,7 +59,9 @@ function reasonLine(target: TargetReport, result: EngineResult, waitFor: WaitFor
 function targetAnnotation(target: TargetReport, result: EngineResult, waitFor: WaitFor): Annotation {
   const annotation: Annotation = {
     title: titleRef(target),
-    message: [reasonLine(target, result, waitFor), ...diagnosisLines(target.diagnosis, { alreadySaid: target.message })].join('\n'),
+    message: [reasonLine(target, result, waitFor), ...diagnosisLines(target.diagnosis, { alreadySaid: target.message }), ...explanationLines(target)].join(
+      '\n',
+    ),
   };
   const file = workspaceFile(target);
   if (file) {
@@ -63,6 +69,17 @@ function targetAnnotation(target: TargetReport, result: EngineResult, waitFor: W
     if (target.line !== undefined) annotation.startLine = target.line;
   }
   return annotation;
+}
+
+/** What the explain step read: a failed Job's pods, then the telling line of the first container log and the
+ *  command that shows more. */
+function explanationLines(target: TargetReport): string[] {
+  const explanation = target.explanation;
+  if (!explanation) return [];
+  const pods = explanation.failure ? failedPodLines(explanation.failure).slice(0, 3) : [];
+  const view = explanation.logs.find((v) => v.outcome?.kind === 'text') ?? explanation.logs[0];
+  if (!view) return pods;
+  return [...pods, annotationLine(view), ...(view.request.noLogs ? [] : [`More: ${logsCommand(view)}`])];
 }
 
 /** The one annotation for a problem with an input, found up front or during the wait. */

@@ -2,6 +2,7 @@
  * The report layer's shell: writes the live log, outputs, annotations and job summary through
  * `@actions/core`. Everything it writes is built by the pure modules beside it.
  */
+import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import * as core from '@actions/core';
 import { context as githubContext } from '@actions/github';
@@ -9,6 +10,8 @@ import type { EngineResult } from '../engine/types.js';
 import type { InputProblem, Settings, WaitFor } from '../settings.js';
 import { annotationsFor } from './annotations.js';
 import { finalLogLines } from './live-log.js';
+import { distinctLogs, logGroup } from './logs.js';
+import { byStanding } from './text.js';
 import { outputsFor } from './outputs.js';
 import { renderSummary, type RunInfo } from './summary.js';
 
@@ -56,6 +59,7 @@ export async function reportResult(result: EngineResult, ctx: ReportContext): Pr
 
   const waitFor = result.waitFor ?? ctx.waitFor;
   core.info(finalLogLines(result, waitFor).join('\n'));
+  writeLogGroups(result);
 
   for (const { message, ...properties } of annotationsFor(result, waitFor, { failFast: ctx.failFast })) core.error(message, properties);
 
@@ -84,6 +88,19 @@ export async function reportSetupFailure(
     run: ctx.run ?? runInfoFromGitHub(),
   });
   await writeSummary(markdown);
+}
+
+/** One collapsed group per failing container's log tail, after the closing lines that name the targets. */
+function writeLogGroups(result: EngineResult): void {
+  for (const target of byStanding(result.targets)) {
+    for (const { view, samePods } of distinctLogs(target.explanation?.logs ?? [])) {
+      // A fresh token per group: a log line cannot guess it to end `::stop-commands::` early.
+      const { title, lines } = logGroup(view, randomUUID(), { lines: Number.MAX_SAFE_INTEGER, samePods });
+      core.startGroup(title);
+      for (const line of lines) core.info(line);
+      core.endGroup();
+    }
+  }
 }
 
 async function writeSummary(markdown: string): Promise<void> {

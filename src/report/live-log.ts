@@ -4,6 +4,7 @@
  */
 import type { EngineObserver, EngineResult, TargetReport } from '../engine/types.js';
 import { publicResult } from './outputs.js';
+import { isSelectorPlaceholder, memberJoinedLine, selectorExpansionLine } from './selector-log.js';
 import type { WaitFor } from '../settings.js';
 import type { Status } from '../status/types.js';
 import { byStanding, desiredPhrase, diagnosisLines, fileLine, formatSeconds, logRef, oneLine, targetCount, truncate } from './text.js';
@@ -18,6 +19,9 @@ export interface LogSink {
 
 export interface LiveLogOptions {
   waitFor: WaitFor;
+  /** With a lone selector (no `resources`, no `manifests`), it expands to several workload types. */
+  resources?: readonly unknown[];
+  manifests?: readonly string[];
   /** How many pending targets a heartbeat names before it says `and N more` (default 10). */
   heartbeatNames?: number;
 }
@@ -99,16 +103,24 @@ export function bufferedSink(sink: LogSink): LogSink & { flush(): void } {
 export function createLiveLog(sink: LogSink, options: LiveLogOptions): EngineObserver {
   let total = 0;
   let resolved = false;
+  /** Selector placeholders: they stand for objects not listed yet, and are not counted as targets. */
+  let placeholders = 0;
+  const members = new Set<TargetReport>();
+  const lone = (options.resources?.length ?? 0) === 0 && (options.manifests?.length ?? 0) === 0;
   // The engine says what it waits for: an uninstalling Helm release is a deletion wait whatever wait-for says.
   let goal = options.waitFor;
   return {
     resolved(targets, waitFor) {
-      total = targets.length;
+      const waitingFor = targets.filter((t) => isSelectorPlaceholder(t));
+      placeholders = waitingFor.length;
+      total = targets.length - placeholders;
       resolved = true;
       goal = waitFor ?? options.waitFor;
-      sink.startGroup(resolvedHeading(targets.length, goal));
+      const heading =
+        total === 0 && placeholders > 0 ? `${resolvedHeading(0, goal).replace('0 targets', 'the targets a selector matches')}` : resolvedHeading(total, goal);
+      sink.startGroup(heading);
       try {
-        for (const target of targets) sink.info(resolvedLine(target));
+        for (const target of targets) sink.info(isSelectorPlaceholder(target) ? selectorExpansionLine(target, lone) : resolvedLine(target));
       } finally {
         sink.endGroup();
       }
@@ -116,6 +128,11 @@ export function createLiveLog(sink: LogSink, options: LiveLogOptions): EngineObs
     transition(target, previous) {
       // Before the targets are resolved, the resolved group (written next) shows where each one stands.
       if (!resolved) return;
+      if (previous === undefined && target.selector !== undefined && !members.has(target)) {
+        members.add(target);
+        total++;
+        sink.info(memberJoinedLine(target, total));
+      }
       sink.info(transitionLine(target, previous, goal));
     },
     warning(message) {

@@ -7,12 +7,17 @@ import type { WaitFor } from '../settings.js';
 import type { Status } from '../status/types.js';
 import { describeInputProblem } from '../settings.js';
 import { cell, code, details, escapeHtml, escapeMarkdown, table, urlPath } from './markdown.js';
+import { failedPodLines, failureHeadline } from './failure.js';
+import { distinctLogs, logDetails } from './logs.js';
 import {
   byStanding,
   desiredPhrase,
   displayServer,
+  doneFromTheStart,
+  newsEvents,
   fileLine,
   formatSeconds,
+  realHistory,
   standing,
   targetCount,
   titleRef,
@@ -194,7 +199,7 @@ function targetRow(target: TargetReport, ctx: SummaryContext, limits: SummaryLim
     resourceCell(target, ctx.run),
     cell(target.namespace),
     `${statusSymbol(target)} ${target.status}`,
-    target.done && !target.optedOut ? formatSeconds(target.seconds) : '—',
+    target.done && !target.optedOut ? (doneFromTheStart(target) ? '' : formatSeconds(target.seconds)) : '—',
     cell(truncate(ruleNote(target) + target.message, limits.cellChars)),
   ];
 }
@@ -249,30 +254,32 @@ function detailTables(target: TargetReport): string[] {
     const more = total > rows.length ? `\n\n_... and ${total - rows.length} more ${noun}._` : '';
     parts.push(`**${title}**\n\n${table(header, rows)}${more}`);
   };
+  const own = target.conditions.filter((c) => !c.synthesized);
   section(
     'Conditions',
     ['Type', 'Status', 'Reason', 'Message'],
-    target.conditions.slice(0, DETAIL_ROWS.conditions).map((c) => [cell(c.type), cell(String(c.status)), cell(c.reason), chars(c.message)]),
-    target.conditions.length,
+    own.slice(0, DETAIL_ROWS.conditions).map((c) => [cell(c.type), cell(String(c.status)), cell(c.reason), chars(c.message)]),
+    own.length,
     'conditions',
   );
+  const derived = target.conditions.filter((c) => c.synthesized && c.status === 'True' && c.reason);
+  if (derived.length > 0) parts.push(`_kstatus: ${derived.map((c) => escapeMarkdown(`${c.type} (${c.reason})`)).join(', ')}_`);
   const problems = target.diagnosis?.problems ?? [];
   section(
     'Failing containers',
     ['Pod', 'Container', 'Reason', 'Restarts', 'Message'],
-    problems
-      .slice(0, DETAIL_ROWS.containers)
-      .map((p) => [
-        cell(p.pod),
-        cell(p.init ? `${p.container} (init)` : p.container),
-        cell(p.lastTerminationReason ? `${p.reason} (last exit: ${p.lastTerminationReason})` : p.reason),
-        String(p.restartCount ?? 0),
-        chars(p.message),
-      ]),
+    problems.slice(0, DETAIL_ROWS.containers).map((p) => [
+      cell(p.pod),
+      cell(p.init ? `${p.container} (init)` : p.container),
+      cell(p.lastTerminationReason && !p.message.includes('last exit') ? `${p.reason} (last exit: ${p.lastTerminationReason})` : p.reason),
+      String(p.restartCount ?? 0),
+      // The Restarts column has the count: the message need not say it again.
+      chars(p.message.replace(/^restarted \d+ times, /, '')),
+    ]),
     problems.length,
     'containers',
   );
-  const events = target.diagnosis?.events ?? [];
+  const events = target.diagnosis ? newsEvents(target.diagnosis) : [];
   section(
     'Last warning events',
     ['Object', 'Reason', 'Count', 'Last seen', 'Message'],
@@ -280,20 +287,21 @@ function detailTables(target: TargetReport): string[] {
     events.length,
     'events',
   );
-  const history = target.history.slice(-DETAIL_ROWS.history);
+  const real = realHistory(target);
+  const history = real.slice(-DETAIL_ROWS.history);
   section(
     'History',
     ['After', 'Status', 'Message'],
     history.map((h) => [formatSeconds(h.atSeconds), `${statusOnlySymbol(h.status)} ${h.status}`, chars(h.message)]),
-    target.history.length,
+    real.length,
     'earlier transitions',
   );
   return parts;
 }
 
 function targetDetails(target: TargetReport, ctx: SummaryContext): string {
-  const message = target.message ? `: ${truncate(target.message, 200)}` : '';
-  const summaryHtml = `${statusSymbol(target)} <b>${escapeHtml(titleRef(target))}</b> ${escapeHtml(target.status)}${escapeHtml(message)}`;
+  // The message is in the table row above; the heading names the target, and the body says what the row could not.
+  const summaryHtml = `${statusSymbol(target)} <b>${escapeHtml(titleRef(target))}</b> ${escapeHtml(target.status)}`;
   const body: string[] = [];
   if (target.file) {
     const where = `${target.file}${target.line ? ` line ${target.line}` : ''}`;
@@ -302,11 +310,21 @@ function targetDetails(target: TargetReport, ctx: SummaryContext): string {
     body.push(`Defined in ${url ? `[${escapeMarkdown(where)}](${url})` : escapeMarkdown(where)}.`);
   }
   if (!target.done) body.push(`Judged by ${target.rule === 'kstatus' ? 'kstatus' : `the health rule \`${escapeMarkdown(target.rule)}\``}.`);
-  if (target.message.length > 200) body.push(`**Message**: ${escapeMarkdown(truncate(target.message, DETAIL_CHARS))}`);
+  if (target.message.length > DEFAULT_LIMITS.cellChars) body.push(`**Message**: ${escapeMarkdown(truncate(target.message, DETAIL_CHARS))}`);
   const tablesShowDiagnosis = (target.diagnosis?.problems.length ?? 0) + (target.diagnosis?.events.length ?? 0) > 0;
   if (target.diagnosis?.summary && !tablesShowDiagnosis) body.push(`**Diagnosis**: ${escapeMarkdown(truncate(target.diagnosis.summary, DETAIL_CHARS))}`);
+  const failure = target.explanation?.failure;
+  if (failure)
+    body.push(
+      `**${escapeMarkdown(failureHeadline(failure))}**`,
+      failedPodLines(failure)
+        .map((l) => `- ${escapeMarkdown(l)}`)
+        .join('\n'),
+    );
   const tables = detailTables(target);
   body.push(...tables);
+  // The log read is already the tail the user asked for (`log-lines`): show all of it.
+  body.push(...distinctLogs(target.explanation?.logs ?? []).map(({ view, samePods }) => logDetails(view, { lines: Number.MAX_SAFE_INTEGER, samePods })));
   if (body.length === 0) body.push('_No conditions, pod problems or events were recorded._');
   return details(summaryHtml, body.join('\n\n'));
 }

@@ -97,6 +97,19 @@ export function waitForInput(waitFor: WaitFor): string {
   }
 }
 
+/** A target's history from its first real status: the engine's `Unknown` rows before the object was first read
+ *  (resolving its type, waiting for the first list) are dropped when a real status follows. */
+export function realHistory(target: Pick<TargetReport, 'history'>): TargetReport['history'] {
+  const first = target.history.findIndex((h) => h.status !== 'Unknown');
+  return first < 0 ? target.history.slice(-1) : target.history.slice(first);
+}
+
+/** Done at its first real status: nothing was waited for, so there is no time to show. */
+export function doneFromTheStart(target: Pick<TargetReport, 'history' | 'done' | 'status'>): boolean {
+  const real = realHistory(target);
+  return target.done && real.length === 1 && real[0]?.status === target.status;
+}
+
 export type Standing = 'failed' | 'pending' | 'done';
 
 /** Failed targets first, then the ones still pending, then the ones at the desired status. */
@@ -131,12 +144,13 @@ export function diagnosisLines(diagnosis: Diagnosis | undefined, options: Diagno
     .filter((p) => !(said.includes(p.pod) && said.includes(p.container) && said.includes(`${p.reason}: ${p.message}`)))
     .map((p) => {
       const kind = p.init ? 'init container' : 'container';
-      const restarts = p.restartCount ? `, ${p.restartCount} restarts` : '';
-      const last = p.lastTerminationReason ? `, last exit: ${p.lastTerminationReason}` : '';
+      // A crash loop's message says both already (`restarted 8 times, last exit: Error (exit code 1)`).
+      const restarts = p.restartCount && !p.message.includes('restarted') ? `, ${p.restartCount} restarts` : '';
+      const last = p.lastTerminationReason && !p.message.includes('last exit') ? `, last exit: ${p.lastTerminationReason}` : '';
       const message = p.message ? `: ${p.message}` : '';
       return `${kind} ${p.container} of pod ${p.pod}: ${p.reason}${message}${restarts}${last}`;
     });
-  const events = diagnosis.events.map((e) => {
+  const events = newsEvents(diagnosis).map((e) => {
     const times = e.count > 1 ? ` (x${e.count})` : '';
     return `event ${e.reason} on ${e.object}${times}: ${e.message}`;
   });
@@ -146,16 +160,54 @@ export function diagnosisLines(diagnosis: Diagnosis | undefined, options: Diagno
   return lines;
 }
 
+/** The kubelet's events that only restate a listed container's state are left out: `BackOff: Back-off
+ *  restarting failed container` beside a CrashLoopBackOff, `Failed: Error: ErrImagePull`, or an event whose text
+ *  the container's message already holds. They add a row, not a fact. An event that says more (the pull
+ *  error's `not found`, scheduling, mounts, probes) stays. */
+export function newsEvents(diagnosis: Pick<Diagnosis, 'problems' | 'events'>): Diagnosis['events'] {
+  return diagnosis.events.filter((e) => {
+    const problems = diagnosis.problems.filter((p) => e.object === `Pod/${p.pod}`);
+    if (problems.length === 0) return true;
+    if (e.reason === 'BackOff' && e.message.startsWith('Back-off restarting failed container')) return false;
+    if (e.reason === 'Failed' && /^Error: \w+$/.test(e.message)) return false;
+    return !problems.some((p) => p.message.includes(e.message));
+  });
+}
+
 function capped(lines: string[], limit: number, noun: string): string[] {
   if (lines.length <= limit) return lines;
   if (limit <= 0) return [];
   return [...lines.slice(0, limit), `... and ${lines.length - limit} more ${noun}`];
 }
 
-/** Keeps log lines and table cells readable; the full text stays in the outputs. */
+/** Below this, a shortened text keeps only its start. */
+const MIN_TWO_ENDED = 40;
+
+/** Keeps log lines and table cells readable; the full text stays in the outputs. Cut at word boundaries, and
+ *  keeping the end as well as the start: Kubernetes messages put the decisive part last
+ *  (`failed to pull image "...": ...: not found`). */
 export function truncate(text: string, max: number): string {
   if (text.length <= max) return text;
-  return `${text.slice(0, Math.max(0, max - 1))}…`;
+  if (max < MIN_TWO_ENDED) return `${text.slice(0, Math.max(0, max - 1))}…`;
+  const room = max - 3; // ' … '
+  const headRoom = Math.ceil(room * 0.6);
+  const head = atWordEnd(text.slice(0, headRoom + 1), headRoom);
+  const tail = atWordStart(text.slice(text.length - (room - head.length) - 1), room - head.length);
+  return `${head.trimEnd()} … ${tail.trimStart()}`;
+}
+
+/** At most `max` characters of `text`, ending at the last space when there is one in the second half. */
+function atWordEnd(text: string, max: number): string {
+  const cut = text.slice(0, max);
+  const space = text.lastIndexOf(' ', max);
+  return space > max / 2 ? text.slice(0, space) : cut;
+}
+
+/** At most `max` characters of the end of `text`, starting after a space when there is one in the first half. */
+function atWordStart(text: string, max: number): string {
+  const cut = text.slice(text.length - max);
+  const space = text.indexOf(' ', text.length - max - 1);
+  return space >= 0 && space < text.length - max / 2 ? text.slice(space + 1) : cut;
 }
 
 /** One-line form of a possibly multi-line message. */

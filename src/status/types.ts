@@ -8,6 +8,8 @@ export interface Condition {
   status: ConditionStatus | string;
   reason: string;
   message: string;
+  /** Not the object's own: kstatus's Reconciling/Stalled, derived from its status (the report labels it). */
+  synthesized?: boolean;
 }
 
 /** What `computeStatus` returns: kstatus's Result. */

@@ -56,6 +56,35 @@ const inputFailure: ManifestFailure = ({ file, line, kind, reason }) =>
  * a pseudo name such as `release shop (revision 3)`); `fail` words the errors (default: `manifests` input errors).
  */
 export function targetsFromManifestText(text: string, file: string, fail: ManifestFailure = inputFailure): TargetSpec[] {
+  try {
+    return parseManifestText(text, file, fail);
+  } catch (error) {
+    // `name: {{ .Values.name }}` parses as a nested mapping, or not at all: either way the real cause is a
+    // template nobody rendered, and the line to show is the placeholder's, not the document's first. Only for
+    // the manifests input: a Helm release's manifest is rendered by Helm.
+    const placeholder = fail === inputFailure && error instanceof InputError ? templatePlaceholder(text) : undefined;
+    if (!placeholder) throw error;
+    throw new InputError(
+      'manifests',
+      `Input "manifests" has "${file}" line ${placeholder.line}, with the template placeholder ${placeholder.text}: it looks like an unrendered template. Render it first and pass the result, like helm template my-release ./chart > rendered.yaml, then manifests: rendered.yaml.`,
+      { file, line: placeholder.line },
+    );
+  }
+}
+
+/** The first `{{ ... }}` outside a comment, with its line (1-based). Only asked once a document failed: a
+ *  placeholder inside a string value (an alert rule's `{{ $value }}`) is data and parses fine. */
+function templatePlaceholder(text: string): { line: number; text: string } | undefined {
+  const lines = text.split('\n');
+  for (const [index, line] of lines.entries()) {
+    if (/^\s*#/.test(line)) continue;
+    const match = /\{\{-?\s*[^{}]*?\s*-?\}\}/.exec(line);
+    if (match) return { line: index + 1, text: match[0] };
+  }
+  return undefined;
+}
+
+function parseManifestText(text: string, file: string, fail: ManifestFailure): TargetSpec[] {
   const lineCounter = new LineCounter();
   const documents = parseAllDocuments(text, { lineCounter });
   const targets: TargetSpec[] = [];
@@ -113,10 +142,13 @@ function notAnObject(place: Place, line: number, why: string): never {
 async function manifestFiles(patterns: string[], cwd: string): Promise<string[]> {
   const exclusions = patterns.filter((pattern) => pattern.startsWith('!')).map((pattern) => `!${absolute(pattern.slice(1), cwd)}`);
   const files = new Set<string>();
+  // The globber applies `!` lines to what it matches, not to the files of a directory it matched (`k8s/`):
+  // those are read here, so the excluded files are listed once and taken out of them too.
+  const excluded = await excludedFiles(patterns, cwd);
   for (const pattern of patterns.filter((p) => !p.startsWith('!') && !p.startsWith('#'))) {
     const globber = await glob.create([absolute(pattern, cwd), ...exclusions].join('\n'), { implicitDescendants: false, matchDirectories: true });
     const matches = await globber.glob();
-    const found = (await Promise.all(matches.map(filesOf))).flat();
+    const found = (await Promise.all(matches.map(filesOf))).flat().filter((file) => !excluded.has(file));
     if (found.length === 0) {
       throw new InputError(
         'manifests',
@@ -126,6 +158,14 @@ async function manifestFiles(patterns: string[], cwd: string): Promise<string[]>
     found.forEach((file) => files.add(file));
   }
   return [...files].sort();
+}
+
+/** Every file an exclusion line matches (a directory: the files in it). */
+async function excludedFiles(patterns: string[], cwd: string): Promise<Set<string>> {
+  const exclusions = patterns.filter((pattern) => pattern.startsWith('!') && pattern.length > 1).map((pattern) => absolute(pattern.slice(1), cwd));
+  if (exclusions.length === 0) return new Set();
+  const globber = await glob.create(exclusions.join('\n'), { implicitDescendants: true, matchDirectories: false });
+  return new Set(await globber.glob());
 }
 
 /** A matched directory means its manifest files (not recursive, as `kubectl apply -f DIR`). */

@@ -5,6 +5,7 @@ import { aggregatedContentType, aggregatedDiscovery, aggregatedVersionOf, discov
 import type { Api } from './api.js';
 import { ApiError, errors } from './errors.js';
 import type { Counters, Faults, RequestRecord } from './faults.js';
+import { serveLog } from './logs.js';
 import { openapiV3 } from './openapi.js';
 import { decodeProtobufObject, isProtobuf, ProtobufError } from './protobuf.js';
 import { applyPatch, patchTypeOf } from './patch.js';
@@ -112,6 +113,14 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
       if (err instanceof ApiError) return sendError(res, err, rec);
       throw err;
     });
+  }
+  if (target.subresource === 'log' && target.type.plural === 'pods' && verb === 'get') {
+    try {
+      return serveLog(deps.api, res, rec, target.namespace!, target.name!, url.searchParams);
+    } catch (err) {
+      if (err instanceof ApiError) return sendError(res, err, rec);
+      throw err;
+    }
   }
   if (target.subresource && target.subresource !== 'status') return sendError(res, errors.noSuchPath(), rec);
   if (target.subresource === 'status' && !target.type.statusSubresource) return sendError(res, errors.noSuchPath(), rec);

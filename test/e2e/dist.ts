@@ -1,40 +1,36 @@
 /**
  * The end-to-end tests (and the demo) run `dist/index.js`, the bundle the runner executes. It is built
- * here, with `npm run package`, unless the last build on this machine was made from the current src/ and
- * package-lock.json and dist/ has not changed since, so a test run never judges a stale bundle (the first
- * run after `npm ci` always builds once, under a minute). Jest runs test files in parallel workers: a lock
+ * here, with `npm run package`, unless it is the build of the current src/ and package-lock.json: as the build
+ * record committed with it says (dist/build.json, so a fresh clone and the demo use the committed bundle), or
+ * as the last build on this machine says. A test run never judges a stale bundle. Jest runs test files in parallel workers: a lock
  * directory makes the first one build and the others wait for it. dist/ is never committed by the tests.
  */
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { BUILD_RECORD, fileHash, sourcesHash } from '../../scripts/sources-hash.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const DIST_ENTRY = path.join(ROOT, 'dist/index.js');
 const LOCK = path.join(ROOT, 'node_modules/.cache/kubewait-dist.lock');
 /** Which sources the last build here was made from (node_modules/.cache: never committed, gone on npm ci). */
-const STAMP = path.join(ROOT, 'node_modules/.cache/kubewait-dist.json');
+export const STAMP = path.join(ROOT, 'node_modules/.cache/kubewait-dist.json');
 const STALE_LOCK_MS = 5 * 60_000;
 
-/** A hash of everything dist/ is built from. Content, not mtimes: a fresh clone's mtimes say nothing. */
-function sourcesHash(): string {
-  const hash = createHash('sha256');
-  const add = (file: string) => hash.update(path.relative(ROOT, file)).update(readFileSync(file));
-  const walk = (dir: string): string[] =>
-    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
-  [...walk(path.join(ROOT, 'src')).sort(), path.join(ROOT, 'package-lock.json'), path.join(ROOT, 'scripts/package.ts')].forEach(add);
-  return hash.digest('hex');
-}
-
-const fileHash = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
-
-/** Stale unless the last build here was made from the current sources and dist/ is still that build. */
+/** Stale unless dist/index.js is the build of the current sources: by the build record committed with it
+ *  (dist/build.json, so a fresh clone uses the committed bundle), or by the last build on this machine. */
 export function distIsStale(): boolean {
-  if (!existsSync(DIST_ENTRY) || !existsSync(STAMP)) return true;
-  const stamp = JSON.parse(readFileSync(STAMP, 'utf8')) as { sources?: string; dist?: string };
-  return stamp.sources !== sourcesHash() || stamp.dist !== fileHash(DIST_ENTRY);
+  if (!existsSync(DIST_ENTRY)) return true;
+  const sources = sourcesHash();
+  const index = fileHash(DIST_ENTRY);
+  const matches = (file: string) => {
+    if (!existsSync(file)) return false;
+    const record = JSON.parse(readFileSync(file, 'utf8')) as { sources?: string; index?: string; dist?: string };
+    return record.sources === sources && (record.index ?? record.dist) === index;
+  };
+  return !matches(BUILD_RECORD) && !matches(STAMP);
 }
 
 /** Builds dist/ now, up to date or not, and records what it was built from. */
@@ -42,7 +38,7 @@ export function buildDist(): void {
   const sources = sourcesHash();
   execFileSync('npm', ['run', 'package', '--silent'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   mkdirSync(path.dirname(STAMP), { recursive: true });
-  writeFileSync(STAMP, JSON.stringify({ sources, dist: fileHash(DIST_ENTRY) }));
+  writeFileSync(STAMP, JSON.stringify({ sources, index: fileHash(DIST_ENTRY) }));
 }
 
 /** Builds dist/ unless it is up to date; safe to call from every test file. */

@@ -55,3 +55,28 @@ it('annotates a failing object on its manifest file and line', async () => {
     ]),
   );
 }, 150_000);
+
+it('honours a ! exclusion line when the included entry is a directory', async () => {
+  const run = await runAction({ kubeconfig: cluster.kubeconfig(), manifests: 'k8s/\n!k8s/app.yaml', timeout: '60s' }, { workspace });
+
+  expect(run.errors).toEqual([]);
+  expect(run.outputs.result).toBe('ready');
+  const resources = JSON.parse(run.outputs.resources!) as Array<{ name: string; file?: string }>;
+  expect(resources.map(({ name, file }) => ({ name, file }))).toEqual([{ name: 'migrate', file: 'k8s/migrate.json' }]);
+}, 150_000);
+
+it('a manifest with an unrendered template placeholder: the placeholder line, and says it looks like a template', async () => {
+  mkdirSync(path.join(workspace, 'chart'));
+  writeFileSync(
+    path.join(workspace, 'chart/deployment.yaml'),
+    ['apiVersion: apps/v1', 'kind: Deployment', 'metadata:', '  name: {{ .Values.name }}', '  labels:', '    app: web', ''].join('\n'),
+  );
+
+  const run = await runAction({ kubeconfig: cluster.kubeconfig(), manifests: 'chart/deployment.yaml', timeout: '60s' }, { workspace });
+
+  expect(run.exitCode).toBe(1);
+  expect(run.outputs.result).toBe('error');
+  expect(run.errors).toHaveLength(1);
+  expect(run.errors[0]?.properties).toMatchObject({ file: 'chart/deployment.yaml', line: '4' });
+  expect(run.errors[0]?.message).toContain('line 4, with the template placeholder {{ .Values.name }}: it looks like an unrendered template.');
+}, 60_000);

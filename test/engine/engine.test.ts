@@ -307,7 +307,7 @@ describe('wait-for', () => {
     const result = await runEngine(server, [{ type: 'widgets.gone.example.com', name: 'w' }], { waitFor: { kind: 'deleted' } });
     expect(result.outcome).toBe('ready');
     expect(result.targets.map(brief)).toEqual([
-      'widgets.gone.example.com/default/w NotFound done: resource type "widgets.gone.example.com" (in API group "gone.example.com") is not served by the cluster, so no such object exists',
+      'widgets.gone.example.com//w NotFound done: resource type "widgets.gone.example.com" (in API group "gone.example.com") is not served by the cluster, so no such object exists',
     ]);
   });
 
@@ -377,7 +377,7 @@ describe('custom resources', () => {
   it('says at the deadline that a type is not served', async () => {
     const result = await runEngine(server, [{ type: 'gadgets', name: 'g' }], { timeoutMs: 3000 });
     expect(result.outcome).toBe('timeout');
-    expect(result.targets.map(brief)).toEqual(['gadgets/default/g Unknown: resource type "gadgets" is not served by the cluster']);
+    expect(result.targets.map(brief)).toEqual(['gadgets//g Unknown: resource type "gadgets" is not served by the cluster']);
   });
 
   it('fails at once on an ambiguous type, naming the input and the candidates', async () => {

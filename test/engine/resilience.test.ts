@@ -204,7 +204,7 @@ describe('an API server that is not there yet', () => {
       });
       expect(result.outcome).toBe('timeout');
       expect(result.targets.map(brief)).toEqual([
-        `deploy/default/web Unknown: cannot discover the API server's resource types: cannot reach the API server at https://127.0.0.1:${port}: ECONNREFUSED`,
+        `Deployment/default/web Unknown: cannot discover the API server's resource types: cannot reach the API server at https://127.0.0.1:${port}: ECONNREFUSED`,
       ]);
     } finally {
       await cluster.close();

@@ -48,6 +48,8 @@ describe('parseSettings: good inputs', () => {
       statusGraceMs: 30_000,
       stableForMs: 0,
       release: '',
+      logs: true,
+      logLines: 30,
     });
   });
 
@@ -224,6 +226,12 @@ describe('parseSettings: bad inputs name the input, the problem and an example',
     ['status-grace', { ...target, 'status-grace': 'soon' }, 'Input "status-grace" is "soon": expected a duration of zero or more, like 30s, 2m or 0s (off).'],
     ['stable-for', { ...target, 'stable-for': '-5s' }, 'Input "stable-for" is "-5s": expected a duration of zero or more, like 30s, 2m or 0s (off).'],
     ['builtin-health-checks', { ...target, 'builtin-health-checks': 'yes' }, 'Input "builtin-health-checks" is "yes": expected true or false.'],
+    ...['0', '1001', '2.5', '-3', 'all'].map((lines): [string, Record<string, string>, string] => [
+      'log-lines',
+      { ...target, 'log-lines': lines },
+      `Input "log-lines" is "${lines}": expected a whole number of lines from 1 to 1000, like 30. To show no logs, set logs: false.`,
+    ]),
+    ['logs', { ...target, logs: 'sometimes' }, 'Input "logs" is "sometimes": expected true or false.'],
     ['timeout', { ...target, timeout: '5 minutes' }, 'Input "timeout" is "5 minutes": expected a duration like 90s, 5m or 1h30m, or a number of seconds.'],
     ['timeout', { ...target, timeout: '5min' }, 'Input "timeout" is "5min": expected a duration like 90s, 5m or 1h30m, or a number of seconds.'],
     ['timeout', { ...target, timeout: '1d' }, 'Input "timeout" is "1d": expected a duration like 90s, 5m or 1h30m, or a number of seconds.'],

@@ -5,6 +5,8 @@ import {
   desiredPhrase,
   diagnosisLines,
   displayServer,
+  doneFromTheStart,
+  newsEvents,
   formatSeconds,
   logRef,
   oneLine,
@@ -169,6 +171,40 @@ describe('small text helpers', () => {
     expect(truncate('abc', 3)).toBe('abc');
     expect(truncate('abcdef', 4)).toBe('abc…');
   });
+  it.each([
+    [
+      'rpc error: code = NotFound desc = failed to pull and unpack image "registry.example.com/shop/api:v2": failed to resolve reference "registry.example.com/shop/api:v2": registry.example.com/shop/api:v2: not found',
+      80,
+      'rpc error: code = NotFound desc = failed to … example.com/shop/api:v2: not found',
+    ],
+    ['one two three four five six seven eight nine ten eleven twelve thirteen fourteen', 50, 'one two three four five six … thirteen fourteen'],
+  ])('truncate cuts %j at word boundaries, keeping its end', (text, max, expected) => {
+    expect(truncate(text, max)).toBe(expected);
+    expect(truncate(text, max).length).toBeLessThanOrEqual(max);
+  });
+
+  it.each([
+    ['ready at its first real status', ['Unknown', 'Current'], true, true],
+    ['became ready', ['Unknown', 'InProgress', 'Current'], true, false],
+    ['not done', ['Unknown', 'InProgress'], false, false],
+    ['no history recorded', [], true, false],
+  ] as const)('doneFromTheStart: %s', (_what, statuses, done, expected) => {
+    const history = statuses.map((status, i) => ({ status, message: '', atSeconds: i }));
+    expect(doneFromTheStart({ history, done, status: statuses.at(-1) ?? 'Current' })).toBe(expected);
+  });
+
+  it('newsEvents drops the events that restate a listed container, keeps the ones that say more', () => {
+    const problem = { pod: 'api-1', container: 'api', init: false, reason: 'CrashLoopBackOff', message: 'restarted 3 times', unrecoverable: true };
+    const event = (object: string, reason: string, message: string) => ({ object, reason, message, count: 3 });
+    const events = [
+      event('Pod/api-1', 'BackOff', 'Back-off restarting failed container api in pod api-1_shop(uid)'),
+      event('Pod/api-1', 'Failed', 'Error: ErrImagePull'),
+      event('Pod/api-1', 'Unhealthy', 'Readiness probe failed: connection refused'),
+      event('Pod/other', 'BackOff', 'Back-off restarting failed container api in pod other_shop(uid)'),
+    ];
+    expect(newsEvents({ problems: [problem], events }).map((e) => `${e.object} ${e.reason}`)).toEqual(['Pod/api-1 Unhealthy', 'Pod/other BackOff']);
+  });
+
   it('oneLine joins lines', () => {
     expect(oneLine('a\n  b\r\nc ')).toBe('a b c');
   });

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { timestamp, type KubeObject } from '../store.js';
 import { annotation, ANNOTATION, controllerOf, stepMs, type Runtime } from './runtime.js';
+import { containerLogs, logTextFor, type ContainerLogs, type RunOutcome } from './container-logs.js';
 
 type Failure = 'ImagePullBackOff' | 'CrashLoopBackOff' | 'CreateContainerConfigError' | 'Unschedulable' | undefined;
 
@@ -12,6 +13,8 @@ interface PodPlan {
   step: number;
   failure: Failure;
   exitReason: string;
+  /** The exit code of a failing run: `kubewait.test/exit-code`, else 1 (137 for OOMKilled, as SIGKILL gives). */
+  exitCode: number;
   /** restartPolicy Never/OnFailure: the pod runs to completion. */
   runsToCompletion: boolean;
   outcome: 'Succeeded' | 'Failed';
@@ -36,11 +39,14 @@ const containerId = () => `containerd://${randomBytes(32).toString('hex')}`;
 
 export class Kubelet {
   private nextNode = 0;
+  private readonly logs: ContainerLogs;
 
   constructor(
     private readonly rt: Runtime,
     private readonly nodes: string[],
-  ) {}
+  ) {
+    this.logs = containerLogs(rt.store);
+  }
 
   /** Pods created already carrying container statuses (test fixtures) are left alone. */
   manages(pod: KubeObject): boolean {
@@ -55,6 +61,8 @@ export class Kubelet {
 
   onDeleted(pod: KubeObject): void {
     this.rt.cancel(pod.metadata.uid);
+    // A node drops a pod's container logs with the pod.
+    this.logs.forget(containerIDs(pod));
   }
 
   private plan(pod: KubeObject): PodPlan {
@@ -62,10 +70,13 @@ export class Kubelet {
     const owner = ref ? this.rt.store.byUID(ref.uid)?.object : undefined;
     const failure = (annotation(pod, ANNOTATION.podFailure) ?? annotation(owner, ANNOTATION.podFailure)) as Failure;
     const restartPolicy = pod.spec?.restartPolicy ?? 'Always';
+    const exitReason = annotation(pod, ANNOTATION.exitReason) ?? annotation(owner, ANNOTATION.exitReason) ?? 'Error';
+    const exitCode = Number(annotation(pod, ANNOTATION.exitCode) ?? annotation(owner, ANNOTATION.exitCode) ?? (exitReason === 'OOMKilled' ? 137 : 1));
     return {
       step: stepMs(pod, owner),
       failure: failure === ('ErrImagePull' as Failure) ? 'ImagePullBackOff' : failure,
-      exitReason: annotation(pod, ANNOTATION.exitReason) ?? annotation(owner, ANNOTATION.exitReason) ?? 'Error',
+      exitReason,
+      exitCode: Number.isInteger(exitCode) && exitCode > 0 ? exitCode : 1,
       runsToCompletion: restartPolicy !== 'Always',
       outcome: (annotation(pod, ANNOTATION.podOutcome) ?? annotation(owner, ANNOTATION.podOutcome)) === 'Failed' ? 'Failed' : 'Succeeded',
     };
@@ -74,6 +85,19 @@ export class Kubelet {
   private current(uid: string): KubeObject | undefined {
     const found = this.rt.store.byUID(uid);
     return found && !found.object.metadata.deletionTimestamp ? found.object : undefined;
+  }
+
+  /** A status write, and the log files of the containers it shows (the runtime writes them as containers run). */
+  private writeStatus(pod: KubeObject, status: object): KubeObject {
+    const written = this.rt.writeStatus(pod, status);
+    const owner = controllerOf(written);
+    const ownerObject = owner ? this.rt.store.byUID(owner.uid)?.object : undefined;
+    for (const c of (written.status?.containerStatuses ?? []) as ContainerStatus[]) {
+      for (const [id, outcome] of runsOf(c)) {
+        if (this.logs.outcomeOf(id) !== outcome) this.logs.write(id, outcome, logTextFor(written, ownerObject, c.name, outcome));
+      }
+    }
+    return written;
   }
 
   private later(uid: string, ms: number, fn: (pod: KubeObject) => void): void {
@@ -94,7 +118,7 @@ export class Kubelet {
     const node = pod.spec?.nodeName ?? this.nodes[this.nextNode++ % this.nodes.length];
     if (!pod.spec?.nodeName) pod = this.rt.writeObject(pod, (p) => ({ ...p, spec: { ...p.spec, nodeName: node } }));
     const startTime = timestamp();
-    this.rt.writeStatus(pod, this.status(pod, { phase: 'Pending', node, startTime, containers: this.containers(pod, () => waiting('ContainerCreating')) }));
+    this.writeStatus(pod, this.status(pod, { phase: 'Pending', node, startTime, containers: this.containers(pod, () => waiting('ContainerCreating')) }));
     this.later(uid, plan.step, (p) => this.start(p, plan, startTime));
   }
 
@@ -104,7 +128,7 @@ export class Kubelet {
     const n = this.nodes.length;
     const message = `0/${n} nodes are available: ${n} Insufficient cpu. preemption: 0/${n} nodes are available: ${n} No preemption victims found for incoming pod.`;
     if (repeat === 0) {
-      this.rt.writeStatus(pod, {
+      this.writeStatus(pod, {
         phase: 'Pending',
         conditions: [{ type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: timestamp(), reason: 'Unschedulable', message }],
         qosClass: 'BestEffort',
@@ -127,22 +151,34 @@ export class Kubelet {
         break;
     }
     const started = timestamp();
-    this.rt.writeStatus(pod, this.status(pod, { phase: 'Running', startTime, containers: this.containers(pod, () => running(started)) }));
+    this.writeStatus(pod, this.status(pod, { phase: 'Running', startTime, containers: this.containers(pod, () => running(started)) }));
     if (plan.runsToCompletion) this.later(pod.metadata.uid, plan.step, (p) => this.complete(p, plan, startTime, started));
   }
 
   private complete(pod: KubeObject, plan: PodPlan, startTime: string, started: string): void {
     const failed = plan.outcome === 'Failed';
-    const terminated = {
-      terminated: { exitCode: failed ? 1 : 0, reason: failed ? 'Error' : 'Completed', startedAt: started, finishedAt: timestamp(), containerID: containerId() },
+    const finishedAt = timestamp();
+    // The container that ran is the one that terminated: same ID. The scripted (first) container fails.
+    const terminated = (i: number) => {
+      const name = (pod.spec?.containers?.[i] as { name?: string } | undefined)?.name ?? '';
+      const fails = failed && i === 0;
+      return {
+        terminated: {
+          exitCode: fails ? plan.exitCode : 0,
+          reason: fails ? plan.exitReason : 'Completed',
+          startedAt: started,
+          finishedAt,
+          containerID: runningID(pod, name) ?? containerId(),
+        },
+      };
     };
-    this.rt.writeStatus(
+    this.writeStatus(
       pod,
       this.status(pod, {
         phase: plan.outcome,
         startTime,
         notReadyReason: failed ? 'PodFailed' : 'PodCompleted',
-        containers: this.containers(pod, () => ({ state: terminated, ready: false, started: false, restartCount: 0 })),
+        containers: this.containers(pod, (i) => ({ state: terminated(i), ready: false, started: false, restartCount: 0 })),
       }),
     );
   }
@@ -153,7 +189,7 @@ export class Kubelet {
     const cause = `rpc error: code = NotFound desc = failed to pull and unpack image "${ref}": failed to resolve reference "${ref}": ${ref}: not found`;
     const source = { component: 'kubelet', host: pod.spec?.nodeName, fieldPath: `spec.containers{${container.name}}` };
     const uid = pod.metadata.uid;
-    this.rt.writeStatus(
+    this.writeStatus(
       pod,
       this.status(pod, {
         phase: 'Pending',
@@ -165,7 +201,7 @@ export class Kubelet {
     this.rt.event(pod, 'Warning', 'Failed', `Failed to pull image "${container.image}": ${cause}`, source);
     this.rt.event(pod, 'Warning', 'Failed', 'Error: ErrImagePull', source);
     this.later(uid, plan.step, (p) => {
-      this.rt.writeStatus(
+      this.writeStatus(
         p,
         this.status(p, {
           phase: 'Pending',
@@ -185,11 +221,10 @@ export class Kubelet {
 
   private crash(pod: KubeObject, plan: PodPlan, startTime: string, restarts: number): void {
     const container = pod.spec?.containers?.[0] ?? { name: 'app' };
-    const oom = plan.exitReason === 'OOMKilled';
     const backoff = Math.min(10 * 2 ** (restarts - 1), 300);
     const lastState = {
       terminated: {
-        exitCode: oom ? 137 : 1,
+        exitCode: plan.exitCode,
         reason: plan.exitReason,
         startedAt: timestamp(new Date(Date.now() - 1000)),
         finishedAt: timestamp(),
@@ -208,7 +243,7 @@ export class Kubelet {
       started: false,
       restartCount: restarts,
     };
-    this.rt.writeStatus(
+    this.writeStatus(
       pod,
       this.status(pod, { phase: 'Running', startTime, containers: this.containers(pod, (i) => (i === 0 ? crashing : running(startTime)), 0) }),
     );
@@ -224,7 +259,7 @@ export class Kubelet {
 
   private configError(pod: KubeObject, plan: PodPlan, startTime: string, repeat: number): void {
     const container = pod.spec?.containers?.[0] ?? { name: 'app' };
-    this.rt.writeStatus(
+    this.writeStatus(
       pod,
       this.status(pod, {
         phase: 'Pending',
@@ -245,6 +280,8 @@ export class Kubelet {
     return (pod.spec?.containers ?? []).map((c: { name: string; image: string }, i: number) => {
       const s = stateOf(failing === undefined || i === failing ? i : -1);
       const running = 'running' in s.state || 'terminated' in s.state;
+      // A status rewrite keeps the ID of a container that keeps running; a terminated one carries its own.
+      const id = (s.state as { terminated?: { containerID?: string } }).terminated?.containerID ?? runningID(pod, c.name) ?? containerId();
       return {
         name: c.name,
         state: s.state,
@@ -253,7 +290,7 @@ export class Kubelet {
         restartCount: s.restartCount,
         image: c.image,
         imageID: running ? `${normalizedImage(c.image ?? '').replace(/:[^:/]+$/, '')}@sha256:${'ab'.repeat(32)}` : '',
-        ...(running ? { containerID: containerId() } : {}),
+        ...(running ? { containerID: id } : {}),
         started: s.started,
       };
     });
@@ -309,4 +346,34 @@ function waiting(reason: string, message?: string): ContainerState {
 
 function running(startedAt: string): ContainerState {
   return { state: { running: { startedAt } }, ready: true, started: true, restartCount: 0 };
+}
+
+interface ContainerStatus {
+  name: string;
+  containerID?: string;
+  state?: { running?: object; terminated?: { containerID?: string; exitCode?: number; reason?: string } };
+  lastState?: { terminated?: { containerID?: string; exitCode?: number; reason?: string } };
+}
+
+/** The ID of the container running under `name` in the pod's current status, if any. */
+function runningID(pod: KubeObject, name: string): string | undefined {
+  const status = ((pod.status?.containerStatuses ?? []) as ContainerStatus[]).find((c) => c.name === name);
+  return status?.state?.running ? status.containerID : undefined;
+}
+
+/** The container runs a status shows (the current one, the last terminated one) and how each went so far. */
+function runsOf(c: ContainerStatus): Array<[string, RunOutcome]> {
+  const ended = (t: { exitCode?: number; reason?: string }, restarted: boolean): RunOutcome =>
+    t.reason === 'OOMKilled' ? 'oomkilled' : t.exitCode === 0 ? 'succeeded' : restarted ? 'crashed' : 'failed';
+  const runs: Array<[string, RunOutcome]> = [];
+  const current = c.state?.terminated;
+  if (current?.containerID) runs.push([current.containerID, ended(current, false)]);
+  else if (c.state?.running && c.containerID) runs.push([c.containerID, 'running']);
+  const last = c.lastState?.terminated;
+  if (last?.containerID) runs.push([last.containerID, ended(last, true)]);
+  return runs;
+}
+
+function containerIDs(pod: KubeObject): string[] {
+  return ((pod.status?.containerStatuses ?? []) as ContainerStatus[]).flatMap((c) => runsOf(c).map(([id]) => id));
 }

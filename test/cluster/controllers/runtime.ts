@@ -9,6 +9,7 @@ export const ANNOTATION = {
   readyAfterMs: 'kubewait.test/ready-after-ms',
   podFailure: 'kubewait.test/pod-failure',
   exitReason: 'kubewait.test/exit-reason',
+  exitCode: 'kubewait.test/exit-code',
   jobOutcome: 'kubewait.test/job-outcome',
   podOutcome: 'kubewait.test/pod-outcome',
   pvc: 'kubewait.test/pvc',

@@ -1,0 +1,31 @@
+/**
+ * What dist/ is built from, as one hash: src/, package-lock.json and the build script, by content (a fresh
+ * clone's mtimes say nothing). `npm run package` records it in dist/build.json; the tests and the demo
+ * compare it to decide whether the committed bundle is current or must be rebuilt.
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** Written beside the bundle by `npm run package`, committed with it. */
+export const BUILD_RECORD = path.join(ROOT, 'dist/build.json');
+
+export interface BuildRecord {
+  /** `sourcesHash()` of what the bundle was built from. */
+  sources: string;
+  /** sha256 of dist/index.js as built. */
+  index: string;
+}
+
+export function sourcesHash(): string {
+  const hash = createHash('sha256');
+  const add = (file: string) => hash.update(path.relative(ROOT, file).split(path.sep).join('/')).update(readFileSync(file));
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
+  [...walk(path.join(ROOT, 'src')).sort(), path.join(ROOT, 'package-lock.json'), path.join(ROOT, 'scripts/package.ts')].forEach(add);
+  return hash.digest('hex');
+}
+
+export const fileHash = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');

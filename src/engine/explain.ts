@@ -1,0 +1,209 @@
+/**
+ * After the wait: why the workloads that did not get there are not there, with the tails of their failing
+ * containers' logs. For each target not done (a Deployment, StatefulSet, DaemonSet, ReplicaSet, Job or Pod,
+ * at most `maxTargets`): one LIST of the object by name, per namespace one LIST of pods and of Warning events (and of
+ * ReplicaSets / ControllerRevisions when a target needs them), then one shared, time-boxed round of log reads.
+ * Never fatal: what cannot be read becomes a warning and a shorter explanation.
+ */
+import type { KubeClient } from '../kube/client.js';
+import { ApiError, listPages } from '../kube/index.js';
+import { readContainerLogs, type LogOutcome, type LogRead } from '../kube/logs.js';
+import { explainFailedJob, explainFailedPod, type FailureExplanation } from '../status/explain-failure.js';
+import { podsToExplain, type ContainerToExplain, type PodToExplain } from '../status/explain-pods.js';
+import type { WarningEvent } from '../status/types.js';
+import type { TargetReport } from './types.js';
+import { withKind } from '../kube/index.js';
+
+/** One failing container as the report shows it: what was read (`outcome`, absent when nothing could be). */
+export interface ContainerLogView {
+  request: ContainerToExplain;
+  outcome?: LogOutcome;
+  /** The pod's recent Warning events: shown when there is no log. */
+  events?: readonly WarningEvent[];
+}
+
+export interface ExplainOptions {
+  /** Lines of each failing container's log (the `log-lines` input); 0 reads no logs (`logs: false`). */
+  logLines: number;
+  /** The registered secret masks, applied to every log text and API message. */
+  mask: (text: string) => string;
+  /** The run's cancellation. */
+  signal?: AbortSignal;
+  /** Time for all log reads together (default 5 s); the GETs and LISTs have as long again. */
+  budgetMs?: number;
+  /** At most this many targets are explained (default 10: about what gets an annotation). */
+  maxTargets?: number;
+  /** Pods per target (default 3). */
+  maxPods?: number;
+}
+
+export interface TargetExplanation {
+  /** The pods that explain it, worst first (for a failed Job or Pod: its failed pods). */
+  pods: PodToExplain[];
+  /** For a Job or bare Pod that failed. */
+  failure?: FailureExplanation;
+  /** One per failing container of `pods`, in order: the log read, or (no `outcome`) why there is none. */
+  logs: ContainerLogView[];
+}
+
+export interface ExplainResult {
+  /** Aligned with the targets given: undefined for those not explained (done, other kinds, over the cap). */
+  explanations: Array<TargetExplanation | undefined>;
+  warnings: string[];
+}
+
+type Target = Pick<TargetReport, 'kind' | 'namespace' | 'name' | 'status' | 'done'>;
+
+/** Where each explained kind lives; their API versions are stable, so no discovery is needed. */
+const PATHS: Record<string, { apiVersion: string; base: string; resource: string }> = {
+  Deployment: { apiVersion: 'apps/v1', base: '/apis/apps/v1', resource: 'deployments' },
+  StatefulSet: { apiVersion: 'apps/v1', base: '/apis/apps/v1', resource: 'statefulsets' },
+  DaemonSet: { apiVersion: 'apps/v1', base: '/apis/apps/v1', resource: 'daemonsets' },
+  ReplicaSet: { apiVersion: 'apps/v1', base: '/apis/apps/v1', resource: 'replicasets' },
+  Job: { apiVersion: 'batch/v1', base: '/apis/batch/v1', resource: 'jobs' },
+  Pod: { apiVersion: 'v1', base: '/api/v1', resource: 'pods' },
+};
+
+const DEFAULT_MAX_TARGETS = 10;
+const DEFAULT_BUDGET_MS = 5_000;
+
+interface Namespace {
+  pods: unknown[];
+  events: unknown[];
+  replicaSets: unknown[];
+  controllerRevisions: unknown[];
+}
+
+export async function explainTargets(client: KubeClient, targets: readonly Target[], options: ExplainOptions): Promise<ExplainResult> {
+  const budgetMs = options.budgetMs ?? DEFAULT_BUDGET_MS;
+  const chosen = targets
+    .map((target, index) => ({ target, index }))
+    .filter(({ target }) => !target.done && target.name !== '' && PATHS[target.kind] !== undefined && target.status !== 'NotFound')
+    .slice(0, options.maxTargets ?? DEFAULT_MAX_TARGETS);
+  const warnings: string[] = [];
+  const explanations: Array<TargetExplanation | undefined> = targets.map(() => undefined);
+  if (chosen.length === 0) return { explanations, warnings };
+
+  const signal = options.signal ? AbortSignal.any([options.signal, AbortSignal.timeout(budgetMs)]) : AbortSignal.timeout(budgetMs);
+  const request = { signal, timeoutMs: budgetMs };
+  const warn = (message: string) => {
+    const masked = options.mask(message);
+    if (!warnings.includes(masked)) warnings.push(masked);
+  };
+
+  // A LIST filtered by name, not a GET: the wait needed `list` on these types already, and `get` is not asked for.
+  const objects = await Promise.all(
+    chosen.map(async ({ target }) => {
+      const where = PATHS[target.kind]!;
+      const items: unknown[] = [];
+      try {
+        await listPages(
+          client,
+          `${where.base}/namespaces/${encodeURIComponent(target.namespace)}/${where.resource}`,
+          (page) => items.push(...page.map((item) => withKind(item, where.apiVersion, target.kind))),
+          { ...request, fieldSelector: `metadata.name=${target.name}` },
+          () => (items.length = 0),
+        );
+      } catch {
+        return undefined; // unreadable: the wait's own report says why
+      }
+      return items[0]; // undefined when gone
+    }),
+  );
+
+  const namespaces = new Map<string, Promise<Namespace>>();
+  const namespaceData = (namespace: string) => {
+    let data = namespaces.get(namespace);
+    if (!data) {
+      const kinds = new Set(chosen.filter(({ target }) => target.namespace === namespace).map(({ target }) => target.kind));
+      data = listNamespace(client, namespace, kinds, request, warn);
+      namespaces.set(namespace, data);
+    }
+    return data;
+  };
+
+  const explained = await Promise.all(
+    chosen.map(async ({ target }, i) => {
+      const object = objects[i];
+      if (object === undefined) return undefined;
+      const data = await namespaceData(target.namespace);
+      const maxPods = options.maxPods;
+      if (target.status === 'Failed' && (target.kind === 'Job' || target.kind === 'Pod')) {
+        const failure = target.kind === 'Job' ? explainFailedJob(object, data.pods, data.events, { maxPods }) : explainFailedPod(object, data.events);
+        return { pods: failure.failedPods, failure };
+      }
+      const pods = podsToExplain({
+        target: object,
+        pods: data.pods,
+        replicaSets: data.replicaSets,
+        controllerRevisions: data.controllerRevisions,
+        events: data.events,
+        ...(maxPods !== undefined ? { max: maxPods } : {}),
+      });
+      return { pods };
+    }),
+  );
+
+  // One round of log reads for every target: one budget, one 403 warning per namespace.
+  const wanted = explained.flatMap((e) => (e ? e.pods.flatMap((p) => p.containers) : []));
+  const readable = options.logLines > 0 ? wanted.filter((c) => c.noLogs === undefined) : [];
+  const { reads, warnings: logWarnings } = await readContainerLogs(client, readable, {
+    tailLines: options.logLines,
+    budgetMs,
+    mask: options.mask,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  logWarnings.forEach(warn);
+  const readOf = new Map<ContainerToExplain, LogRead<ContainerToExplain>>(reads.map((r) => [r.request, r]));
+
+  chosen.forEach(({ index }, i) => {
+    const e = explained[i];
+    if (!e) return;
+    const logs = e.pods.flatMap((pod) =>
+      pod.containers
+        .filter((c) => options.logLines > 0 || c.noLogs !== undefined)
+        .map((c): ContainerLogView => {
+          const read = readOf.get(c);
+          return { request: c, ...(read ? { outcome: read.outcome } : {}), events: pod.events };
+        }),
+    );
+    explanations[index] = { ...e, logs };
+  });
+  return { explanations, warnings };
+}
+
+async function listNamespace(
+  client: KubeClient,
+  namespace: string,
+  kinds: Set<string>,
+  request: { signal: AbortSignal; timeoutMs: number },
+  warn: (message: string) => void,
+): Promise<Namespace> {
+  const ns = encodeURIComponent(namespace);
+  const list = async (path: string, apiVersion: string, kind: string, fieldSelector?: string): Promise<unknown[]> => {
+    const items: unknown[] = [];
+    try {
+      await listPages(
+        client,
+        path,
+        (page) => items.push(...page.map((item) => withKind(item, apiVersion, kind))),
+        { ...request, ...(fieldSelector ? { fieldSelector } : {}) },
+        () => (items.length = 0),
+      );
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 403)
+        warn(
+          `cannot list ${kind === 'Event' ? 'events' : `${kind.toLowerCase()}s`} in namespace "${namespace}": the failure report cannot name the pods at fault there — grant list on them`,
+        );
+      return [];
+    }
+    return items;
+  };
+  const [pods, events, replicaSets, controllerRevisions] = await Promise.all([
+    list(`/api/v1/namespaces/${ns}/pods`, 'v1', 'Pod'),
+    list(`/api/v1/namespaces/${ns}/events`, 'v1', 'Event', 'type=Warning'),
+    kinds.has('Deployment') ? list(`/apis/apps/v1/namespaces/${ns}/replicasets`, 'apps/v1', 'ReplicaSet') : Promise.resolve([]),
+    kinds.has('DaemonSet') ? list(`/apis/apps/v1/namespaces/${ns}/controllerrevisions`, 'apps/v1', 'ControllerRevision') : Promise.resolve([]),
+  ]);
+  return { pods, events, replicaSets, controllerRevisions };
+}

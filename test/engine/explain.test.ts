@@ -1,0 +1,114 @@
+/** explainTargets over real HTTPS against the stand-in: which targets get explained, with which pods and logs,
+ *  and what happens without permissions or with logs turned off. */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { explainTargets, type ExplainOptions } from '../../src/engine/explain.js';
+import type { TargetReport } from '../../src/engine/types.js';
+import { KubeClient } from '../../src/kube/client.js';
+import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
+import { annotationLine } from '../../src/report/logs.js';
+import { startCluster, type TestCluster } from '../cluster/index.js';
+import { deployment, until } from '../cluster/testkit.js';
+
+let cluster: TestCluster;
+const clients: KubeClient[] = [];
+const NS = 'default';
+
+beforeAll(async () => {
+  cluster = await startCluster({
+    speed: 0.05,
+    tokens: {
+      // Can read the targets and list pods, but not logs: explanations without log tails.
+      'no-logs': [{ verbs: ['get', 'list'], resources: ['pods', 'events', 'deployments', 'replicasets', 'jobs'], apiGroups: ['', 'apps', 'batch'] }],
+      // Can read the targets only.
+      'targets-only': [{ verbs: ['list'], resources: ['deployments', 'jobs'], apiGroups: ['apps', 'batch'] }],
+    },
+  });
+  cluster.create(deployment('api', { annotations: { 'kubewait.test/pod-failure': 'CrashLoopBackOff' } }));
+  cluster.create(deployment('web', { annotations: { 'kubewait.test/pod-failure': 'ImagePullBackOff' }, image: 'shop/web:404' }));
+  cluster.create(deployment('ok'));
+  cluster.create({
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name: 'migrate', namespace: NS, annotations: { 'kubewait.test/job-outcome': 'Failed', 'kubewait.test/exit-code': '3' } },
+    spec: { backoffLimit: 0, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'migrate', image: 'shop/migrate:5' }] } } },
+  });
+  const pods = () => cluster.list('v1', 'Pod', NS);
+  await until(
+    () =>
+      pods().some((p) => p.metadata.name.startsWith('api-') && p.status?.containerStatuses?.[0]?.restartCount >= 1) &&
+      pods().some((p) => p.metadata.name.startsWith('web-') && p.status?.containerStatuses?.[0]?.state?.waiting) &&
+      cluster.get('batch/v1', 'Job', NS, 'migrate')?.status?.conditions?.some((c: { type: string }) => c.type === 'Failed') &&
+      cluster.get('apps/v1', 'Deployment', NS, 'ok')?.status?.availableReplicas === 1,
+    'the scene',
+    20_000,
+  );
+});
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  await cluster.close();
+});
+
+function client(token = 'admin'): KubeClient {
+  const secrets = { mask: () => undefined };
+  const loaded = loadKubeConfig({ kubeconfig: cluster.kubeconfig({ token }), context: '' }, secrets, { env: {}, serviceAccountDir: '/nonexistent' });
+  const created = new KubeClient(loaded.kubeConfig, loaded.server, secrets);
+  clients.push(created);
+  return created;
+}
+
+const target = (kind: string, name: string, status: TargetReport['status'], done = false) => ({ kind, namespace: NS, name, status, done });
+const TARGETS = [
+  target('Deployment', 'api', 'InProgress'),
+  target('Deployment', 'ok', 'Current', true),
+  target('Service', 'api', 'InProgress'),
+  target('Job', 'migrate', 'Failed'),
+  target('Deployment', 'web', 'InProgress'),
+  target('Deployment', 'gone', 'NotFound'),
+];
+const options: ExplainOptions = { logLines: 30, mask: (text) => text };
+
+describe('explainTargets', () => {
+  it('explains the workloads not done, each with its pods and their log lines', async () => {
+    const { explanations, warnings } = await explainTargets(client(), TARGETS, options);
+    expect(warnings).toEqual([]);
+    expect(explanations.map((e) => e !== undefined)).toEqual([true, false, false, true, true, false]);
+    const [api, , , migrate, web] = explanations;
+    expect(api!.logs.map(annotationLine)).toEqual([`pod ${api!.pods[0]!.name}, container app: exit 1: panic: missing DATABASE_URL`]);
+    expect(migrate!.failure).toMatchObject({ kind: 'Job', reason: 'BackoffLimitExceeded', failedCount: 1 });
+    expect(migrate!.logs.map(annotationLine)).toEqual([
+      `pod ${migrate!.pods[0]!.name}, container migrate: exit 3: Error: connect ECONNREFUSED 10.96.0.15:5432`,
+    ]);
+    expect(web!.logs).toHaveLength(1);
+    expect(web!.logs[0]).toMatchObject({ request: { container: 'app' } });
+    expect(web!.logs[0]!.outcome).toBeUndefined(); // waiting on its image: nothing to read
+    expect(web!.logs[0]!.request.noLogs).toMatch(/^(ImagePullBackOff|ErrImagePull): /);
+  });
+
+  it('reads no logs with logLines 0, but still says why a container has none', async () => {
+    cluster.counters.reset();
+    const { explanations } = await explainTargets(client(), TARGETS, { ...options, logLines: 0 });
+    expect(explanations[0]!.logs).toEqual([]);
+    expect(explanations[4]!.logs).toHaveLength(1);
+    expect(cluster.counters.requests().filter((r) => r.resource === 'pods/log')).toEqual([]);
+  });
+
+  it('without get on pods/log: one warning, the rest of the explanation stays', async () => {
+    const { explanations, warnings } = await explainTargets(client('no-logs'), TARGETS, options);
+    expect(warnings).toEqual([expect.stringContaining('grant get on pods/log')]);
+    expect(explanations[0]!.pods).toHaveLength(1);
+    expect(explanations[0]!.logs.map((l) => l.outcome)).toEqual([{ kind: 'forbidden' }]);
+    expect(annotationLine(explanations[0]!.logs[0]!)).toMatch(/: exit 1$/);
+  });
+
+  it('without list on pods: warnings naming it, no pods, never a failure', async () => {
+    const { explanations, warnings } = await explainTargets(client('targets-only'), TARGETS, options);
+    expect(warnings).toContain('cannot list pods in namespace "default": the failure report cannot name the pods at fault there — grant list on them');
+    expect(explanations[0]).toEqual({ pods: [], logs: [] });
+    expect(explanations[3]!.failure).toMatchObject({ reason: 'BackoffLimitExceeded', failedPods: [] });
+  });
+
+  it('at most maxTargets targets', async () => {
+    const { explanations } = await explainTargets(client(), TARGETS, { ...options, maxTargets: 1 });
+    expect(explanations.map((e) => e !== undefined)).toEqual([true, false, false, false, false, false]);
+  });
+});
