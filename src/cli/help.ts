@@ -1,0 +1,56 @@
+/** `kubewait --help`: generated from the flag tables, so it lists every flag and the action's defaults. */
+import { EXIT_CODES } from './exit-codes.js';
+import { COMMAND_FLAGS, defaultOf, INPUT_FLAGS, type InputFlag } from './flags.js';
+
+const EXAMPLES = [
+  ['kubewait deployment/web job/migrate -n shop', 'wait until both are ready'],
+  ['kubewait -f k8s/ --timeout 10m', 'every object in the manifests of k8s/'],
+  ['kubewait -l app=web -n shop', 'every workload labelled app=web'],
+  ['kubewait deployments -l tier=frontend', 'every Deployment labelled tier=frontend'],
+  ['kubewait pod/seed --for condition=Ready=False', 'a condition, as kubectl wait --for'],
+  ["kubewait svc/lb --for 'jsonpath={.status.loadBalancer.ingress}'", 'a field to appear'],
+  ['kubewait namespace/old --for deleted', 'until it is gone'],
+  ['kubewait -f k8s/ -o json --junit report.xml', 'JSON on stdout, JUnit XML for the CI'],
+  ['kubectl kubewait deployment web api', "as a kubectl plugin, in kubectl's TYPE NAME... form"],
+];
+
+function flagLines(table: Record<string, InputFlag>, defaults: (key: string) => string | undefined): string[] {
+  return Object.entries(table)
+    .filter(([, spec]) => spec.flag !== undefined)
+    .map(([key, spec]) => {
+      const name = `${spec.short ? `-${spec.short}, ` : '    '}--${spec.flag}${spec.value ? ` ${spec.value}` : ''}`;
+      const given = defaults(key);
+      const shown = given === undefined || given === '' ? '' : ` [${given}]`;
+      return `  ${name.padEnd(30)} ${spec.help}${shown}`;
+    });
+}
+
+export function helpText(version: string): string {
+  const exits = Object.entries(EXIT_CODES).map(([verdict, code]) => `  ${String(code).padStart(3)}  ${verdict}`);
+  return [
+    `kubewait ${version}: wait until Kubernetes resources are ready (kstatus rules), and say which are not and why.`,
+    '',
+    'Usage:',
+    '  kubewait [flags] [TYPE/NAME | NAMESPACE/TYPE/NAME | TYPE NAME... | TYPE -l SELECTOR]',
+    '  kubectl kubewait [flags] [targets]',
+    '',
+    'Examples:',
+    ...EXAMPLES.map(([command, what]) => `  ${command!.padEnd(64)} # ${what}`),
+    '',
+    'Targets and cluster:',
+    ...flagLines(INPUT_FLAGS, defaultOf).slice(0, 5),
+    '',
+    'Waiting:',
+    ...flagLines(INPUT_FLAGS, defaultOf).slice(5),
+    '',
+    'Output:',
+    ...flagLines(COMMAND_FLAGS, (key) => (key === 'output' ? 'text' : undefined)),
+    '',
+    'Exit codes:',
+    ...exits,
+    '',
+    'Boolean flags take --flag, --no-flag or --flag=false. Inside GitHub Actions the command also writes',
+    'annotations and the job summary; inside GitLab CI the log uses collapsible sections. NO_COLOR turns colour off.',
+    '',
+  ].join('\n');
+}
