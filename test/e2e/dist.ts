@@ -1,8 +1,8 @@
 /**
- * The end-to-end tests (and the demo) run `dist/index.js`, the bundle the runner executes. It is built
- * here, with `npm run package`, unless the last build on this machine was made from the current src/ and
- * package-lock.json and dist/ has not changed since, so a test run never judges a stale bundle (the first
- * run after `npm ci` always builds once, under a minute). Jest runs test files in parallel workers: a lock
+ * The end-to-end tests (and the demo) run `dist/index.js`, the bundle the runner executes, and `dist/cli.js`,
+ * the command. Both are built here, with `npm run package`, unless the last build on this machine was made
+ * from the current src/ and package-lock.json and dist/ has not changed since, so a test run never judges a
+ * stale bundle (the first run after `npm ci` always builds once, under a minute). Jest runs test files in parallel workers: a lock
  * directory makes the first one build and the others wait for it. dist/ is never committed by the tests.
  */
 import { execFileSync } from 'node:child_process';
@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const DIST_ENTRY = path.join(ROOT, 'dist/index.js');
+export const DIST_CLI = path.join(ROOT, 'dist/cli.js');
 const LOCK = path.join(ROOT, 'node_modules/.cache/kubewait-dist.lock');
 /** Which sources the last build here was made from (node_modules/.cache: never committed, gone on npm ci). */
 const STAMP = path.join(ROOT, 'node_modules/.cache/kubewait-dist.json');
@@ -28,13 +29,14 @@ function sourcesHash(): string {
   return hash.digest('hex');
 }
 
-const fileHash = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+/** Both bundles: either one edited or missing makes dist/ stale. */
+const distHash = () => createHash('sha256').update(readFileSync(DIST_ENTRY)).update(readFileSync(DIST_CLI)).digest('hex');
 
 /** Stale unless the last build here was made from the current sources and dist/ is still that build. */
 export function distIsStale(): boolean {
-  if (!existsSync(DIST_ENTRY) || !existsSync(STAMP)) return true;
+  if (!existsSync(DIST_ENTRY) || !existsSync(DIST_CLI) || !existsSync(STAMP)) return true;
   const stamp = JSON.parse(readFileSync(STAMP, 'utf8')) as { sources?: string; dist?: string };
-  return stamp.sources !== sourcesHash() || stamp.dist !== fileHash(DIST_ENTRY);
+  return stamp.sources !== sourcesHash() || stamp.dist !== distHash();
 }
 
 /** Builds dist/ now, up to date or not, and records what it was built from. */
@@ -42,7 +44,7 @@ export function buildDist(): void {
   const sources = sourcesHash();
   execFileSync('npm', ['run', 'package', '--silent'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   mkdirSync(path.dirname(STAMP), { recursive: true });
-  writeFileSync(STAMP, JSON.stringify({ sources, dist: fileHash(DIST_ENTRY) }));
+  writeFileSync(STAMP, JSON.stringify({ sources, dist: distHash() }));
 }
 
 /** Builds dist/ unless it is up to date; safe to call from every test file. */
