@@ -8,8 +8,7 @@ import path from 'node:path';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { EngineResult } from '../engine/types.js';
 import type { KubeconfigSources } from '../kube/index.js';
-import { defaultSources } from '../kube/kubeconfig.js';
-import { waitAndReport, type ClusterInfo, type PipelineSink } from '../pipeline.js';
+import type { ClusterInfo, PipelineSink } from '../pipeline.js';
 import { finalLogLines } from '../report/live-log.js';
 import { publicResult, resourceOutput } from '../report/outputs.js';
 import { InputError, type InputProblem, type Settings } from '../settings.js';
@@ -46,9 +45,8 @@ export async function runCommand(io: CommandIO): Promise<number> {
     if (line.help) return (out(helpText(VERSION)), EXIT_CODES.ready);
     if (line.version) return (out(`kubewait ${VERSION}\n`), EXIT_CODES.ready);
     checkSomethingToWaitFor(line);
-    const sources = kubeconfigSources(line, io);
     const settings = settingsFrom(line);
-    const result = await wait(settings, line, io, sources, redactor);
+    const result = await wait(settings, line, io, await kubeconfigSources(line, io), redactor);
     finish(result, settings, line, io, out);
     if (result.error) err(`kubewait: ${describeForCommand(result.error)}\n`);
     return exitCodeOf(result);
@@ -58,8 +56,7 @@ export async function runCommand(io: CommandIO): Promise<number> {
 }
 
 /** `--kubeconfig PATH` is kubectl's flag: a file, read as $KUBECONFIG would be (relative paths inside it too). */
-function kubeconfigSources(line: CommandLine, io: CommandIO): KubeconfigSources {
-  const defaults = defaultSources();
+async function kubeconfigSources(line: CommandLine, io: CommandIO): Promise<KubeconfigSources> {
   const env = { ...io.env };
   if (line.kubeconfigPath !== undefined) {
     const file = path.resolve(io.cwd, line.kubeconfigPath);
@@ -68,7 +65,8 @@ function kubeconfigSources(line: CommandLine, io: CommandIO): KubeconfigSources 
     }
     env.KUBECONFIG = file;
   }
-  return { ...defaults, env, home: io.env.HOME || io.env.USERPROFILE };
+  const { defaultSources } = await import('../kube/kubeconfig.js');
+  return { ...defaultSources(), env, home: io.env.HOME || io.env.USERPROFILE };
 }
 
 async function wait(settings: Settings, line: CommandLine, io: CommandIO, kubeconfigSources: KubeconfigSources, redactor: Redactor): Promise<EngineResult> {
@@ -88,6 +86,8 @@ async function wait(settings: Settings, line: CommandLine, io: CommandIO, kubeco
       if (flavour === 'github') await (await import('./github.js')).reportToGitHub(result, settings, cluster, write);
     },
   };
+  // Loaded here, not up front: --help, --version and a bad flag answer without evaluating client-node.
+  const { waitAndReport } = await import('../pipeline.js');
   return waitAndReport(settings, sink, { cwd: io.cwd, kubeconfigSources });
 }
 
