@@ -154,7 +154,8 @@ function stringValue(entry: FlagEntry, rawName: string, value: string | undefine
   if (value === undefined || (!inline && /^-[a-zA-Z-]/.test(value))) {
     throw new UsageError(`${rawName} needs a value, like ${example(entry.flag!)}.`);
   }
-  return value;
+  // `-n=shop` is `-n shop` in kubectl (pflag); parseArgs would keep the `=`.
+  return inline && !rawName.startsWith('--') && value.startsWith('=') ? value.slice(1) : value;
 }
 
 /**

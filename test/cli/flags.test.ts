@@ -27,6 +27,7 @@ describe('flags', () => {
     ['TYPE,TYPE NAME', ['deploy,sts', 'web'], { resources: 'deploy/web\nsts/web' }],
     ['a bare type filtered by -l', ['deployments', '-l', 'tier=frontend'], { resources: 'deployments', selector: 'tier=frontend' }],
     ['repeated -f', ['-f', 'a.yaml', '--filename', 'k8s/', '-fb.json'], { manifests: 'a.yaml\nk8s/\nb.json' }],
+    ['short flags with = (pflag)', ['pod/x', '-n=shop', '-o=json'], { resources: 'pod/x', namespace: 'shop' }],
     [
       'booleans, kubectl style and negated',
       ['-l', 'app=web', '--fail-fast=false', '--no-job-completion', '--summary'],
