@@ -75,6 +75,24 @@ describe('kubewait, the command', () => {
     expect(run.stdout).not.toContain('::'); // no workflow commands outside GitHub Actions
   }, 120_000);
 
+  it.each<[string, Record<string, string>, boolean]>([
+    ['colours the log on a terminal', {}, true],
+    ['does not colour it with NO_COLOR', { NO_COLOR: '1' }, false],
+  ])(
+    '%s',
+    async (_case, env, coloured) => {
+      cluster.create(deployment('web', { namespace: `cli-tty-${coloured}`, readyAfterMs: 100 }));
+
+      const run = await runCommand(['deployment/web'], { terminal: true, env: { KUBECONFIG: kubeconfigFile(`cli-tty-${coloured}`), TERM: 'xterm', ...env } });
+
+      expect(run.exitCode).toBe(0);
+      expect(run.stdout).toContain('kubewait: ');
+      expect(run.stdout.includes('\u001b[32mCurrent\u001b[0m')).toBe(coloured);
+      expect(run.stdout.includes('\u001b[')).toBe(coloured);
+    },
+    120_000,
+  );
+
   it('exits 1 when a target fails, with -o json the action`s resources and --junit the reason', async () => {
     cluster.create(deployment('api', { namespace: 'cli-failed', podFailure: 'ImagePullBackOff', image: 'registry.example.com/api:v2' }));
     cluster.create(deployment('web', { namespace: 'cli-failed', readyAfterMs: 300 }));

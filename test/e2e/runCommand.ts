@@ -27,6 +27,8 @@ export interface CommandOptions {
   signalWhen?: (output: string) => NodeJS.Signals | undefined;
   /** Run as `kubectl kubewait ARGS` through the real kubectl v1.35.2. */
   viaKubectl?: boolean;
+  /** Run on a pseudo-terminal (util-linux `script`), as in a person's shell; stdout and stderr both arrive on stdout. */
+  terminal?: boolean;
 }
 
 export async function runCommand(args: string[], options: CommandOptions = {}): Promise<CommandRun> {
@@ -46,6 +48,11 @@ export async function runCommand(args: string[], options: CommandOptions = {}): 
       symlinkSync(DIST_CLI, path.join(bin, 'kubectl-kubewait'));
       command = await kubectlPath();
       argv = ['kubewait', ...args];
+    }
+    if (options.terminal) {
+      const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
+      argv = ['-qec', [command, ...argv].map(quote).join(' '), '/dev/null'];
+      command = 'script';
     }
     return await spawnCommand(command, argv, env, options.cwd ?? scratch, options);
   } finally {
