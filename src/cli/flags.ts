@@ -44,6 +44,12 @@ export const INPUT_FLAGS = {
   'fail-fast': { flag: 'fail-fast', boolean: true, help: 'stop as soon as any target is Failed (--fail-fast=false: wait for the others)' },
   'job-completion': { flag: 'job-completion', boolean: true, help: 'Jobs must complete and bare Pods succeed (false: plain kstatus)' },
   summary: { flag: 'summary', boolean: true, help: 'inside GitHub Actions, write the job summary' },
+  'pr-comment': { flag: 'pr-comment', value: 'WHEN', help: 'inside GitHub Actions, the sticky pull-request comment: off, always or on-failure' },
+  'deployment-environment': { flag: 'deployment-environment', value: 'NAME', help: 'inside GitHub Actions, report to a Deployment of this environment' },
+  'deployment-url': { flag: 'deployment-url', value: 'URL', help: "the Deployment's environment URL" },
+  'github-token': { flag: 'github-token', value: 'TOKEN', help: 'token for the comment and the Deployment (default: $GITHUB_TOKEN)' },
+  'report-matrix': { flag: 'report-matrix', value: 'JSON', help: "the job's matrix entry, to tell matrix comments apart" },
+  'report-job-id': { flag: 'report-job-id', value: 'ID', help: "the job's check-run id, for links" },
 } satisfies Record<string, InputFlag>;
 
 export type Output = 'text' | 'json';
@@ -98,6 +104,12 @@ const EXAMPLES: Record<string, string> = {
   mode: 'poll',
   output: 'json',
   junit: 'report.xml',
+  'pr-comment': 'on-failure',
+  'deployment-environment': 'staging',
+  'deployment-url': 'https://staging.example.com',
+  'github-token': '"$GITHUB_TOKEN"',
+  'report-matrix': '\'{"os":"linux"}\'',
+  'report-job-id': '42',
 };
 
 export function example(flag: string): string {

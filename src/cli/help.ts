@@ -14,6 +14,14 @@ const EXAMPLES = [
   ['kubectl kubewait deployment web api', "as a kubectl plugin, in kubectl's TYPE NAME... form"],
 ];
 
+const TARGET_INPUTS = new Set(['kubeconfig', 'context', 'namespace', 'resources', 'selector', 'manifests']);
+const GITHUB_INPUTS = new Set(['summary', 'pr-comment', 'deployment-environment', 'deployment-url', 'github-token', 'report-matrix', 'report-job-id']);
+
+/** The input flags whose input names pass `keep`; any other input (a new one) shows under "Waiting". */
+function pick(keep: (key: string) => boolean): Record<string, InputFlag> {
+  return Object.fromEntries(Object.entries(INPUT_FLAGS as Record<string, InputFlag>).filter(([key]) => keep(key)));
+}
+
 function flagLines(table: Record<string, InputFlag>, defaults: (key: string) => string | undefined): string[] {
   return Object.entries(table)
     .filter(([, spec]) => spec.flag !== undefined)
@@ -38,10 +46,22 @@ export function helpText(version: string): string {
     ...EXAMPLES.map(([command, what]) => `  ${command!.padEnd(64)} # ${what}`),
     '',
     'Targets and cluster:',
-    ...flagLines(INPUT_FLAGS, defaultOf).slice(0, 5),
+    ...flagLines(
+      pick((key) => TARGET_INPUTS.has(key)),
+      defaultOf,
+    ),
     '',
     'Waiting:',
-    ...flagLines(INPUT_FLAGS, defaultOf).slice(5),
+    ...flagLines(
+      pick((key) => !TARGET_INPUTS.has(key) && !GITHUB_INPUTS.has(key)),
+      defaultOf,
+    ),
+    '',
+    'Inside GitHub Actions:',
+    ...flagLines(
+      pick((key) => GITHUB_INPUTS.has(key)),
+      defaultOf,
+    ),
     '',
     'Output:',
     ...flagLines(COMMAND_FLAGS, (key) => (key === 'output' ? 'text' : undefined)),

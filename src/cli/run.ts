@@ -18,7 +18,7 @@ import { helpText } from './help.js';
 import { renderJunit, renderSetupFailureJunit } from './junit.js';
 import { describeForCommand } from './messages.js';
 import { Redactor } from './redact.js';
-import { colourWanted, flavourOf, terminalLog } from './terminal.js';
+import { colourWanted, flavourOf, terminalLog, workflowCommand } from './terminal.js';
 
 export const VERSION = packageJson.version;
 
@@ -42,6 +42,9 @@ export async function runCommand(io: CommandIO): Promise<number> {
   let line: CommandLine | undefined;
   try {
     line = parseCommandLine(io.argv);
+    // As gh and the action's default do: the job's token, unless one is given.
+    if (!line.inputs['github-token'] && io.env.GITHUB_TOKEN) line.inputs['github-token'] = io.env.GITHUB_TOKEN;
+    if (line.inputs['github-token']) redactor.add(line.inputs['github-token']);
     if (line.help) return (out(helpText(VERSION)), EXIT_CODES.ready);
     if (line.version) return (out(`kubewait ${VERSION}\n`), EXIT_CODES.ready);
     checkSomethingToWaitFor(line);
@@ -81,10 +84,20 @@ async function wait(settings: Settings, line: CommandLine, io: CommandIO, kubeco
       redactor.add(secret);
       if (flavour === 'github') stream.write(`::add-mask::${secret}\n`);
     },
+    async begin() {
+      if (flavour === 'github') github = await (await import('./github.js')).startGitHub(settings, gitHubLog);
+    },
     async report(result: EngineResult, cluster: ClusterInfo) {
       log.info(finalLogLines(result, settings.waitFor).join('\n'));
       if (flavour === 'github') await (await import('./github.js')).reportToGitHub(result, settings, cluster, write);
+      await github?.finish(result);
     },
+  };
+  let github: { finish(result: EngineResult): Promise<void> } | undefined;
+  const gitHubLog = {
+    info: (text: string) => log.info(text),
+    warning: (text: string | Error) => log.warning(String(text)),
+    setSecret: (secret: string) => sink.mask(secret),
   };
   // Loaded here, not up front: --help, --version and a bad flag answer without evaluating client-node.
   const { waitAndReport } = await import('../pipeline.js');
@@ -128,6 +141,12 @@ async function annotateSetupFailure(problem: InputProblem, io: CommandIO, line: 
   const write = (text: string) => (line.output === 'json' ? err(text) : io.stdout.write(text));
   const result: EngineResult = { outcome: 'failed', cancelled: false, durationSeconds: 0, targets: [], warnings: [], error: problem };
   const summary = line.inputs.summary !== 'false';
-  const { reportToGitHub } = await import('./github.js');
+  const { reportToGitHub, reportSetupFailureToGitHub } = await import('./github.js');
   await reportToGitHub(result, { waitFor: { kind: 'ready' }, failFast: true, summary }, {}, write);
+  const log = {
+    info: (text: string) => void write(`${text}\n`),
+    warning: (text: string | Error) => void write(`${workflowCommand('warning', {}, String(text))}\n`),
+    setSecret: (secret: string) => void write(`::add-mask::${secret}\n`),
+  };
+  await reportSetupFailureToGitHub(problem, line, log);
 }
