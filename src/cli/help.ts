@@ -29,7 +29,7 @@ function flagLines(table: Record<string, InputFlag>, defaults: (key: string) => 
       const name = `${spec.short ? `-${spec.short}, ` : '    '}--${spec.flag}${spec.value ? ` ${spec.value}` : ''}`;
       const given = defaults(key);
       const shown = given === undefined || given === '' ? '' : ` [${given}]`;
-      return `  ${name.padEnd(30)} ${spec.help}${shown}`;
+      return `  ${name.padEnd(36)} ${spec.help}${shown}`;
     });
 }
 

@@ -44,6 +44,23 @@ describe('flags', () => {
       { resources: 'svc/lb', 'wait-for': 'jsonpath={.status.conditions[?(@.type=="Ready")].status}=True' },
     ],
     ['deletion, as kubectl says it', ['ns/old', '--for=delete'], { resources: 'ns/old', 'wait-for': 'delete' }],
+    [
+      'health rules and windows',
+      [
+        '-f',
+        'k8s/',
+        '--health-checks',
+        'health/a.yaml',
+        '--health-checks',
+        'health/b.yaml',
+        '--no-builtin-health-checks',
+        '--status-grace',
+        '0s',
+        '--stable-for',
+        '1m',
+      ],
+      { manifests: 'k8s/', 'health-checks': 'health/a.yaml\nhealth/b.yaml', 'builtin-health-checks': 'false', 'status-grace': '0s', 'stable-for': '1m' },
+    ],
   ])('%s: the same Settings as the action inputs', (_case, argv, inputs) => {
     expect(settingsFrom(parseCommandLine(argv))).toEqual(parseSettings((name) => inputs[name] ?? ''));
   });

@@ -77,6 +77,7 @@ function target(name: string, overrides: Partial<TargetReport>): TargetReport {
     name,
     status: 'Current',
     message: '',
+    rule: 'kstatus',
     done: true,
     seconds: 1.23,
     history: [],
