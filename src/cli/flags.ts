@@ -37,6 +37,7 @@ export const INPUT_FLAGS = {
     value: 'PATH',
     help: 'manifest files, directories or globs (repeatable); every object in them is a target',
   },
+  release: { flag: 'release', value: 'NAME', help: 'a Helm release in the namespace: every object of its latest revision' },
   'wait-for': { flag: 'for', value: 'CONDITION', help: 'ready, deleted, condition=TYPE[=VALUE] or jsonpath=EXPR[=VALUE]' },
   timeout: { flag: 'timeout', value: 'DURATION', help: 'overall deadline, like 90s, 5m or 1h30m' },
   'poll-interval': { flag: 'poll-interval', value: 'DURATION', help: 'interval of LIST for polled types (at least 100ms)' },
@@ -113,6 +114,7 @@ const EXAMPLES: Record<string, string> = {
   mode: 'poll',
   output: 'json',
   junit: 'report.xml',
+  release: 'shop',
   'health-checks': 'health/flux.yaml',
   'status-grace': '30s',
   'stable-for': '30s',
@@ -228,9 +230,9 @@ function editDistance(a: string, b: string): number {
 
 /** Nothing to wait for is a usage error of the command, said in its terms (the action's message names inputs). */
 export function checkSomethingToWaitFor(line: CommandLine): void {
-  if (!line.inputs.resources && !line.inputs.selector && !line.inputs.manifests) {
+  if (!line.inputs.resources && !line.inputs.selector && !line.inputs.manifests && !line.inputs.release) {
     throw new UsageError(
-      'nothing to wait for: name targets, a selector or manifests, like kubewait deployment/web, kubewait -l app=web or kubewait -f k8s/. Run kubewait --help for more.',
+      'nothing to wait for: name targets, a selector, manifests or a Helm release, like kubewait deployment/web, kubewait -l app=web, kubewait -f k8s/ or kubewait --release shop. Run kubewait --help for more.',
     );
   }
 }

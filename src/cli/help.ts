@@ -10,11 +10,12 @@ const EXAMPLES = [
   ['kubewait pod/seed --for condition=Ready=False', 'a condition, as kubectl wait --for'],
   ["kubewait svc/lb --for 'jsonpath={.status.loadBalancer.ingress}'", 'a field to appear'],
   ['kubewait namespace/old --for deleted', 'until it is gone'],
+  ['kubewait --release shop -n shop', "every object of the Helm release's latest revision"],
   ['kubewait -f k8s/ -o json --junit report.xml', 'JSON on stdout, JUnit XML for the CI'],
   ['kubectl kubewait deployment web api', "as a kubectl plugin, in kubectl's TYPE NAME... form"],
 ];
 
-const TARGET_INPUTS = new Set(['kubeconfig', 'context', 'namespace', 'resources', 'selector', 'manifests']);
+const TARGET_INPUTS = new Set(['kubeconfig', 'context', 'namespace', 'resources', 'selector', 'manifests', 'release']);
 const GITHUB_INPUTS = new Set(['summary', 'pr-comment', 'deployment-environment', 'deployment-url', 'github-token', 'report-matrix', 'report-job-id']);
 
 /** The input flags whose input names pass `keep`; any other input (a new one) shows under "Waiting". */

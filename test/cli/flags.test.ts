@@ -44,6 +44,7 @@ describe('flags', () => {
       { resources: 'svc/lb', 'wait-for': 'jsonpath={.status.conditions[?(@.type=="Ready")].status}=True' },
     ],
     ['deletion, as kubectl says it', ['ns/old', '--for=delete'], { resources: 'ns/old', 'wait-for': 'delete' }],
+    ['a Helm release alone', ['--release', 'shop', '-n', 'shop'], { release: 'shop', namespace: 'shop' }],
     [
       'health rules and windows',
       [
@@ -106,7 +107,7 @@ describe('flags', () => {
     [
       'selector',
       ['pod/x', '-l', 'app=web'],
-      /^--selector is "app=web", but nothing uses it: it filters the bare types of the TYPE\/NAME arguments \(like kubewait deployments\), or stands alone without the TYPE\/NAME arguments and --filename\.$/,
+      /^--selector is "app=web", but nothing uses it: it filters the bare types of the TYPE\/NAME arguments \(like kubewait deployments\), or stands alone without the TYPE\/NAME arguments, --filename and --release\.$/,
     ],
     ['selector syntax', ['-l', 'env in (a,b'], /^--selector is "env in \(a,b": .*like app=web,tier!=cache/],
     ['wait-for', ['pod/x', '--for', 'condition='], /^--for is "condition=": the condition type is empty/],
