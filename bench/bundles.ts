@@ -74,6 +74,7 @@ export async function prepareBundles(options: { rebuildDist: boolean; ncc: boole
   mkdirSync(path.dirname(distEntry), { recursive: true });
   copyFileSync(path.join(ROOT, 'dist/index.js'), distEntry);
   copyFileSync(path.join(ROOT, 'dist/package.json'), path.join(scratch, 'dist/package.json'));
+  copyFileSync(path.join(ROOT, 'dist/cli.js'), path.join(scratch, 'dist/cli.js')); // the command, beside it (bench/cli-startup.ts)
 
   let ncc: Bundle | undefined;
   if (options.ncc) {

@@ -1,5 +1,6 @@
 /** Renders bench/RESULTS.md from the measurements. Pure: everything it says comes from its argument. */
 import type { Bundle } from './bundles.js';
+import { renderCliStartup, type CliStartup } from './cli-startup.js';
 import type { Machine } from './machine.js';
 import { table } from './markdown.js';
 import type { RunRecord } from './measure.js';
@@ -22,6 +23,8 @@ export interface BenchResults {
   runs: RunRecord[];
   commands: Record<WaiterId, string>;
   labels: Record<WaiterId, string>;
+  /** The command against kubectl wait (bench/cli-startup.ts); absent in results from before it existed. */
+  cliStartup?: CliStartup;
 }
 
 export const LATENCY_TARGET_MS = 50;
@@ -325,7 +328,18 @@ function failuresSection(r: BenchResults): string {
 }
 
 export function renderResults(r: BenchResults, explanation: string): string {
-  return [header(r), method(r), targetsSection(r), latencySection(r), loadSection(r), memorySection(r), startupSection(r), failuresSection(r), explanation]
+  return [
+    header(r),
+    method(r),
+    targetsSection(r),
+    latencySection(r),
+    loadSection(r),
+    memorySection(r),
+    startupSection(r),
+    r.cliStartup ? renderCliStartup(r.cliStartup) : '',
+    failuresSection(r),
+    explanation,
+  ]
     .filter(Boolean)
     .join('\n\n')
     .concat('\n');

@@ -20,6 +20,7 @@ import { plan, schedule, selectScenarios, WAITER_IDS, type WaiterId } from './pl
 import { renderResults, type BenchResults } from './report.js';
 import { keepSections } from './sections.js';
 import { measureEvaluation, type EvalRecord } from './startup.js';
+import { measureCliStartup } from './cli-startup.js';
 import { formatBytes, formatMiB, formatMs } from './stats.js';
 import { kubectlRollout, kubectlWait, kubewait, type Waiter } from './waiters.js';
 
@@ -139,6 +140,9 @@ async function main(): Promise<void> {
       }
     }
 
+    log('start-up of the command (dist/cli.js) against kubectl wait...');
+    const cliStartup = await measureCliStartup(path.join(path.dirname(bundles.dist.entry), 'cli.js'), kubectl, options.quick ? 2 : 15);
+
     machine.loadAtEnd = os.loadavg()[0];
     const results: BenchResults = {
       quick: options.quick,
@@ -153,6 +157,7 @@ async function main(): Promise<void> {
       runs,
       commands: Object.fromEntries(WAITER_IDS.map((id) => [id, waiters[id].command({ deployments: 2, namespaces: 2 })])) as Record<WaiterId, string>,
       labels: Object.fromEntries(WAITER_IDS.map((id) => [id, waiters[id].label])) as Record<WaiterId, string>,
+      cliStartup,
     };
     const file = write(results, options.quick || options.scenarios.length > 0);
     log(`wrote ${file} after ${formatMs(now() - started)}`);

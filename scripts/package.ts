@@ -1,6 +1,7 @@
 /**
- * `npm run package`: bundles src/index.ts into dist/index.js, the file the `node24` runner executes,
- * and lists the licenses of every bundled package in dist/licenses.txt.
+ * `npm run package`: bundles src/index.ts into dist/index.js, the file the `node24` runner executes, and
+ * src/cli.ts into dist/cli.js, the command (package.json `bin`: `kubewait`, `kubectl-kubewait`), and lists
+ * the licenses of every bundled package in dist/licenses.txt.
  *
  * Why esbuild and not ncc: bench/RESULTS.md measures both on the same source. esbuild tree-shakes
  * client-node's ES modules and hoists scopes; ncc keeps every module in a webpack wrapper. The esbuild
@@ -8,11 +9,11 @@
  * builds in about a second instead of about 25 s. The output is deterministic, so CI can check that the
  * committed dist/ matches src/.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { BUILD_RECORD, fileHash, sourcesHash, type BuildRecord } from './sources-hash.js';
+import { BUILD_RECORD, distHash, sourcesHash, type BuildRecord } from './sources-hash.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = path.join(ROOT, 'dist');
@@ -20,30 +21,42 @@ const DIST = path.join(ROOT, 'dist');
 /** The bundle is an ES module; the CommonJS packages it inlines still call `require`. */
 const REQUIRE_SHIM = "import { createRequire as __kubewaitCreateRequire } from 'node:module'; const require = __kubewaitCreateRequire(import.meta.url);";
 
+/** Entry (src/NAME.ts -> dist/NAME.js) and its banner. */
+const BUNDLES: Array<[string, string]> = [
+  ['index', REQUIRE_SHIM],
+  ['cli', `#!/usr/bin/env node\n${REQUIRE_SHIM}`],
+];
+
 async function main(): Promise<void> {
   rmSync(DIST, { recursive: true, force: true });
   mkdirSync(DIST, { recursive: true });
-  const result = await build({
-    entryPoints: [path.join(ROOT, 'src/index.ts')],
-    outfile: path.join(DIST, 'index.js'),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node24',
-    minify: true,
-    legalComments: 'none', // collected into licenses.txt instead
-    banner: { js: REQUIRE_SHIM },
-    metafile: true,
-    logLevel: 'warning',
-  });
+  const inputs = new Set<string>();
+  for (const [entry, banner] of BUNDLES) {
+    const result = await build({
+      entryPoints: [path.join(ROOT, 'src', `${entry}.ts`)],
+      outfile: path.join(DIST, `${entry}.js`),
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node24',
+      minify: true,
+      legalComments: 'none', // collected into licenses.txt instead
+      banner: { js: banner },
+      metafile: true,
+      logLevel: 'warning',
+    });
+    Object.keys(result.metafile.inputs).forEach((input) => inputs.add(input));
+    const bytes = readFileSync(path.join(DIST, `${entry}.js`)).length;
+    console.log(`dist/${entry}.js: ${(bytes / 1024 / 1024).toFixed(2)} MiB from ${Object.keys(result.metafile.inputs).length} modules`);
+  }
+  // The command runs as `kubewait` from npm's bin links and as `kubectl-kubewait` from PATH.
+  chmodSync(path.join(DIST, 'cli.js'), 0o755);
   // dist/ runs as an ES module even when copied out of this package.
   writeFileSync(path.join(DIST, 'package.json'), JSON.stringify({ type: 'module' }, null, 2) + '\n');
-  writeFileSync(path.join(DIST, 'licenses.txt'), licensesText(Object.keys(result.metafile.inputs)));
-  // What this bundle was built from: a clone whose src/ matches uses the committed dist/ as it is.
-  const record: BuildRecord = { sources: sourcesHash(), index: fileHash(path.join(DIST, 'index.js')) };
+  writeFileSync(path.join(DIST, 'licenses.txt'), licensesText([...inputs].sort()));
+  // What these bundles were built from: a clone whose src/ matches uses the committed dist/ as it is.
+  const record: BuildRecord = { sources: sourcesHash(), dist: distHash() };
   writeFileSync(BUILD_RECORD, JSON.stringify(record, null, 2) + '\n');
-  const bytes = readFileSync(path.join(DIST, 'index.js')).length;
-  console.log(`dist/index.js: ${(bytes / 1024 / 1024).toFixed(2)} MiB from ${Object.keys(result.metafile.inputs).length} modules`);
 }
 
 /** One entry per bundled package (name, license, license text), sorted, like ncc's licenses.txt. */

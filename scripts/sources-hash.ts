@@ -13,11 +13,15 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const BUILD_RECORD = path.join(ROOT, 'dist/build.json');
 
 export interface BuildRecord {
-  /** `sourcesHash()` of what the bundle was built from. */
+  /** `sourcesHash()` of what the bundles were built from. */
   sources: string;
-  /** sha256 of dist/index.js as built. */
-  index: string;
+  /** `distHash()` of the bundles as built. */
+  dist: string;
 }
+
+/** The two bundles: the action's and the command's. */
+export const DIST_ENTRY = path.join(ROOT, 'dist/index.js');
+export const DIST_CLI = path.join(ROOT, 'dist/cli.js');
 
 export function sourcesHash(): string {
   const hash = createHash('sha256');
@@ -28,4 +32,5 @@ export function sourcesHash(): string {
   return hash.digest('hex');
 }
 
-export const fileHash = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
+/** Both bundles as one hash: either one edited makes dist/ another build. */
+export const distHash = (): string => createHash('sha256').update(readFileSync(DIST_ENTRY)).update(readFileSync(DIST_CLI)).digest('hex');

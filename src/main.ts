@@ -1,28 +1,15 @@
 /**
- * The action's shell: inputs -> targets -> cluster -> wait -> report. Everything it calls does the work;
- * this file only decides the order, wires cancellation, and turns errors into one clear message.
+ * The action's shell: inputs -> settings -> the shared pipeline (targets -> cluster -> wait -> report, in
+ * src/pipeline.ts) with the action's sink. This file only reads the inputs, decides what fails the step,
+ * and turns errors into one clear message.
  */
 import * as core from '@actions/core';
-import { explainResult } from './engine/explain-result.js';
 import type { EngineResult } from './engine/types.js';
 import { parseGitHubReportInputs, parseSettings } from './inputs.js';
-import { connect } from './kube/index.js';
-import { SecretMasks } from './kube/masks.js';
-import { reportSetupFailureToGitHub, startGitHubReports } from './report/github/index.js';
-import {
-  bufferedSink,
-  createLiveLog,
-  failureMessage,
-  inputProblemAnnotation,
-  outputsFor,
-  publicResult,
-  reportResult,
-  reportSetupFailure,
-} from './report/index.js';
-import { waitWithRelease } from './release.js';
+import { waitAndReport, type PipelineSink } from './pipeline.js';
+import { reportSetupFailureToGitHub, startGitHubReports, type GitHubReports } from './report/github/index.js';
+import { failureMessage, inputProblemAnnotation, outputsFor, publicResult, reportResult, reportSetupFailure } from './report/index.js';
 import { InputError, type Settings } from './settings.js';
-import { healthRulesFromSettings, type ResolvedRules } from './status/health/index.js';
-import { targetsFromInputs, type TargetSpec } from './targets/index.js';
 
 /** A step that is done must end even if some library left a socket open. */
 const EXIT_GRACE_MS = 10_000;
@@ -30,9 +17,7 @@ const EXIT_GRACE_MS = 10_000;
 export async function run(): Promise<void> {
   try {
     const settings = parseSettings((name) => core.getInput(name));
-    const targets = await targetsFromInputs(settings, { cwd: process.cwd() });
-    const healthRules = await healthRulesFromSettings(settings, { cwd: process.cwd() });
-    const result = await waitOnCluster(settings, targets, healthRules);
+    const result = await waitAndReport(settings, actionSink(settings), { cwd: process.cwd() });
     if (result.error) {
       process.exitCode = 1; // the report already annotated the input at fault; one annotation is enough
     } else if (publicResult(result) !== 'ready') {
@@ -49,53 +34,19 @@ export async function run(): Promise<void> {
   }
 }
 
-async function waitOnCluster(settings: Settings, targets: TargetSpec[], healthRules: ResolvedRules): Promise<EngineResult> {
-  // Kept beside the runner's masks: log text the cluster returns goes into the summary, which the runner does not mask.
-  const masks = new SecretMasks((secret) => core.setSecret(secret));
-  const cluster = await connect(settings, masks);
-  const cancellation = cancelOnSignals();
-  const log = bufferedSink(core);
-  try {
-    const github = await startGitHubReports(settings);
-    const waited = await waitWithRelease(cluster, {
-      ...settings,
-      targets,
-      healthRules,
-      defaultNamespace: settings.namespace || cluster.namespace || 'default',
-      signal: cancellation.signal,
-      observer: createLiveLog(log, settings),
-    });
-    log.flush();
-    const result = await explainResult(cluster.client, waited, settings, {
-      mask: (text) => masks.apply(text),
-      signal: cancellation.signal,
-      warning: (message) => log.warning(message),
-    });
-    await reportResult(result, { ...settings, server: cluster.server, context: cluster.contextName });
-    await github.finish(result);
-    return result;
-  } finally {
-    log.flush();
-    cancellation.dispose();
-    await cluster.close();
-  }
-}
-
-/** A cancelled job gets SIGINT, then SIGTERM: stop waiting and still report. A second signal exits now. */
-function cancelOnSignals(): { signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController();
-  const onSignal = (name: NodeJS.Signals): void => {
-    if (controller.signal.aborted) process.exit(1);
-    core.info(`kubewait: received ${name}, stopping the wait and reporting what is known`);
-    controller.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+/** The action's parts of a run: the log, masks, outputs, annotations, the job summary, and the pull-request
+ *  comment and Deployment status (started before the wait, finished after the report). */
+function actionSink(settings: Settings): PipelineSink {
+  let github: GitHubReports | undefined;
   return {
-    signal: controller.signal,
-    dispose() {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+    log: core,
+    mask: (secret) => core.setSecret(secret),
+    async begin() {
+      github = await startGitHubReports(settings);
+    },
+    async report(result, cluster) {
+      await reportResult(result, { ...settings, server: cluster.server, context: cluster.context });
+      await github?.finish(result);
     },
   };
 }

@@ -3,7 +3,7 @@
  * resource types through discovery, and keeps trying for the ones not served yet (a CRD being installed)
  * until the wait ends. What it cannot resolve, it says on the target: why, and whether waiting can help.
  */
-import { describeFailure } from '../kube/index.js';
+import { ApiError, describeFailure } from '../kube/index.js';
 import type { Cluster, ResourceType } from '../kube/index.js';
 import type { InputProblem, WaitFor } from '../settings.js';
 import { inputOf, type TargetSpec } from '../targets/types.js';
@@ -116,6 +116,8 @@ export class Resolver<T extends Unresolved> {
   private discoveryFailed(error: unknown): void {
     if (this.timers.isClosed) return;
     const message = `cannot discover the API server's resource types: ${describeFailure(error, this.cluster.server)}`;
-    for (const { state } of this.pending) state.update({ status: 'Unknown', message, done: false });
+    // Rejected credentials will not heal before the deadline: blocked, so the wait ends with an error now.
+    const blocked = error instanceof ApiError && (error.status === 401 || error.status === 403);
+    for (const { state } of this.pending) state.update({ status: 'Unknown', message, done: false, blocked });
   }
 }

@@ -17,7 +17,7 @@ import { renderSummary, type RunInfo } from './summary.js';
 
 export { annotationsFor, failureMessage, inputProblemAnnotation, MAX_ERROR_ANNOTATIONS, type Annotation, type AnnotationOptions } from './annotations.js';
 export { bufferedSink, createLiveLog, finalLogLines, heartbeatLines, transitionLine, type LiveLogOptions, type LogSink } from './live-log.js';
-export { outputsFor, publicResult, type Outputs, type ResourceOutput } from './outputs.js';
+export { outputsFor, publicResult, resourceOutput, type Outputs, type ResourceOutput } from './outputs.js';
 export { renderSummary, DEFAULT_LIMITS, type RunInfo, type SummaryContext, type SummaryLimits } from './summary.js';
 
 /** The part of the run's settings the report acts on. `failFast`: without it, a failed wait ran to its
@@ -34,7 +34,7 @@ export interface ReportContext extends ReportSettings {
 }
 
 /** Where this run lives, from the runner's environment (via `@actions/github`). */
-function runInfoFromGitHub(): RunInfo {
+export function runInfoFromGitHub(): RunInfo {
   const info: RunInfo = { serverUrl: githubContext.serverUrl };
   try {
     const { owner, repo } = githubContext.repo;
@@ -103,7 +103,7 @@ function writeLogGroups(result: EngineResult): void {
   }
 }
 
-async function writeSummary(markdown: string): Promise<void> {
+export async function writeSummary(markdown: string): Promise<void> {
   try {
     // Synchronously: core.summary's asynchronous file calls go through libuv's thread pool, which costs
     // 2-50 ms after the outcome is known (bench/), for one small append.

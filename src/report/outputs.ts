@@ -30,7 +30,8 @@ export interface Outputs {
   'release-status': string;
 }
 
-function resourceOutput(target: TargetReport): ResourceOutput {
+/** One element of the `resources` output (also the command's `-o json`). */
+export function resourceOutput(target: TargetReport): ResourceOutput {
   const out: ResourceOutput = {
     apiVersion: target.apiVersion,
     kind: target.kind,

@@ -495,6 +495,14 @@ describe('permissions', () => {
     expect(result.error).toEqual({ input: 'kubeconfig', message });
     expect(result.targets.map(brief)).toEqual(['ConfigMap/nolist/a Current done: Resource is always ready', `Deployment/nolist/web Unknown: ${message}`]);
   });
+
+  it('rejected credentials (401 on discovery) end the wait with an error now, not at the deadline', async () => {
+    const ns = namespace(server, 'unauthorized');
+    const result = await runEngine(server, [{ type: 'deploy', name: 'web', namespace: ns }], { token: 'not-a-known-token', timeoutMs: 600_000 });
+    expect(result.outcome).toBe('failed');
+    expect(result.error).toEqual({ input: 'kubeconfig', message: expect.stringContaining('rejected the credentials (401 Unauthorized)') });
+    expect(result.targets.map((t) => t.status)).toEqual(['Unknown']);
+  });
 });
 
 describe('efficiency', () => {

@@ -1,0 +1,23 @@
+/**
+ * `npx tsx bench/cli.ts [ROUNDS]`: only the command's start-up against kubectl wait (bench/cli-startup.ts),
+ * printed, and put into bench/results.json and bench/RESULTS.md beside the last full `npm run bench`.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { kubectlPath } from '../test/cluster/kubectl.js';
+import { DIST_CLI, ensureDist } from '../test/e2e/dist.js';
+import { measureCliStartup, renderCliStartup } from './cli-startup.js';
+import { explanation } from './explain.js';
+import { renderResults, type BenchResults } from './report.js';
+
+const RESULTS_JSON = fileURLToPath(new URL('./results.json', import.meta.url));
+const RESULTS_MD = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
+
+await ensureDist();
+const startup = await measureCliStartup(DIST_CLI, await kubectlPath(), Number(process.argv[2] ?? 15));
+console.log(renderCliStartup(startup));
+const results = JSON.parse(readFileSync(RESULTS_JSON, 'utf8')) as BenchResults;
+results.startedAt = new Date(results.startedAt);
+results.cliStartup = startup;
+writeFileSync(RESULTS_JSON, `${JSON.stringify(results, null, 1)}\n`);
+writeFileSync(RESULTS_MD, renderResults(results, explanation(results)));

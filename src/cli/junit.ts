@@ -1,0 +1,101 @@
+/**
+ * JUnit XML for CI systems that show test reports natively (GitLab `artifacts:reports:junit`, Jenkins
+ * `junit`, Tekton, Azure): one testcase per target, named like the log names it; a target that failed or
+ * ran out of time carries its reason and diagnosis. Pure: result in, XML out.
+ */
+import type { EngineResult, TargetReport } from '../engine/types.js';
+import { annotatedTargets } from '../report/annotations.js';
+import { publicResult } from '../report/outputs.js';
+import { desiredPhrase, diagnosisLines, formatSeconds, roundSeconds } from '../report/text.js';
+import type { WaitFor } from '../settings.js';
+
+export interface JunitOptions {
+  waitFor: WaitFor;
+  failFast: boolean;
+  /** The problem that stopped the run, in the command's words (an engine `error`, or a setup failure). */
+  problem?: string;
+}
+
+interface Case {
+  classname: string;
+  name: string;
+  seconds: number;
+  /** `<failure>` or `<error>`, or `<skipped>`. */
+  verdict?: { element: 'failure' | 'error' | 'skipped'; type?: string; message: string; body?: string };
+  /** `<system-out>`: the diagnosis (failing containers, warning events). */
+  out?: string;
+}
+
+export function renderJunit(result: EngineResult, options: JunitOptions): string {
+  const blamed = new Set(annotatedTargets(result, options.failFast));
+  const cases = result.targets.map((target) => targetCase(target, result, options.waitFor, blamed.has(target)));
+  if (options.problem)
+    cases.push({ classname: 'kubewait', name: 'setup', seconds: 0, verdict: { element: 'error', type: 'InputError', message: options.problem } });
+  return document(cases, result.durationSeconds, `kubewait: ${publicResult(result)}`);
+}
+
+function targetCase(target: TargetReport, result: EngineResult, waitFor: WaitFor, blamed: boolean): Case {
+  const base = {
+    classname: target.namespace ? `${target.namespace}.${target.kind}` : target.kind,
+    name: target.name || `-l ${target.selector ?? ''}`,
+    seconds: target.seconds,
+  };
+  if (target.done) return base;
+  const diagnosis = diagnosisLines(target.diagnosis, { alreadySaid: target.message });
+  const out = diagnosis.length > 0 ? { out: diagnosis.join('\n') } : {};
+  const body = [target.message, ...diagnosis].filter(Boolean).join('\n');
+  if (target.status === 'Failed') return { ...base, ...out, verdict: { element: 'failure', type: 'Failed', message: target.message || 'Failed', body } };
+  if (!blamed) {
+    // A wait stopped early (fail-fast, an input problem) did not judge the targets it stopped watching.
+    return { ...base, verdict: { element: 'skipped', message: `not judged: the wait stopped early (${target.status})` } };
+  }
+  const type = result.cancelled ? 'Cancelled' : 'Timeout';
+  const when = result.cancelled ? 'when the wait was cancelled' : `after ${formatSeconds(result.durationSeconds)}`;
+  const message = `not ${desiredPhrase(waitFor)} ${when} (${target.status})${target.message ? `: ${target.message}` : ''}`;
+  return { ...base, ...out, verdict: { element: 'failure', type, message, body } };
+}
+
+/** For a run that stopped before any target was resolved (bad flags, an unusable kubeconfig). */
+export function renderSetupFailureJunit(problem: string): string {
+  return document(
+    [{ classname: 'kubewait', name: 'setup', seconds: 0, verdict: { element: 'error', type: 'InputError', message: problem } }],
+    0,
+    'kubewait: error',
+  );
+}
+
+function document(cases: Case[], seconds: number, suiteName: string): string {
+  const count = (element: string) => cases.filter((c) => c.verdict?.element === element).length;
+  const totals = `tests="${cases.length}" failures="${count('failure')}" errors="${count('error')}" skipped="${count('skipped')}" time="${roundSeconds(seconds)}"`;
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="kubewait" ${totals}>`,
+    `  <testsuite name="${attribute(suiteName)}" ${totals}>`,
+    ...cases.map(testcase),
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ];
+  return lines.join('\n');
+}
+
+function testcase(c: Case): string {
+  const open = `    <testcase classname="${attribute(c.classname)}" name="${attribute(c.name)}" time="${roundSeconds(c.seconds)}"`;
+  if (!c.verdict) return `${open}/>`;
+  const { element, type, message, body } = c.verdict;
+  const attributes = `${type ? ` type="${attribute(type)}"` : ''} message="${attribute(message)}"`;
+  const verdict = body ? `      <${element}${attributes}>${text(body)}</${element}>` : `      <${element}${attributes}/>`;
+  const out = c.out ? [`      <system-out>${text(c.out)}</system-out>`] : [];
+  return [`${open}>`, verdict, ...out, '    </testcase>'].join('\n');
+}
+
+/** XML 1.0 cannot hold most control characters, even escaped: drop them. */
+const INVALID_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+function text(value: string): string {
+  return value.replace(INVALID_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function attribute(value: string): string {
+  return text(value).replace(/"/g, '&quot;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
+}

@@ -1,0 +1,152 @@
+/**
+ * The command's shell: flags -> the action's `Settings` -> the shared pipeline (src/pipeline.ts) with the
+ * command's sink -> text, JSON or JUnit, and an exit code from one table (exit-codes.ts). Returns the exit
+ * code; the entry point (src/cli.ts) exits with it. A bad flag is one line on stderr, never a stack trace.
+ */
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import packageJson from '../../package.json' with { type: 'json' };
+import type { EngineResult } from '../engine/types.js';
+import type { KubeconfigSources } from '../kube/index.js';
+import type { ClusterInfo, PipelineSink } from '../pipeline.js';
+import { finalLogLines } from '../report/live-log.js';
+import { publicResult, resourceOutput } from '../report/outputs.js';
+import { InputError, type InputProblem, type Settings } from '../settings.js';
+import { EXIT_CODES, exitCodeOf } from './exit-codes.js';
+import { checkSomethingToWaitFor, parseCommandLine, settingsFrom, UsageError, type CommandLine } from './flags.js';
+import { helpText } from './help.js';
+import { renderJunit, renderSetupFailureJunit } from './junit.js';
+import { describeForCommand } from './messages.js';
+import { Redactor } from './redact.js';
+import { colourWanted, flavourOf, terminalLog, workflowCommand } from './terminal.js';
+
+export const VERSION = packageJson.version;
+
+export interface Stream {
+  write(text: string): unknown;
+  isTTY?: boolean;
+}
+
+export interface CommandIO {
+  argv: string[];
+  env: Record<string, string | undefined>;
+  cwd: string;
+  stdout: Stream;
+  stderr: Stream;
+}
+
+export async function runCommand(io: CommandIO): Promise<number> {
+  const redactor = new Redactor();
+  const out = (text: string) => io.stdout.write(redactor.redact(text));
+  const err = (text: string) => io.stderr.write(redactor.redact(text));
+  let line: CommandLine | undefined;
+  try {
+    line = parseCommandLine(io.argv);
+    // As gh and the action's default do: the job's token, unless one is given.
+    if (!line.inputs['github-token'] && io.env.GITHUB_TOKEN) line.inputs['github-token'] = io.env.GITHUB_TOKEN;
+    if (line.inputs['github-token']) redactor.add(line.inputs['github-token']);
+    if (line.help) return (out(helpText(VERSION)), EXIT_CODES.ready);
+    if (line.version) return (out(`kubewait ${VERSION}\n`), EXIT_CODES.ready);
+    checkSomethingToWaitFor(line);
+    const settings = settingsFrom(line);
+    const result = await wait(settings, line, io, await kubeconfigSources(line, io), redactor);
+    finish(result, settings, line, io, out);
+    if (result.error) err(`kubewait: ${describeForCommand(result.error)}\n`);
+    return exitCodeOf(result);
+  } catch (error) {
+    return failed(error, line, io, out, err);
+  }
+}
+
+/** `--kubeconfig PATH` is kubectl's flag: a file, read as $KUBECONFIG would be (relative paths inside it too). */
+async function kubeconfigSources(line: CommandLine, io: CommandIO): Promise<KubeconfigSources> {
+  const env = { ...io.env };
+  if (line.kubeconfigPath !== undefined) {
+    const file = path.resolve(io.cwd, line.kubeconfigPath);
+    if (!existsSync(file) || !statSync(file).isFile()) {
+      throw new UsageError(`--kubeconfig is "${line.kubeconfigPath}": no such file. Expected a kubeconfig file, like --kubeconfig ~/.kube/config.`);
+    }
+    env.KUBECONFIG = file;
+  }
+  const { defaultSources } = await import('../kube/kubeconfig.js');
+  return { ...defaultSources(), env, home: io.env.HOME || io.env.USERPROFILE };
+}
+
+async function wait(settings: Settings, line: CommandLine, io: CommandIO, kubeconfigSources: KubeconfigSources, redactor: Redactor): Promise<EngineResult> {
+  // With -o json, stdout holds the document alone: the live log goes to stderr.
+  const stream = line.output === 'json' ? io.stderr : io.stdout;
+  const flavour = flavourOf(io.env);
+  const write = (text: string) => stream.write(redactor.redact(text));
+  const log = terminalLog(write, { flavour, colour: colourWanted(stream, io.env) });
+  const sink: PipelineSink = {
+    log,
+    mask(secret) {
+      redactor.add(secret);
+      if (flavour === 'github') stream.write(`::add-mask::${secret}\n`);
+    },
+    async begin() {
+      if (flavour === 'github') github = await (await import('./github.js')).startGitHub(settings, gitHubLog);
+    },
+    async report(result: EngineResult, cluster: ClusterInfo) {
+      log.info(finalLogLines(result, settings.waitFor).join('\n'));
+      if (flavour === 'github') await (await import('./github.js')).reportToGitHub(result, settings, cluster, write);
+      await github?.finish(result);
+    },
+  };
+  let github: { finish(result: EngineResult): Promise<void> } | undefined;
+  const gitHubLog = {
+    info: (text: string) => log.info(text),
+    warning: (text: string | Error) => log.warning(String(text)),
+    setSecret: (secret: string) => sink.mask(secret),
+  };
+  // Loaded here, not up front: --help, --version and a bad flag answer without evaluating client-node.
+  const { waitAndReport } = await import('../pipeline.js');
+  return waitAndReport(settings, sink, { cwd: io.cwd, kubeconfigSources });
+}
+
+/** `-o json` and `--junit`, in every outcome that has targets. */
+function finish(result: EngineResult, settings: Settings, line: CommandLine, io: CommandIO, out: (text: string) => void): void {
+  const problem = result.error && describeForCommand(result.error);
+  if (line.output === 'json') out(`${jsonDocument(publicResult(result), result, problem)}\n`);
+  if (line.junit) writeJunit(line.junit, io, renderJunit(result, { waitFor: settings.waitFor, failFast: settings.failFast, ...(problem && { problem }) }));
+}
+
+/** `{"result": ..., "resources": [...]}`: the action's `result` and `resources` outputs, in one document. */
+function jsonDocument(result: string, wait: EngineResult | undefined, problem: string | undefined): string {
+  return JSON.stringify({ result, resources: (wait?.targets ?? []).map(resourceOutput), ...(problem && { error: problem }) }, null, 2);
+}
+
+function writeJunit(file: string, io: CommandIO, xml: string): void {
+  try {
+    writeFileSync(path.resolve(io.cwd, file), xml);
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? String(error);
+    io.stderr.write(`kubewait: could not write --junit ${file} (${code})\n`);
+  }
+}
+
+/** Before any target was judged: one line, the JSON document and the JUnit file still say so. */
+async function failed(error: unknown, line: CommandLine | undefined, io: CommandIO, out: (text: string) => void, err: (text: string) => void): Promise<number> {
+  const usage = error instanceof UsageError || error instanceof InputError;
+  const message = error instanceof InputError ? describeForCommand(error) : error instanceof Error ? error.message.split('\n')[0]! : String(error);
+  err(`kubewait: ${message}\n`);
+  if (line?.output === 'json') out(`${jsonDocument('error', undefined, message)}\n`);
+  if (line?.junit) writeJunit(line.junit, io, renderSetupFailureJunit(message));
+  if (line && flavourOf(io.env) === 'github' && error instanceof InputError) await annotateSetupFailure(error, io, line, err);
+  return usage ? EXIT_CODES['bad-input'] : EXIT_CODES['cluster-error'];
+}
+
+/** Inside GitHub Actions a bad input is also an annotation and a job summary, as in the action. */
+async function annotateSetupFailure(problem: InputProblem, io: CommandIO, line: CommandLine, err: (text: string) => void): Promise<void> {
+  const write = (text: string) => (line.output === 'json' ? err(text) : io.stdout.write(text));
+  const result: EngineResult = { outcome: 'failed', cancelled: false, durationSeconds: 0, targets: [], warnings: [], error: problem };
+  const summary = line.inputs.summary !== 'false';
+  const { reportToGitHub, reportSetupFailureToGitHub } = await import('./github.js');
+  await reportToGitHub(result, { waitFor: { kind: 'ready' }, failFast: true, summary }, {}, write);
+  const log = {
+    info: (text: string) => void write(`${text}\n`),
+    warning: (text: string | Error) => void write(`${workflowCommand('warning', {}, String(text))}\n`),
+    setSecret: (secret: string) => void write(`::add-mask::${secret}\n`),
+  };
+  await reportSetupFailureToGitHub(problem, line, log);
+}

@@ -1,0 +1,98 @@
+/**
+ * What both shells do once they hold a `Settings` object: targets -> connect -> wait (a Helm release first,
+ * when one is named: src/release.ts) -> explain (engine/explain-result.ts) -> report. The action
+ * (src/main.ts) and the command (src/cli/) differ only in where the live log, the secrets and the report
+ * go, which they pass in as a `PipelineSink`; so both reach the same verdict on the same cluster.
+ */
+import { explainResult } from './engine/explain-result.js';
+import type { EngineResult } from './engine/types.js';
+import { connect, type KubeconfigSources } from './kube/index.js';
+import { SecretMasks } from './kube/masks.js';
+import { bufferedSink, createLiveLog, type LogSink } from './report/live-log.js';
+import { waitWithRelease } from './release.js';
+import type { Settings } from './settings.js';
+import { healthRulesFromSettings } from './status/health/index.js';
+import { targetsFromInputs } from './targets/index.js';
+
+/** The cluster a wait ran against, for the report. */
+export interface ClusterInfo {
+  /** API server URL. */
+  server: string;
+  /** Kubeconfig context name. */
+  context: string;
+}
+
+/** The shell-specific parts of a run. */
+export interface PipelineSink {
+  /** The live log; written in bursts (see `bufferedSink`). */
+  log: LogSink;
+  /** Registers a credential before anything could show it. */
+  mask(secret: string): void;
+  /** Connected, before the wait starts (the action opens its pull-request comment and Deployment here). */
+  begin?(): Promise<void>;
+  /** Reports a finished wait, in every outcome. */
+  report(result: EngineResult, cluster: ClusterInfo): Promise<void>;
+}
+
+export interface PipelineOptions {
+  /** Where relative manifest paths start. */
+  cwd: string;
+  /** Where to look for a kubeconfig when `settings.kubeconfig` is empty (default: $KUBECONFIG, ~/.kube/config, in-cluster). */
+  kubeconfigSources?: KubeconfigSources;
+}
+
+/**
+ * Resolves the targets, connects, waits, explains what is not ready (pods, log tails) and reports. Throws an `InputError` for a problem found before the
+ * wait (manifests, kubeconfig); everything after that is in the returned result.
+ */
+export async function waitAndReport(settings: Settings, sink: PipelineSink, options: PipelineOptions): Promise<EngineResult> {
+  const targets = await targetsFromInputs(settings, { cwd: options.cwd });
+  const healthRules = await healthRulesFromSettings(settings, { cwd: options.cwd });
+  // Kept beside the shell's masks: log text the cluster returns goes into the report, which nobody else masks.
+  const masks = new SecretMasks((secret) => sink.mask(secret));
+  const cluster = await connect(settings, masks, options.kubeconfigSources);
+  const cancellation = cancelOnSignals(sink.log);
+  const log = bufferedSink(sink.log);
+  try {
+    await sink.begin?.();
+    const waited = await waitWithRelease(cluster, {
+      ...settings,
+      targets,
+      healthRules,
+      defaultNamespace: settings.namespace || cluster.namespace || 'default',
+      signal: cancellation.signal,
+      observer: createLiveLog(log, settings),
+    });
+    log.flush();
+    const result = await explainResult(cluster.client, waited, settings, {
+      mask: (text) => masks.apply(text),
+      signal: cancellation.signal,
+      warning: (message) => log.warning(message),
+    });
+    await sink.report(result, { server: cluster.server, context: cluster.contextName });
+    return result;
+  } finally {
+    log.flush();
+    cancellation.dispose();
+    await cluster.close();
+  }
+}
+
+/** A cancelled job gets SIGINT, then SIGTERM: stop waiting and still report. A second signal exits now. */
+function cancelOnSignals(log: LogSink): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const onSignal = (name: NodeJS.Signals): void => {
+    if (controller.signal.aborted) process.exit(1);
+    log.info(`kubewait: received ${name}, stopping the wait and reporting what is known`);
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal: controller.signal,
+    dispose() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
