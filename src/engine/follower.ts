@@ -4,17 +4,32 @@
  * relist on 410 Gone; back off with jitter on errors and honour Retry-After. In `auto` mode a forbidden
  * or repeatedly failing watch falls back to LIST every poll interval, with one warning.
  */
-import { ApiError, describeFailure, groupVersion, listPages, qualifiedResource, resourcePath, statusError, watchCollection, withKind } from '../kube/index.js';
+import {
+  ApiError,
+  describeFailure,
+  groupVersion,
+  isFatal,
+  listPages,
+  qualifiedResource,
+  resourcePath,
+  statusError,
+  watchCollection,
+  withKind,
+} from '../kube/index.js';
 import type { Cluster, WatchEnd, WatchHandle } from '../kube/index.js';
 import { backoffMs } from './backoff.js';
 import type { GroupState } from './group.js';
 import { Scheduler, type Clock } from './scheduler.js';
 import type { Mode } from './types.js';
+import type { InputProblem } from '../settings.js';
 
 /** Watch failures in a row (with HTTP answers, so the server is reachable) before `auto` polls instead. */
 const WATCH_FAILURES_BEFORE_POLLING = 5;
 /** After falling back because watches kept failing (not because they are forbidden), try again this late. */
 const WATCH_RETRY_AFTER_MS = 60_000;
+/** A Retry-After longer than this (or the poll interval, if longer) is not honoured whole: one 429 with
+ *  `Retry-After: 3600` must not leave a group blind until the deadline. */
+const MAX_RETRY_AFTER_MS = 30_000;
 /** Failed connection attempts in a row before the user is told the server is out of reach. */
 const LOST_CONTACT_AFTER = 3;
 
@@ -27,6 +42,10 @@ export interface FollowerOptions {
   warn(message: string): void;
   /** Called after anything may have changed a target. */
   changed(): void;
+  /** An error no retry can heal (credentials rejected, untrusted certificate): the wait ends with it. */
+  fatal(error: unknown): void;
+  /** A problem with an input that ends the wait (a permission `mode: watch` cannot do without). */
+  problem(problem: InputProblem): void;
 }
 
 type WatchResult =
@@ -125,6 +144,10 @@ export class Follower {
           break;
         case 'failed':
           resourceVersion = result.resourceVersion;
+          if (isFatal(result.error)) {
+            this.options.fatal(result.error);
+            return;
+          }
           if (result.error.status === 410) {
             resourceVersion = undefined;
             break;
@@ -136,7 +159,7 @@ export class Follower {
           }
           watchFailures++;
           if (this.watchFailed(result.error, watchFailures)) break;
-          await this.sleep(result.error.retryAfterMs ?? backoffMs(watchFailures - 1));
+          await this.sleep(result.error.retryAfterMs !== undefined ? this.cappedRetryAfter(result.error.retryAfterMs) : backoffMs(watchFailures - 1));
           break;
       }
     }
@@ -159,10 +182,22 @@ export class Follower {
         () => group.beginList(),
       );
       group.endList();
+      if (group.waitsForAbsent) await this.checkNamespace();
       return resourceVersion;
     } catch (error) {
       group.abandonList();
       throw error;
+    }
+  }
+
+  /** A target missing from the list because its namespace is missing is named as such ("namespace nope
+   *  does not exist"), not left at "not found". Best effort: a forbidden GET says nothing. */
+  private async checkNamespace(): Promise<void> {
+    const { group, cluster } = this.options;
+    try {
+      await cluster.client.get(`/api/v1/namespaces/${encodeURIComponent(group.namespace)}`, {}, { signal: this.abort.signal });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404 && !this.stopped) group.namespaceMissing();
     }
   }
 
@@ -176,8 +211,9 @@ export class Follower {
       group.unavailable(`${this.permission('list')}: forbidden — ${grant}`, true);
       // Selector targets may be satisfied by other types; this one must not go unmentioned.
       if (group.selects) this.options.warn(`${this.permission('list')}: forbidden, so matching objects of this type are not waited for — ${grant}`);
-    } else if (status === 401) {
+    } else if (isFatal(error)) {
       group.unavailable(describeFailure(error, cluster.server), true);
+      this.options.fatal(error);
     } else if (status === 404) {
       group.typeGone(`resource type ${qualifiedResource(group.type)} is no longer served by the cluster`);
     } else if (!group.synced) {
@@ -187,7 +223,7 @@ export class Follower {
     }
     this.options.changed();
     const blocked = status === 403 || status === 401;
-    return retryAfter ?? backoffMs(attempt, blocked ? 2000 : 500, blocked ? 30_000 : 10_000);
+    return retryAfter !== undefined ? this.cappedRetryAfter(retryAfter) : backoffMs(attempt, blocked ? 2000 : 500, blocked ? 30_000 : 10_000);
   }
 
   /** The server stopped answering after the first list: say so once, as the statuses may go stale. */
@@ -202,7 +238,10 @@ export class Follower {
     const interval = formatInterval(pollIntervalMs);
     if (error.status === 403) {
       if (mode === 'watch') {
-        group.unavailable(`${this.permission('watch')}: forbidden (mode: watch never falls back to polling; use mode: auto to poll instead)`, true);
+        const message = `${this.permission('watch')}: forbidden — grant the watch verb on ${qualifiedResource(group.type)} to this kubeconfig's identity, or use mode: auto to poll instead (mode: watch never falls back to polling)`;
+        group.unavailable(message, true);
+        // The missing permission, attributed to the input that made it fatal, not to the kubeconfig.
+        this.options.problem({ input: 'mode', message });
         this.options.changed();
         this.stopped = true;
         return true;
@@ -285,6 +324,10 @@ export class Follower {
       started.handle = handle;
       if (settled) handle.stop();
     });
+  }
+
+  private cappedRetryAfter(ms: number): number {
+    return Math.min(ms, Math.max(MAX_RETRY_AFTER_MS, this.options.pollIntervalMs));
   }
 
   private sleep(ms: number): Promise<void> {

@@ -14,7 +14,7 @@ import { Follower } from './follower.js';
 import { GroupState, groupKey } from './group.js';
 import { SelectorSet } from './selector-set.js';
 import type { GroupContext } from './group.js';
-import { Resolver, type Unresolved } from './resolver.js';
+import { Resolver, connectionProblem, type Unresolved } from './resolver.js';
 import { Scheduler } from './scheduler.js';
 import { Tracker } from './tracker.js';
 import type { Identity, TargetState } from './tracker.js';
@@ -181,6 +181,14 @@ class Engine {
       clock: this.timers.now,
       warn: (message) => this.warn(message),
       changed: () => this.check(),
+      fatal: (error) => {
+        this.error ??= connectionProblem(this.cluster, error);
+        this.check();
+      },
+      problem: (problem) => {
+        this.error ??= problem;
+        this.check();
+      },
     });
     const group = { state, follower };
     this.groups.set(key, group);
@@ -244,6 +252,7 @@ class Engine {
   private startClocks(): void {
     this.timers.after(this.options.timeoutMs, () => {
       for (const group of this.groups.values()) group.state.deadlinePassed();
+      this.error ??= this.resolver.neverReached();
       this.finish(this.tracker.failed > 0 ? 'failed' : 'timeout');
     });
     this.timers.every(this.options.heartbeatMs ?? HEARTBEAT_MS, () => {
