@@ -12,12 +12,13 @@ import {
   createLiveLog,
   failureMessage,
   inputProblemAnnotation,
-  outputsFor,
   publicResult,
   reportResult,
   reportSetupFailure,
+  setOutputs,
 } from './report/index.js';
 import { InputError, type Settings } from './settings.js';
+import { installSignalHandlers } from './signals.js';
 import { targetsFromInputs, type TargetSpec } from './targets/index.js';
 
 /** A step that is done must end even if some library left a socket open. */
@@ -46,14 +47,13 @@ export async function run(): Promise<void> {
 
 async function waitOnCluster(settings: Settings, targets: TargetSpec[]): Promise<EngineResult> {
   const cluster = await connect(settings, { mask: (secret) => core.setSecret(secret) });
-  const cancellation = cancelOnSignals();
   const log = bufferedSink(core);
   try {
     const result = await waitForTargets(cluster, {
       ...settings,
       targets,
       defaultNamespace: settings.namespace || cluster.namespace || 'default',
-      signal: cancellation.signal,
+      signal: installSignalHandlers(),
       observer: createLiveLog(log, settings),
     });
     log.flush();
@@ -61,28 +61,8 @@ async function waitOnCluster(settings: Settings, targets: TargetSpec[]): Promise
     return result;
   } finally {
     log.flush();
-    cancellation.dispose();
     await cluster.close();
   }
-}
-
-/** A cancelled job gets SIGINT, then SIGTERM: stop waiting and still report. A second signal exits now. */
-function cancelOnSignals(): { signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController();
-  const onSignal = (name: NodeJS.Signals): void => {
-    if (controller.signal.aborted) process.exit(1);
-    core.info(`kubewait: received ${name}, stopping the wait and reporting what is known`);
-    controller.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  return {
-    signal: controller.signal,
-    dispose() {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    },
-  };
 }
 
 /**
@@ -109,5 +89,5 @@ async function failStep(error: unknown): Promise<void> {
 function setOutputsForNoTargets(): void {
   const none: EngineResult = { outcome: 'failed', cancelled: false, durationSeconds: 0, targets: [], warnings: [] };
   // It could not judge the targets: `error`, like a bad input.
-  for (const [name, value] of Object.entries({ ...outputsFor(none), result: 'error' })) core.setOutput(name, value);
+  setOutputs(none, { result: 'error' });
 }

@@ -1,0 +1,25 @@
+/**
+ * SIGINT/SIGTERM handling, installed by the entry point before anything else is loaded: a signal that
+ * arrives while the bundle loads or a large manifest set is parsed must still end in a report
+ * (`result: cancelled`), never in a process killed with no outputs. A second signal exits at once.
+ */
+import * as core from '@actions/core';
+
+const controller = new AbortController();
+let installed = false;
+
+const onSignal = (name: NodeJS.Signals): void => {
+  if (controller.signal.aborted) process.exit(1);
+  core.info(`kubewait: received ${name}, stopping the wait and reporting what is known`);
+  controller.abort();
+};
+
+/** Installs the handlers (once) and returns the signal they abort. */
+export function installSignalHandlers(): AbortSignal {
+  if (!installed) {
+    installed = true;
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  }
+  return controller.signal;
+}
