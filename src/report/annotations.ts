@@ -68,7 +68,8 @@ function targetAnnotation(target: TargetReport, result: EngineResult, waitFor: W
 export function inputProblemAnnotation(problem: InputProblem): Annotation {
   return {
     title: `kubewait: input "${problem.input}"`,
-    message: describeInputProblem(problem),
+    // The title names the input already; the message does not say it twice.
+    message: problem.message,
     ...(problem.source && { file: problem.source.file }),
     ...(problem.source?.line !== undefined && { startLine: problem.source.line }),
   };

@@ -61,6 +61,7 @@ describe('reportResult', () => {
       'setOutput:pending',
       'setOutput:failed',
       'setOutput:duration',
+      'setOutput:resources-file',
       'info',
       'error',
     ]);
@@ -93,7 +94,11 @@ describe('reportResult', () => {
       pending: 'shop/Deployment/api\nshop/Deployment/worker',
       failed: 'shop/Deployment/api',
       duration: '42.4',
+      'resources-file': expect.stringMatching(/resources\.json$/),
     });
+    // The file holds the same JSON, never cut.
+    const outputs = Object.fromEntries(named('setOutput').map(([, n, v]) => [n, v]));
+    expect(readFileSync(outputs['resources-file'], 'utf8')).toBe(outputs.resources);
   });
 
   it('annotates the failed target with title, file, line and diagnosis', async () => {
@@ -117,14 +122,14 @@ describe('reportResult', () => {
   it('writes no summary when the summary input is false', async () => {
     await reportResult(failure, { ...base, summary: false });
     expect(existsSync(summaryPath)).toBe(false);
-    expect(named('setOutput')).toHaveLength(6);
+    expect(named('setOutput')).toHaveLength(7);
   });
 
   it('warns instead of throwing when the summary cannot be written, keeping the outputs', async () => {
     delete process.env.GITHUB_STEP_SUMMARY;
     await expect(reportResult(result([ready('a')]), base)).resolves.toBeUndefined();
     expect(named('warning')).toEqual([['warning', 'kubewait: could not write the job summary: GITHUB_STEP_SUMMARY is not set']]);
-    expect(named('setOutput')).toHaveLength(6);
+    expect(named('setOutput')).toHaveLength(7);
   });
 
   it('annotates nothing on success and says so in the log', async () => {
@@ -144,21 +149,24 @@ describe('reportResult', () => {
 
   it('reports the input error by name', async () => {
     await reportResult(result([pending('a')], { outcome: 'failed', error: { input: 'resources', message: 'type "foo" is ambiguous' } }), base);
-    expect(named('error')[0]).toEqual(['error', 'Input "resources": type "foo" is ambiguous', { title: 'kubewait: input "resources"' }]);
+    expect(named('error')[0]).toEqual(['error', 'type "foo" is ambiguous', { title: 'kubewait: input "resources"' }]);
   });
 });
 
 describe('reportSetupFailure', () => {
   it('sets the outputs for no targets and writes a summary naming the input, without annotating', async () => {
     await reportSetupFailure({ input: 'timeout', message: 'Input "timeout" is "5 minutes": expected a duration like 90s or 5m.' }, { summary: true, run });
-    expect(Object.fromEntries(named('setOutput').map(([, n, v]) => [n, v]))).toEqual({
+    const outputs = Object.fromEntries(named('setOutput').map(([, n, v]) => [n, v]));
+    expect(outputs).toEqual({
       result: 'error',
       ready: 'false',
       resources: '[]',
       pending: '',
       failed: '',
       duration: '0',
+      'resources-file': expect.stringMatching(/resources\.json$/),
     });
+    expect(readFileSync(outputs['resources-file'], 'utf8')).toBe('[]');
     expect(named('error')).toEqual([]);
     expect(writtenSummary()).toContain('## ❌ kubewait: stopped: a problem with input `timeout`');
     expect(writtenSummary()).toContain('> [!CAUTION]\n> Input &quot;timeout&quot; is &quot;5 minutes&quot;: expected a duration like 90s or 5m.');
@@ -167,6 +175,6 @@ describe('reportSetupFailure', () => {
   it('writes no summary when asked not to', async () => {
     await reportSetupFailure({ input: 'kubeconfig', message: 'no context "prod"' }, { summary: false });
     expect(existsSync(summaryPath)).toBe(false);
-    expect(named('setOutput')).toHaveLength(6);
+    expect(named('setOutput')).toHaveLength(7);
   });
 });
