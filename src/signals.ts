@@ -2,15 +2,16 @@
  * SIGINT/SIGTERM handling, installed by the entry point before anything else is loaded: a signal that
  * arrives while the bundle loads or a large manifest set is parsed must still end in a report
  * (`result: cancelled`), never in a process killed with no outputs. A second signal exits at once.
+ * Imports nothing, so the bundle runs it before evaluating anything else.
  */
-import * as core from '@actions/core';
 
 const controller = new AbortController();
 let installed = false;
 
 const onSignal = (name: NodeJS.Signals): void => {
   if (controller.signal.aborted) process.exit(1);
-  core.info(`kubewait: received ${name}, stopping the wait and reporting what is known`);
+  // No @actions/core here: this module loads first and must load fast.
+  process.stdout.write(`kubewait: received ${name}, stopping the wait and reporting what is known\n`);
   controller.abort();
 };
 

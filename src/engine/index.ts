@@ -252,8 +252,10 @@ class Engine {
   private startClocks(): void {
     this.timers.after(this.options.timeoutMs, () => {
       for (const group of this.groups.values()) group.state.deadlinePassed();
-      this.error ??= this.resolver.neverReached();
-      this.finish(this.tracker.failed > 0 ? 'failed' : 'timeout');
+      // A cluster that never answered: nothing was judged, so `error` and one annotation, not `timeout`.
+      const unreached = this.resolver.neverReached();
+      if (unreached) this.error ??= unreached;
+      this.finish(unreached || this.tracker.failed > 0 ? 'failed' : 'timeout');
     });
     this.timers.every(this.options.heartbeatMs ?? HEARTBEAT_MS, () => {
       const pending = this.reports().filter((r) => !r.done);
