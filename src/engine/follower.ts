@@ -9,6 +9,7 @@ import {
   describeFailure,
   groupVersion,
   isFatal,
+  isUnreachable,
   listPages,
   qualifiedResource,
   resourcePath,
@@ -30,8 +31,18 @@ const WATCH_RETRY_AFTER_MS = 60_000;
 /** A Retry-After longer than this (or the poll interval, if longer) is not honoured whole: one 429 with
  *  `Retry-After: 3600` must not leave a group blind until the deadline. */
 const MAX_RETRY_AFTER_MS = 30_000;
+/**
+ * Backoff after an error the server answered (5xx, a watch that ends at once): capped low, like
+ * client-go's reflector it is jittered and starts over after every success. The server is up and says
+ * so; if it is overloaded it sends 429 with Retry-After, which is honoured (capped above). A cap of
+ * 10 s made a burst of twenty 500s outlast a 30 s deadline.
+ */
+const SERVER_ERROR_BASE_MS = 200;
+const SERVER_ERROR_CAP_MS = 1500;
+/** While the server does not answer at all, look again this often even if the shared probe is slow. */
+const UNREACHABLE_RETRY_MS = 5000;
 /** Failed connection attempts in a row before the user is told the server is out of reach. */
-const LOST_CONTACT_AFTER = 3;
+const LOST_CONTACT_AFTER = 2;
 
 export interface FollowerOptions {
   cluster: Cluster;
@@ -46,6 +57,8 @@ export interface FollowerOptions {
   fatal(error: unknown): void;
   /** A problem with an input that ends the wait (a permission `mode: watch` cannot do without). */
   problem(problem: InputProblem): void;
+  /** Resolves when the API server answers again after it stopped answering at all (reachability.ts). */
+  answering(): Promise<void>;
 }
 
 type WatchResult =
@@ -112,7 +125,10 @@ export class Follower {
         } catch (error) {
           if (this.stopped) return;
           resourceVersion = undefined;
-          await this.sleep(this.listFailed(error, listFailures++));
+          const delay = this.listFailed(error, listFailures++);
+          // No answer at all: wait for the shared probe, then list at once, not after a backoff's cap.
+          if (isUnreachable(error)) await Promise.race([this.options.answering(), this.sleep(UNREACHABLE_RETRY_MS)]);
+          else await this.sleep(delay);
           continue;
         }
         this.options.changed();
@@ -139,7 +155,8 @@ export class Follower {
           resourceVersion = result.resourceVersion;
           unreachable = 0;
           // A watch that ends at once with nothing in it is a struggling server: do not spin.
-          if (result.events === 0 && this.timers.now() - startedAt < 1000) await this.sleep(backoffMs(watchFailures++));
+          if (result.events === 0 && this.timers.now() - startedAt < 1000)
+            await this.sleep(backoffMs(watchFailures++, SERVER_ERROR_BASE_MS, SERVER_ERROR_CAP_MS));
           else watchFailures = 0;
           break;
         case 'failed':
@@ -154,12 +171,22 @@ export class Follower {
           }
           if (result.error.status === 0) {
             this.lostContact(result.error, ++unreachable);
-            await this.sleep(backoffMs(unreachable - 1));
+            if (isUnreachable(result.error) && unreachable > 1) {
+              // Re-list once the server answers again: what happened meanwhile may be past its watch history.
+              await Promise.race([this.options.answering(), this.sleep(UNREACHABLE_RETRY_MS)]);
+              resourceVersion = undefined;
+            } else {
+              await this.sleep(backoffMs(unreachable - 1, SERVER_ERROR_BASE_MS, SERVER_ERROR_CAP_MS));
+            }
             break;
           }
           watchFailures++;
           if (this.watchFailed(result.error, watchFailures)) break;
-          await this.sleep(result.error.retryAfterMs !== undefined ? this.cappedRetryAfter(result.error.retryAfterMs) : backoffMs(watchFailures - 1));
+          await this.sleep(
+            result.error.retryAfterMs !== undefined
+              ? this.cappedRetryAfter(result.error.retryAfterMs)
+              : backoffMs(watchFailures - 1, SERVER_ERROR_BASE_MS, SERVER_ERROR_CAP_MS),
+          );
           break;
       }
     }
@@ -223,7 +250,8 @@ export class Follower {
     }
     this.options.changed();
     const blocked = status === 403 || status === 401;
-    return retryAfter !== undefined ? this.cappedRetryAfter(retryAfter) : backoffMs(attempt, blocked ? 2000 : 500, blocked ? 30_000 : 10_000);
+    if (retryAfter !== undefined) return this.cappedRetryAfter(retryAfter);
+    return blocked ? backoffMs(attempt, 2000, 30_000) : backoffMs(attempt, SERVER_ERROR_BASE_MS, SERVER_ERROR_CAP_MS);
   }
 
   /** The server stopped answering after the first list: say so once, as the statuses may go stale. */

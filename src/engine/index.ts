@@ -14,6 +14,7 @@ import { Follower } from './follower.js';
 import { GroupState, groupKey } from './group.js';
 import { SelectorSet } from './selector-set.js';
 import type { GroupContext } from './group.js';
+import { Reachability } from './reachability.js';
 import { Resolver, connectionProblem, type Unresolved } from './resolver.js';
 import { Scheduler } from './scheduler.js';
 import { Tracker } from './tracker.js';
@@ -55,6 +56,7 @@ class Engine {
   private error?: InputProblem;
   private readonly timers: Scheduler;
   private readonly resolver: Resolver<Pending>;
+  private readonly reachability: Reachability;
   private readonly stop = new AbortController();
   private running = false;
   private finished = false;
@@ -73,6 +75,7 @@ class Engine {
     this.pollIntervalMs = Math.max(options.pollIntervalMs, 50);
     this.timers = new Scheduler(options.clock);
     this.tracker = new Tracker(this.observer, this.timers.now);
+    this.reachability = new Reachability(cluster, this.timers, this.stop.signal);
     this.resolver = new Resolver<Pending>(cluster, options.waitFor, this.timers, this.stop.signal, {
       attach: (item, type) => this.attach(item, type),
       warn: (message) => this.warn(message),
@@ -189,6 +192,7 @@ class Engine {
         this.error ??= problem;
         this.check();
       },
+      answering: () => this.reachability.answering(),
     });
     const group = { state, follower };
     this.groups.set(key, group);

@@ -225,6 +225,36 @@ describe('the deadline and cancellation always win', () => {
   }, 150_000);
 });
 
+describe('backoff that drains', () => {
+  it('a burst of twenty 500s does not outlast a 30 s deadline', async () => {
+    cluster.create(deployment('web', { namespace: 'burst', readyAfterMs: 200 }));
+    cluster.faults.failNext(20, { status: 500, resource: 'deployments' });
+    const run = await runAction(
+      { kubeconfig: cluster.kubeconfig({ namespace: 'burst' }), resources: 'deployment/web', timeout: '30s' },
+      { killAfterMs: 60_000 },
+    );
+    expect(run.outputs.result).toBe('ready');
+  }, 90_000);
+
+  it('after an outage of refused connections it lists again and finishes', async () => {
+    let outage = false;
+    const run = await runAction(
+      { kubeconfig: cluster.kubeconfig({ namespace: 'outage' }), resources: 'deployment/web', timeout: '60s' },
+      {
+        killAfterMs: 90_000,
+        onStdout: (stdout) => {
+          if (outage || !stdout.includes('Waiting for')) return;
+          outage = true;
+          cluster.faults.refuse(3000);
+          cluster.create(deployment('web', { namespace: 'outage', readyAfterMs: 100 }));
+        },
+      },
+    );
+    expect(outage).toBe(true);
+    expect(run.outputs.result).toBe('ready');
+  }, 120_000);
+});
+
 describe('misconfiguration is never green', () => {
   let workspace: string;
   beforeAll(() => {
