@@ -113,6 +113,22 @@ const CASES: Case[] = [
     }),
   },
   {
+    name: 'SIGTERM 150 ms after start',
+    setup: async (c) => ({
+      inputs: { kubeconfig: c.kubeconfig({ namespace: 'b' }), resources: 'deployment/missing', timeout: '60s' },
+      options: { signalAfter: { ms: 150, signal: 'SIGTERM' } },
+    }),
+  },
+  {
+    name: '30,000 manifest documents, timeout 30s',
+    setup: async (c, scratch) => {
+      const documents = Array.from({ length: 30_000 }, (_, i) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-${i}\n`);
+      writeFileSync(path.join(scratch, 'many.yaml'), documents.join('---\n'));
+      return { inputs: { kubeconfig: c.kubeconfig({ namespace: 'b' }), manifests: 'many.yaml', timeout: '30s' }, options: { workspace: scratch } };
+    },
+    note: (run) => `resources output ${(Buffer.byteLength(run.outputs.resources ?? '') / 1e6).toFixed(2)} MB`,
+  },
+  {
     name: 'timeout: 597h',
     setup: async (c) => {
       c.create(deployment('slow', { namespace: 'b', readyAfterMs: 3000 }));

@@ -1,6 +1,7 @@
 /**
- * `npm run package`: bundles src/index.ts into dist/index.js, the file the `node24` runner executes,
- * and lists the licenses of every bundled package in dist/licenses.txt.
+ * `npm run package`: bundles src/index.ts into dist/kubewait.js, and src/boot.ts into dist/index.js, the
+ * file the `node24` runner executes (it installs the signal handlers, then loads dist/kubewait.js: see
+ * src/boot.ts), and lists the licenses of every bundled package in dist/licenses.txt.
  *
  * Why esbuild and not ncc: bench/RESULTS.md measures both on the same source. esbuild tree-shakes
  * client-node's ES modules and hoists scopes; ncc keeps every module in a webpack wrapper. The esbuild
@@ -24,7 +25,7 @@ async function main(): Promise<void> {
   mkdirSync(DIST, { recursive: true });
   const result = await build({
     entryPoints: [path.join(ROOT, 'src/index.ts')],
-    outfile: path.join(DIST, 'index.js'),
+    outfile: path.join(DIST, 'kubewait.js'),
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -35,11 +36,22 @@ async function main(): Promise<void> {
     metafile: true,
     logLevel: 'warning',
   });
+  await build({
+    entryPoints: [path.join(ROOT, 'src/boot.ts')],
+    outfile: path.join(DIST, 'index.js'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node24',
+    minify: true,
+    external: ['./kubewait.js'],
+    logLevel: 'warning',
+  });
   // dist/ runs as an ES module even when copied out of this package.
   writeFileSync(path.join(DIST, 'package.json'), JSON.stringify({ type: 'module' }, null, 2) + '\n');
   writeFileSync(path.join(DIST, 'licenses.txt'), licensesText(Object.keys(result.metafile.inputs)));
-  const bytes = readFileSync(path.join(DIST, 'index.js')).length;
-  console.log(`dist/index.js: ${(bytes / 1024 / 1024).toFixed(2)} MiB from ${Object.keys(result.metafile.inputs).length} modules`);
+  const bytes = readFileSync(path.join(DIST, 'kubewait.js')).length;
+  console.log(`dist/kubewait.js: ${(bytes / 1024 / 1024).toFixed(2)} MiB from ${Object.keys(result.metafile.inputs).length} modules`);
 }
 
 /** One entry per bundled package (name, license, license text), sorted, like ncc's licenses.txt. */

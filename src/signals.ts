@@ -5,8 +5,12 @@
  * Imports nothing, so the bundle runs it before evaluating anything else.
  */
 
-const controller = new AbortController();
-let installed = false;
+/** Shared through globalThis: dist/index.js (src/boot.ts) and the bundle it loads each carry a copy
+ *  of this module, and both must see the same handlers and signal. */
+const KEY = Symbol.for('kubewait.cancellation');
+const shared = globalThis as { [KEY]?: { controller: AbortController; installed: boolean } };
+const state = (shared[KEY] ??= { controller: new AbortController(), installed: false });
+const { controller } = state;
 
 const onSignal = (name: NodeJS.Signals): void => {
   if (controller.signal.aborted) process.exit(1);
@@ -17,8 +21,8 @@ const onSignal = (name: NodeJS.Signals): void => {
 
 /** Installs the handlers (once) and returns the signal they abort. */
 export function installSignalHandlers(): AbortSignal {
-  if (!installed) {
-    installed = true;
+  if (!state.installed) {
+    state.installed = true;
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   }

@@ -28,7 +28,13 @@ function sourcesHash(): string {
   return hash.digest('hex');
 }
 
-const fileHash = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+/** dist/index.js and the bundle it loads (src/boot.ts). */
+const fileHash = (file: string) => {
+  const hash = createHash('sha256').update(readFileSync(file));
+  const bundle = path.join(path.dirname(file), 'kubewait.js');
+  if (existsSync(bundle)) hash.update(readFileSync(bundle));
+  return hash.digest('hex');
+};
 
 /** Stale unless the last build here was made from the current sources and dist/ is still that build. */
 export function distIsStale(): boolean {
