@@ -239,9 +239,9 @@ function argument(name: string): string | undefined {
 }
 
 async function main(): Promise<void> {
-  const before = argument('--before');
+  const before = argument('--before') && path.resolve(argument('--before')!);
   if (!before) throw new Error('usage: npx tsx bench/hostile.ts --before OLD/index.js [--after dist/index.js] [--write]');
-  const after = argument('--after') ?? (await ensureDist(), DIST_ENTRY);
+  const after = path.resolve(argument('--after') ?? (await ensureDist(), DIST_ENTRY));
   const only = argument('--only');
   const rows: string[] = ['| case | before: exit after | before: result | after: exit after | after: result |', '|---|---:|---|---:|---|'];
   for (const item of CASES.filter((c) => !only || c.name.includes(only))) {

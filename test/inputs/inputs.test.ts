@@ -137,6 +137,9 @@ describe('parseSettings: good inputs', () => {
     ['120', 120_000],
     ['2.5', 2_500],
     ['+10s', 10_000],
+    ['1ms', 1], // the shortest
+    ['168h', 604_800_000], // the longest: 7 days
+    ['604800', 604_800_000],
   ])('timeout %j is %d ms', (timeout, ms) => {
     expect(settingsFrom({ ...target, timeout }).timeoutMs).toBe(ms);
   });
@@ -145,6 +148,8 @@ describe('parseSettings: good inputs', () => {
     ['2s', 2_000],
     ['500ms', 500],
     ['1', 1_000],
+    ['100ms', 100], // the shortest
+    ['1h', 3_600_000], // the longest
   ])('poll-interval %j is %d ms', (pollInterval, ms) => {
     expect(settingsFrom({ ...target, 'poll-interval': pollInterval }).pollIntervalMs).toBe(ms);
   });
@@ -178,6 +183,29 @@ describe('parseSettings: bad inputs name the input, the problem and an example',
     ['timeout', { ...target, timeout: '0' }, 'Input "timeout" is "0": expected a duration greater than zero, like 90s, 5m or 1h30m.'],
     ['timeout', { ...target, timeout: '0s' }, 'Input "timeout" is "0s": expected a duration greater than zero, like 90s, 5m or 1h30m.'],
     ['timeout', { ...target, timeout: '-5m' }, 'Input "timeout" is "-5m": expected a duration greater than zero, like 90s, 5m or 1h30m.'],
+    // Past the limit, and where Node's 32-bit timers would overflow (2^31 ms is about 596.5 h).
+    [
+      'timeout',
+      { ...target, timeout: '168h1ms' },
+      'Input "timeout" is "168h1ms": expected at most 168h (7 days, longer than any job may run), like 90s, 5m or 1h30m.',
+    ],
+    [
+      'timeout',
+      { ...target, timeout: '597h' },
+      'Input "timeout" is "597h": expected at most 168h (7 days, longer than any job may run), like 90s, 5m or 1h30m.',
+    ],
+    [
+      'timeout',
+      { ...target, timeout: '99999999999999999999' },
+      'Input "timeout" is "99999999999999999999": expected at most 168h (7 days, longer than any job may run), like 90s, 5m or 1h30m.',
+    ],
+    ['poll-interval', { ...target, 'poll-interval': '1h1ms' }, 'Input "poll-interval" is "1h1ms": expected at most 1h, like 500ms, 2s or 10s.'],
+    ['poll-interval', { ...target, 'poll-interval': '597h' }, 'Input "poll-interval" is "597h": expected at most 1h, like 500ms, 2s or 10s.'],
+    [
+      'wait-for',
+      { ...target, 'wait-for': 'jsonpath={..[?(@@@)]}' },
+      'Input "wait-for" is "jsonpath={..[?(@@@)]}": the filter [?(@@@)] is not valid: expected [?(@.FIELD)] or [?(@.FIELD=="VALUE")]; expected jsonpath=EXPR[=VALUE], like jsonpath={.status.phase}=Running or jsonpath={.status.loadBalancer.ingress}.',
+    ],
     [
       'poll-interval',
       { ...target, 'poll-interval': 'often' },
