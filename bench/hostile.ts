@@ -178,13 +178,10 @@ const CASES: Case[] = [
     note: (run) => (shown(run, 'UzNjcjN0LXNlY3JldA==') ? 'value shown' : ''),
   },
   {
-    name: 'userinfo in the server URL, timeout 3s',
+    name: 'userinfo in the URL of a server that refuses, timeout 3s',
     setup: async (c) => {
-      const kubeconfig = edited(
-        c,
-        'b',
-        (k) => (k.clusters[0]!.cluster.server = String(k.clusters[0]!.cluster.server).replace('https://', 'https://robot:pa55word@')),
-      );
+      const port = await closedPort();
+      const kubeconfig = edited(c, 'b', (k) => (k.clusters[0]!.cluster.server = `https://robot:pa55word@127.0.0.1:${port}`));
       return { inputs: { kubeconfig, resources: 'deployment/missing', timeout: '3s' } };
     },
     note: (run) => (shown(run, 'robot') || shown(run, 'pa55word') ? 'userinfo shown' : ''),
