@@ -76,7 +76,7 @@ describe('bad inputs fail the step at once with one annotation', () => {
       'Input "selector" is "app in (web": missing ")" after "app in (web". Expected a label selector like app=web,tier!=cache or env in (prod,staging).',
     ],
     ['mode', { resources: 'deployment/web', mode: 'stream' }, 'Input "mode" is "stream": expected auto, watch or poll.'],
-    ['fail-fast', { resources: 'deployment/web', 'fail-fast': 'yes' }, 'Input "fail-fast" is "yes": expected true or false.'],
+    ['fail-fast', { resources: 'deployment/web', 'fail-fast': 'yes' }, 'Input "fail-fast" is "yes": expected true or false, like fail-fast: true.'],
     [
       'manifests',
       { manifests: 'deploy/*.yaml' },
