@@ -1,7 +1,8 @@
 /**
- * `npm run package`: bundles src/index.ts into dist/index.js, the file the `node24` runner executes, and
- * src/cli.ts into dist/cli.js, the command (package.json `bin`: `kubewait`, `kubectl-kubewait`), and lists
- * the licenses of every bundled package in dist/licenses.txt.
+ * `npm run package`: bundles src/index.ts into dist/kubewait.js and src/boot.ts into dist/index.js, the
+ * file the `node24` runner executes (it installs the signal handlers, then loads dist/kubewait.js: see
+ * src/boot.ts), src/cli.ts into dist/cli.js, the command (package.json `bin`: `kubewait`,
+ * `kubectl-kubewait`), and lists the licenses of every bundled package in dist/licenses.txt.
  *
  * Why esbuild and not ncc: bench/RESULTS.md measures both on the same source. esbuild tree-shakes
  * client-node's ES modules and hoists scopes; ncc keeps every module in a webpack wrapper. The esbuild
@@ -21,20 +22,20 @@ const DIST = path.join(ROOT, 'dist');
 /** The bundle is an ES module; the CommonJS packages it inlines still call `require`. */
 const REQUIRE_SHIM = "import { createRequire as __kubewaitCreateRequire } from 'node:module'; const require = __kubewaitCreateRequire(import.meta.url);";
 
-/** Entry (src/NAME.ts -> dist/NAME.js) and its banner. */
-const BUNDLES: Array<[string, string]> = [
-  ['index', REQUIRE_SHIM],
-  ['cli', `#!/usr/bin/env node\n${REQUIRE_SHIM}`],
+/** Entry (src/ENTRY.ts), its bundle (dist/NAME.js) and its banner. */
+const BUNDLES: Array<[entry: string, name: string, banner: string]> = [
+  ['index', 'kubewait', REQUIRE_SHIM],
+  ['cli', 'cli', `#!/usr/bin/env node\n${REQUIRE_SHIM}`],
 ];
 
 async function main(): Promise<void> {
   rmSync(DIST, { recursive: true, force: true });
   mkdirSync(DIST, { recursive: true });
   const inputs = new Set<string>();
-  for (const [entry, banner] of BUNDLES) {
+  for (const [entry, name, banner] of BUNDLES) {
     const result = await build({
       entryPoints: [path.join(ROOT, 'src', `${entry}.ts`)],
-      outfile: path.join(DIST, `${entry}.js`),
+      outfile: path.join(DIST, `${name}.js`),
       bundle: true,
       platform: 'node',
       format: 'esm',
@@ -46,9 +47,21 @@ async function main(): Promise<void> {
       logLevel: 'warning',
     });
     Object.keys(result.metafile.inputs).forEach((input) => inputs.add(input));
-    const bytes = readFileSync(path.join(DIST, `${entry}.js`)).length;
-    console.log(`dist/${entry}.js: ${(bytes / 1024 / 1024).toFixed(2)} MiB from ${Object.keys(result.metafile.inputs).length} modules`);
+    const bytes = readFileSync(path.join(DIST, `${name}.js`)).length;
+    console.log(`dist/${name}.js: ${(bytes / 1024 / 1024).toFixed(2)} MiB from ${Object.keys(result.metafile.inputs).length} modules`);
   }
+  // The runner's entry: tiny, so the signal handlers are in place before the 2 MB bundle is parsed.
+  await build({
+    entryPoints: [path.join(ROOT, 'src/boot.ts')],
+    outfile: path.join(DIST, 'index.js'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node24',
+    minify: true,
+    external: ['./kubewait.js'],
+    logLevel: 'warning',
+  });
   // The command runs as `kubewait` from npm's bin links and as `kubectl-kubewait` from PATH.
   chmodSync(path.join(DIST, 'cli.js'), 0o755);
   // dist/ runs as an ES module even when copied out of this package.

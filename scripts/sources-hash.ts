@@ -4,7 +4,7 @@
  * compare it to decide whether the committed bundle is current or must be rebuilt.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,9 +19,11 @@ export interface BuildRecord {
   dist: string;
 }
 
-/** The two bundles: the action's and the command's. */
+/** The runner's entry (src/boot.ts), the action's bundle it loads, and the command's bundle. */
 export const DIST_ENTRY = path.join(ROOT, 'dist/index.js');
+export const DIST_BUNDLE = path.join(ROOT, 'dist/kubewait.js');
 export const DIST_CLI = path.join(ROOT, 'dist/cli.js');
+const DIST_FILES = [DIST_ENTRY, DIST_BUNDLE, DIST_CLI];
 
 export function sourcesHash(): string {
   const hash = createHash('sha256');
@@ -32,5 +34,12 @@ export function sourcesHash(): string {
   return hash.digest('hex');
 }
 
-/** Both bundles as one hash: either one edited makes dist/ another build. */
-export const distHash = (): string => createHash('sha256').update(readFileSync(DIST_ENTRY)).update(readFileSync(DIST_CLI)).digest('hex');
+/** Every built file as one hash: any one edited makes dist/ another build. */
+export const distHash = (): string => {
+  const hash = createHash('sha256');
+  for (const file of DIST_FILES) hash.update(readFileSync(file));
+  return hash.digest('hex');
+};
+
+/** Whether every built file exists. */
+export const distExists = (): boolean => DIST_FILES.every((file) => existsSync(file));

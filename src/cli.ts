@@ -3,6 +3,10 @@
  * stdout and stderr are flushed. See src/cli/run.ts.
  */
 import { setFlagsFromString } from 'node:v8';
+import { installSignalHandlers } from './signals.js';
+
+// First: a Ctrl-C or a CI cancellation must find a handler even while the rest loads (src/signals.ts).
+installSignalHandlers();
 
 // As in src/index.ts: keep V8's young generation small for waits on thousands of targets (bench/), before
 // the rest of the bundle is evaluated.

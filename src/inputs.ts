@@ -14,6 +14,10 @@ import { selectorProblem } from './targets/selector.js';
 export type InputReader = (name: string) => string;
 
 const MIN_POLL_INTERVAL_MS = 100;
+/** Longer than any GitHub job may run (6 h hosted, 5 days self-hosted); also far below where timers overflow. */
+export const MAX_TIMEOUT_MS = 7 * 24 * 3_600_000;
+/** Polling less often than hourly is not waiting any more. */
+export const MAX_POLL_INTERVAL_MS = 3_600_000;
 
 /** The reader with the action.yml defaults applied to unset inputs (the runner fills them in; tests may not). */
 function withDefaults(read: InputReader): InputReader {
@@ -191,10 +195,25 @@ function topLevelEquals(text: string): number {
 function jsonPathSyntaxProblem(template: string): string | undefined {
   try {
     parseTemplate(template);
-    return undefined;
+    return filterProblem(template);
   } catch (error) {
     return `the JSONPath expression is not valid (${error instanceof Error ? error.message : String(error)})`;
   }
+}
+
+/** A filter operand is `@`, `@.path`, `@[...]`, a quoted string or a plain literal. The parser takes
+ *  `@@@` for `@` (so `{..[?(@@@)]}` would pass, then fail on every object until the deadline). */
+const FILTER = /\[\?\((.*?)\)\]/g;
+const OPERAND = /^(@([.[][^@]*)?|"[^"]*"|'[^']*'|[\w.+-]+)$/;
+
+function filterProblem(template: string): string | undefined {
+  for (const [, filter = ''] of template.matchAll(FILTER)) {
+    const operands = filter.split(/==|!=|<=|>=|<|>/).map((operand) => operand.trim());
+    if (operands.length > 2 || operands.some((operand) => !OPERAND.test(operand))) {
+      return `the filter [?(${filter})] is not valid: expected [?(@.FIELD)] or [?(@.FIELD=="VALUE")]`;
+    }
+  }
+  return undefined;
 }
 
 function stripQuotes(value: string): string {
@@ -209,6 +228,9 @@ function parseTimeout(text: string): number {
   if (ms < 1) {
     throw new InputError('timeout', `Input "timeout" is "${text}": expected a duration greater than zero, like 90s, 5m or 1h30m.`);
   }
+  if (ms > MAX_TIMEOUT_MS) {
+    throw new InputError('timeout', `Input "timeout" is "${text}": expected at most 168h (7 days, longer than any job may run), like 90s, 5m or 1h30m.`);
+  }
   return ms;
 }
 
@@ -219,6 +241,9 @@ function parsePollInterval(text: string): number {
   }
   if (ms < MIN_POLL_INTERVAL_MS) {
     throw new InputError('poll-interval', `Input "poll-interval" is "${text}": expected at least 100ms (to spare the API server), like 500ms, 2s or 10s.`);
+  }
+  if (ms > MAX_POLL_INTERVAL_MS) {
+    throw new InputError('poll-interval', `Input "poll-interval" is "${text}": expected at most 1h, like 500ms, 2s or 10s.`);
   }
   return ms;
 }
@@ -270,7 +295,10 @@ function parseLogLines(text: string): number {
 function parseBoolean(name: string, text: string): boolean {
   if (['true', 'True', 'TRUE'].includes(text)) return true;
   if (['false', 'False', 'FALSE'].includes(text)) return false;
-  throw new InputError(name, `Input "${name}" is "${text}": expected true or false.`);
+  throw new InputError(
+    name,
+    `Input "${name}" is "${text}": expected true or false, like ${name}: ${INPUT_DEFAULTS[name as keyof typeof INPUT_DEFAULTS] ?? 'true'}.`,
+  );
 }
 
 const PR_COMMENT_MODES: readonly string[] = ['off', 'always', 'on-failure'] satisfies PrCommentMode[];

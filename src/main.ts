@@ -8,7 +8,7 @@ import type { EngineResult } from './engine/types.js';
 import { parseGitHubReportInputs, parseSettings } from './inputs.js';
 import { waitAndReport, type PipelineSink } from './pipeline.js';
 import { reportSetupFailureToGitHub, startGitHubReports, type GitHubReports } from './report/github/index.js';
-import { failureMessage, inputProblemAnnotation, outputsFor, publicResult, reportResult, reportSetupFailure } from './report/index.js';
+import { failureMessage, inputProblemAnnotation, publicResult, reportResult, reportSetupFailure, setOutputs } from './report/index.js';
 import { InputError, type Settings } from './settings.js';
 
 /** A step that is done must end even if some library left a socket open. */
@@ -76,5 +76,5 @@ async function failStep(error: unknown): Promise<void> {
 function setOutputsForNoTargets(): void {
   const none: EngineResult = { outcome: 'failed', cancelled: false, durationSeconds: 0, targets: [], warnings: [] };
   // It could not judge the targets: `error`, like a bad input.
-  for (const [name, value] of Object.entries({ ...outputsFor(none), result: 'error' })) core.setOutput(name, value);
+  setOutputs(none, { result: 'error' });
 }

@@ -11,6 +11,7 @@ import { SecretMasks } from './kube/masks.js';
 import { bufferedSink, createLiveLog, type LogSink } from './report/live-log.js';
 import { waitWithRelease } from './release.js';
 import type { Settings } from './settings.js';
+import { installSignalHandlers } from './signals.js';
 import { healthRulesFromSettings } from './status/health/index.js';
 import { targetsFromInputs } from './targets/index.js';
 
@@ -51,7 +52,8 @@ export async function waitAndReport(settings: Settings, sink: PipelineSink, opti
   // Kept beside the shell's masks: log text the cluster returns goes into the report, which nobody else masks.
   const masks = new SecretMasks((secret) => sink.mask(secret));
   const cluster = await connect(settings, masks, options.kubeconfigSources);
-  const cancellation = cancelOnSignals(sink.log);
+  // Installed first thing by the entry points (src/signals.ts); here it only hands out the signal.
+  const signal = installSignalHandlers();
   const log = bufferedSink(sink.log);
   try {
     await sink.begin?.();
@@ -60,39 +62,19 @@ export async function waitAndReport(settings: Settings, sink: PipelineSink, opti
       targets,
       healthRules,
       defaultNamespace: settings.namespace || cluster.namespace || 'default',
-      signal: cancellation.signal,
+      signal,
       observer: createLiveLog(log, settings),
     });
     log.flush();
     const result = await explainResult(cluster.client, waited, settings, {
       mask: (text) => masks.apply(text),
-      signal: cancellation.signal,
+      signal,
       warning: (message) => log.warning(message),
     });
     await sink.report(result, { server: cluster.server, context: cluster.contextName });
     return result;
   } finally {
     log.flush();
-    cancellation.dispose();
     await cluster.close();
   }
-}
-
-/** A cancelled job gets SIGINT, then SIGTERM: stop waiting and still report. A second signal exits now. */
-function cancelOnSignals(log: LogSink): { signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController();
-  const onSignal = (name: NodeJS.Signals): void => {
-    if (controller.signal.aborted) process.exit(1);
-    log.info(`kubewait: received ${name}, stopping the wait and reporting what is known`);
-    controller.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  return {
-    signal: controller.signal,
-    dispose() {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    },
-  };
 }

@@ -81,7 +81,10 @@ function evaluateGoal(object: unknown, waitFor: WaitFor, options: EvaluateOption
       const match = matchesJsonPath(object, waitFor.expression, waitFor.value);
       const shown = waitFor.value === undefined ? waitFor.expression : `${waitFor.expression}=${waitFor.value}`;
       if (match.matched) return { status: 'Current', message: `jsonpath ${shown}`, conditions, done: true, rule };
-      return { ...unmet(result.status), message: jsonPathMessage(waitFor.expression, waitFor.value, match), conditions, done: false, rule };
+      // A Secret's values are never printed, whatever the expression reads.
+      const secret = (object as { kind?: unknown } | null)?.kind === 'Secret';
+      const shownMatch = secret && match.actual !== undefined ? { ...match, actual: undefined, differs: true } : match;
+      return { ...unmet(result.status), message: jsonPathMessage(waitFor.expression, waitFor.value, shownMatch), conditions, done: false, rule };
     }
   }
 }
@@ -117,9 +120,13 @@ function conditionMessage(object: unknown, type: string, want: string): string {
   return `waiting for condition ${type}=${want}: it is ${String(found.status)}${reason}`;
 }
 
-function jsonPathMessage(expression: string, want: string | undefined, match: { actual?: string; error?: string }): string {
-  if (match.error) return `jsonpath ${expression}: ${match.error}`;
+/** A value longer than this is not shown (a whole object, a certificate): the message says it differs. */
+const MAX_SHOWN_VALUE = 100;
+
+function jsonPathMessage(expression: string, want: string | undefined, match: { actual?: string; error?: string; differs?: boolean }): string {
+  if (match.error) return `jsonpath ${expression}: ${match.error.length > 300 ? `${match.error.slice(0, 299)}…` : match.error}`;
   if (want === undefined) return `waiting for ${expression} to exist`;
+  if (match.differs || (match.actual !== undefined && match.actual.length > MAX_SHOWN_VALUE)) return `waiting for ${expression}=${want}: the value differs`;
   if (match.actual === undefined) return `waiting for ${expression}=${want}: it does not exist yet`;
   return `waiting for ${expression}=${want}: it is ${JSON.stringify(match.actual)}`;
 }

@@ -4,19 +4,45 @@
  * relist on 410 Gone; back off with jitter on errors and honour Retry-After. In `auto` mode a forbidden
  * or repeatedly failing watch falls back to LIST every poll interval, with one warning.
  */
-import { ApiError, describeFailure, groupVersion, listPages, qualifiedResource, resourcePath, statusError, watchCollection, withKind } from '../kube/index.js';
+import {
+  ApiError,
+  describeFailure,
+  groupVersion,
+  isFatal,
+  isUnreachable,
+  listPages,
+  qualifiedResource,
+  resourcePath,
+  statusError,
+  watchCollection,
+  withKind,
+} from '../kube/index.js';
 import type { Cluster, WatchEnd, WatchHandle } from '../kube/index.js';
 import { backoffMs } from './backoff.js';
 import type { GroupState } from './group.js';
 import { Scheduler, type Clock } from './scheduler.js';
 import type { Mode } from './types.js';
+import type { InputProblem } from '../settings.js';
 
 /** Watch failures in a row (with HTTP answers, so the server is reachable) before `auto` polls instead. */
 const WATCH_FAILURES_BEFORE_POLLING = 5;
 /** After falling back because watches kept failing (not because they are forbidden), try again this late. */
 const WATCH_RETRY_AFTER_MS = 60_000;
+/** A Retry-After longer than this (or the poll interval, if longer) is not honoured whole: one 429 with
+ *  `Retry-After: 3600` must not leave a group blind until the deadline. */
+const MAX_RETRY_AFTER_MS = 30_000;
+/**
+ * Backoff after an error the server answered (5xx, a watch that ends at once): capped low, like
+ * client-go's reflector it is jittered and starts over after every success. The server is up and says
+ * so; if it is overloaded it sends 429 with Retry-After, which is honoured (capped above). A cap of
+ * 10 s made a burst of twenty 500s outlast a 30 s deadline.
+ */
+const SERVER_ERROR_BASE_MS = 200;
+const SERVER_ERROR_CAP_MS = 1500;
+/** While the server does not answer at all, look again this often even if the shared probe is slow. */
+const UNREACHABLE_RETRY_MS = 5000;
 /** Failed connection attempts in a row before the user is told the server is out of reach. */
-const LOST_CONTACT_AFTER = 3;
+const LOST_CONTACT_AFTER = 2;
 
 export interface FollowerOptions {
   cluster: Cluster;
@@ -27,6 +53,12 @@ export interface FollowerOptions {
   warn(message: string): void;
   /** Called after anything may have changed a target. */
   changed(): void;
+  /** An error no retry can heal (credentials rejected, untrusted certificate): the wait ends with it. */
+  fatal(error: unknown): void;
+  /** A problem with an input that ends the wait (a permission `mode: watch` cannot do without). */
+  problem(problem: InputProblem): void;
+  /** Resolves when the API server answers again after it stopped answering at all (reachability.ts). */
+  answering(): Promise<void>;
 }
 
 type WatchResult =
@@ -93,7 +125,10 @@ export class Follower {
         } catch (error) {
           if (this.stopped) return;
           resourceVersion = undefined;
-          await this.sleep(this.listFailed(error, listFailures++));
+          const delay = this.listFailed(error, listFailures++);
+          // No answer at all: wait for the shared probe, then list at once, not after a backoff's cap.
+          if (isUnreachable(error)) await Promise.race([this.options.answering(), this.sleep(UNREACHABLE_RETRY_MS)]);
+          else await this.sleep(delay);
           continue;
         }
         this.options.changed();
@@ -120,23 +155,38 @@ export class Follower {
           resourceVersion = result.resourceVersion;
           unreachable = 0;
           // A watch that ends at once with nothing in it is a struggling server: do not spin.
-          if (result.events === 0 && this.timers.now() - startedAt < 1000) await this.sleep(backoffMs(watchFailures++));
+          if (result.events === 0 && this.timers.now() - startedAt < 1000)
+            await this.sleep(backoffMs(watchFailures++, SERVER_ERROR_BASE_MS, SERVER_ERROR_CAP_MS));
           else watchFailures = 0;
           break;
         case 'failed':
           resourceVersion = result.resourceVersion;
+          if (isFatal(result.error)) {
+            this.options.fatal(result.error);
+            return;
+          }
           if (result.error.status === 410) {
             resourceVersion = undefined;
             break;
           }
           if (result.error.status === 0) {
             this.lostContact(result.error, ++unreachable);
-            await this.sleep(backoffMs(unreachable - 1));
+            if (isUnreachable(result.error) && unreachable > 1) {
+              // Re-list once the server answers again: what happened meanwhile may be past its watch history.
+              await Promise.race([this.options.answering(), this.sleep(UNREACHABLE_RETRY_MS)]);
+              resourceVersion = undefined;
+            } else {
+              await this.sleep(backoffMs(unreachable - 1, SERVER_ERROR_BASE_MS, SERVER_ERROR_CAP_MS));
+            }
             break;
           }
           watchFailures++;
           if (this.watchFailed(result.error, watchFailures)) break;
-          await this.sleep(result.error.retryAfterMs ?? backoffMs(watchFailures - 1));
+          await this.sleep(
+            result.error.retryAfterMs !== undefined
+              ? this.cappedRetryAfter(result.error.retryAfterMs)
+              : backoffMs(watchFailures - 1, SERVER_ERROR_BASE_MS, SERVER_ERROR_CAP_MS),
+          );
           break;
       }
     }
@@ -159,10 +209,22 @@ export class Follower {
         () => group.beginList(),
       );
       group.endList();
+      if (group.waitsForAbsent) await this.checkNamespace();
       return resourceVersion;
     } catch (error) {
       group.abandonList();
       throw error;
+    }
+  }
+
+  /** A target missing from the list because its namespace is missing is named as such ("namespace nope
+   *  does not exist"), not left at "not found". Best effort: a forbidden GET says nothing. */
+  private async checkNamespace(): Promise<void> {
+    const { group, cluster } = this.options;
+    try {
+      await cluster.client.get(`/api/v1/namespaces/${encodeURIComponent(group.namespace)}`, {}, { signal: this.abort.signal });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404 && !this.stopped) group.namespaceMissing();
     }
   }
 
@@ -176,8 +238,9 @@ export class Follower {
       group.unavailable(`${this.permission('list')}: forbidden — ${grant}`, true);
       // Selector targets may be satisfied by other types; this one must not go unmentioned.
       if (group.selects) this.options.warn(`${this.permission('list')}: forbidden, so matching objects of this type are not waited for — ${grant}`);
-    } else if (status === 401) {
+    } else if (isFatal(error)) {
       group.unavailable(describeFailure(error, cluster.server), true);
+      this.options.fatal(error);
     } else if (status === 404) {
       group.typeGone(`resource type ${qualifiedResource(group.type)} is no longer served by the cluster`);
     } else if (!group.synced) {
@@ -187,7 +250,8 @@ export class Follower {
     }
     this.options.changed();
     const blocked = status === 403 || status === 401;
-    return retryAfter ?? backoffMs(attempt, blocked ? 2000 : 500, blocked ? 30_000 : 10_000);
+    if (retryAfter !== undefined) return this.cappedRetryAfter(retryAfter);
+    return blocked ? backoffMs(attempt, 2000, 30_000) : backoffMs(attempt, SERVER_ERROR_BASE_MS, SERVER_ERROR_CAP_MS);
   }
 
   /** The server stopped answering after the first list: say so once, as the statuses may go stale. */
@@ -202,7 +266,10 @@ export class Follower {
     const interval = formatInterval(pollIntervalMs);
     if (error.status === 403) {
       if (mode === 'watch') {
-        group.unavailable(`${this.permission('watch')}: forbidden (mode: watch never falls back to polling; use mode: auto to poll instead)`, true);
+        const message = `${this.permission('watch')}: forbidden — grant the watch verb on ${qualifiedResource(group.type)} to this kubeconfig's identity, or use mode: auto to poll instead (mode: watch never falls back to polling)`;
+        group.unavailable(message, true);
+        // The missing permission, attributed to the input that made it fatal, not to the kubeconfig.
+        this.options.problem({ input: 'mode', message });
         this.options.changed();
         this.stopped = true;
         return true;
@@ -285,6 +352,10 @@ export class Follower {
       started.handle = handle;
       if (settled) handle.stop();
     });
+  }
+
+  private cappedRetryAfter(ms: number): number {
+    return Math.min(ms, Math.max(MAX_RETRY_AFTER_MS, this.options.pollIntervalMs));
   }
 
   private sleep(ms: number): Promise<void> {

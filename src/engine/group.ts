@@ -251,6 +251,21 @@ export class GroupState {
     for (const s of this.selectors) if (s.members.has(name)) this.leave(s, name);
   }
 
+  /** Named targets still waiting to be created (for the namespace check after a LIST). */
+  get waitsForAbsent(): boolean {
+    if (this.ctx.waitFor.kind === 'deleted' || !this.type.namespaced) return false;
+    for (const [name, slot] of this.named) if (!slot.gone && !this.objects.has(name)) return true;
+    return false;
+  }
+
+  /** The namespace itself does not exist: the targets waiting to be created say so, by name. */
+  namespaceMissing(): void {
+    const message = `not found: namespace ${this.namespace} does not exist; waiting for it and the object to be created`;
+    for (const [name, slot] of this.named) {
+      if (!slot.gone && !this.objects.has(name)) slot.state.update({ status: 'NotFound', message, done: false });
+    }
+  }
+
   /** At the deadline: a group whose first LIST never came back says so instead of "waiting". */
   deadlinePassed(): void {
     if (!this.synced && !this.failedToList) this.unavailable(`the API server did not answer the list of ${this.description} in time`, false);

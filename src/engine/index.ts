@@ -16,7 +16,8 @@ import { Follower } from './follower.js';
 import { GroupState, groupKey } from './group.js';
 import { SelectorSet } from './selector-set.js';
 import type { GroupContext } from './group.js';
-import { Resolver, type Unresolved } from './resolver.js';
+import { Reachability } from './reachability.js';
+import { Resolver, connectionProblem, type Unresolved } from './resolver.js';
 import { Scheduler } from './scheduler.js';
 import { StatusSubresources } from './crds.js';
 import { formatWindow, StabilityWindow, type StableWorkload } from './stability.js';
@@ -59,6 +60,7 @@ class Engine {
   private error?: InputProblem;
   private readonly timers: Scheduler;
   private readonly resolver: Resolver<Pending>;
+  private readonly reachability: Reachability;
   private readonly stop = new AbortController();
   private running = false;
   private finished = false;
@@ -80,6 +82,7 @@ class Engine {
     this.pollIntervalMs = Math.max(options.pollIntervalMs, 50);
     this.timers = new Scheduler(options.clock);
     this.tracker = new Tracker(this.observer, this.timers.now);
+    this.reachability = new Reachability(cluster, this.timers, this.stop.signal);
     this.resolver = new Resolver<Pending>(cluster, options.waitFor, this.timers, this.stop.signal, {
       attach: (item, type) => this.attach(item, type),
       warn: (message) => this.warn(message),
@@ -209,6 +212,15 @@ class Engine {
       clock: this.timers.now,
       warn: (message) => this.warn(message),
       changed: () => this.check(),
+      fatal: (error) => {
+        this.error ??= connectionProblem(this.cluster, error);
+        this.check();
+      },
+      problem: (problem) => {
+        this.error ??= problem;
+        this.check();
+      },
+      answering: () => this.reachability.answering(),
     });
     const group = { state, follower };
     this.groups.set(key, group);
@@ -283,7 +295,10 @@ class Engine {
         this.unstable = `did not stay ready for ${formatWindow(this.options.stableForMs ?? 0)} (stable-for) before the timeout`;
         this.warn(`every target reached the desired status, but ${this.unstable}`);
       }
-      this.finish(this.tracker.failed > 0 ? 'failed' : 'timeout');
+      // A cluster that never answered: nothing was judged, so `error` and one annotation, not `timeout`.
+      const unreached = this.resolver.neverReached();
+      if (unreached) this.error ??= unreached;
+      this.finish(unreached || this.tracker.failed > 0 ? 'failed' : 'timeout');
     });
     this.timers.every(this.options.heartbeatMs ?? HEARTBEAT_MS, () => {
       const pending = this.reports().filter((r) => !r.done);

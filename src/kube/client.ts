@@ -6,11 +6,12 @@
 import type http from 'node:http';
 import { createGunzip, createInflate } from 'node:zlib';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { ApiError, networkErrorMessage, parseRetryAfter, statusError } from './errors.js';
+import { ApiError, networkError, parseRetryAfter, statusError } from './errors.js';
 import { LineSplitter } from './lines.js';
 import { Semaphore } from './semaphore.js';
 import { Transport, closedError } from './transport.js';
 import type { Secrets } from './kubeconfig.js';
+import type { ExecPlugin } from './exec-plugin.js';
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
@@ -31,6 +32,8 @@ export type WatchEnd = ApiError | undefined;
 export interface ClientOptions {
   /** A watch that receives no bytes for this long ends normally, so the caller re-watches (default 30 s, as client-node). */
   watchIdleMs?: number;
+  /** The kubeconfig user's exec credential plugin. */
+  execPlugin?: ExecPlugin;
 }
 
 interface Received {
@@ -52,7 +55,7 @@ export class KubeClient {
     private readonly secrets: Secrets,
     options: ClientOptions = {},
   ) {
-    this.transport = new Transport(kubeConfig, server, (authorization) => this.maskAuthorization(authorization));
+    this.transport = new Transport(kubeConfig, server, (authorization) => this.maskAuthorization(authorization), options.execPlugin);
     this.watchIdleMs = options.watchIdleMs ?? 30_000;
   }
 
@@ -94,7 +97,7 @@ export class KubeClient {
     } catch (error) {
       if (error instanceof ApiError) throw error;
       if (options.signal?.aborted) throw new ApiError(0, 'request cancelled', 'Cancelled');
-      throw new ApiError(0, networkErrorMessage(error, this.server), 'Unreachable');
+      throw networkError(error, this.server);
     }
     if (response.status >= 200 && response.status < 300) return response;
     throw httpError(response.status, parseJson(response.text), response.headers);
@@ -114,7 +117,7 @@ export class KubeClient {
 
   private async exchange(pathAndQuery: string, headers: Record<string, string>, signal: AbortSignal): Promise<Received> {
     signal.throwIfAborted();
-    const request = await this.transport.get(pathAndQuery, headers);
+    const request = await this.transport.get(pathAndQuery, headers, signal);
     return new Promise<Received>((resolve, reject) => {
       let responded = false;
       const abort = () => request.destroy(signal.reason as Error);
@@ -154,6 +157,7 @@ export class KubeClient {
   watch(path: string, query: Query, onEvent: (type: string, object: unknown) => void, onEnd: (end: WatchEnd) => void): WatchHandle {
     let request: http.ClientRequest | undefined;
     let done = false;
+    const stopped = new AbortController();
     // No bytes for a while (not even a bookmark): end normally; the caller re-watches from where it was.
     const idle = setTimeout(() => finish(undefined, true), this.watchIdleMs).unref();
     const stillAlive = () => void idle.refresh();
@@ -161,14 +165,15 @@ export class KubeClient {
       if (done) return;
       done = true;
       clearTimeout(idle);
+      stopped.abort();
       request?.destroy();
       if (notify) onEnd(end);
     };
     const failed = (error: unknown) => {
       if (error instanceof ApiError) return finish(error, true);
-      finish(this.transport.isClosed ? closedError() : new ApiError(0, networkErrorMessage(error, this.server), 'Unreachable'), true);
+      finish(this.transport.isClosed ? closedError() : networkError(error, this.server), true);
     };
-    this.transport.get(target(path, { watch: true, ...query }), { Accept: 'application/json' }).then((started) => {
+    this.transport.get(target(path, { watch: true, ...query }), { Accept: 'application/json' }, stopped.signal).then((started) => {
       request = started;
       if (done) return started.destroy();
       started.on('error', failed);

@@ -6,6 +6,7 @@
 import type { KubeClient } from './client.js';
 import { addAggregated, fromResourceList, groupVersion, resolveType } from './restmapper.js';
 import type { DiscoveryIndex, Resolution } from './restmapper.js';
+import { closestType } from './suggest.js';
 
 const AGGREGATED_ACCEPT = [
   'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList',
@@ -61,6 +62,11 @@ export class Discovery {
       this.resolved.set(key, resolution);
     }
     return resolution;
+  }
+
+  /** The served type closest to one that is not served (`deploymnt` -> `deployments.apps`). */
+  suggest(written: string): string | undefined {
+    return this.index ? closestType(this.index, written) : undefined;
   }
 
   private fetch(signal?: AbortSignal): Promise<void> {

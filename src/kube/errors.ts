@@ -87,6 +87,33 @@ const TLS_CODES = new Set([
 ]);
 
 /**
+ * A request that failed without an HTTP response, as an ApiError whose reason says what can heal:
+ * `TLS` (the certificate will not change: fatal), `Unreachable` (may come back), `Timeout`.
+ */
+export function networkError(error: unknown, server: string): ApiError {
+  const code = innermostCause(error)?.code;
+  const reason = typeof code === 'string' && isTlsCode(code) ? 'TLS' : 'Unreachable';
+  return new ApiError(0, networkErrorMessage(error, server), reason);
+}
+
+function isTlsCode(code: string): boolean {
+  return TLS_CODES.has(code) || code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_') || code.startsWith('ERR_OSSL_') || code.startsWith('CERT_');
+}
+
+/**
+ * Errors no retry can heal: the credentials were rejected (401), they cannot be produced (exec plugin,
+ * client key), or the server's certificate is not trusted. The wait ends at once with `result: error`.
+ */
+export function isFatal(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 401 || error.reason === 'Credentials' || error.reason === 'TLS');
+}
+
+/** No answer at all (refused, DNS, timeout): the cluster may still come up, for a while. */
+export function isUnreachable(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 0 && error.reason === 'Unreachable';
+}
+
+/**
  * One line for an error that came without an HTTP response: undici wraps the socket error in
  * `TypeError: fetch failed` with the useful part in `cause`.
  */
@@ -98,7 +125,7 @@ export function networkErrorMessage(error: unknown, server: string): string {
   if (name === 'TimeoutError' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT') {
     return `the API server at ${server} did not answer in time`;
   }
-  if (code && TLS_CODES.has(code)) {
+  if (code && isTlsCode(code)) {
     return `TLS verification of the API server at ${server} failed (${code}): check certificate-authority-data, or set insecure-skip-tls-verify for a test cluster`;
   }
   const what = code ?? (cause?.message ? firstLine(typeof cause.message === 'string' ? cause.message : String(error)) : firstLine(String(error)));

@@ -5,11 +5,12 @@ import { KubeClient } from './client.js';
 import type { Query, RequestOptions, WatchEnd, WatchHandle } from './client.js';
 import { Discovery } from './discovery.js';
 import { ApiError } from './errors.js';
+import { ExecPlugin } from './exec-plugin.js';
 import { defaultSources, loadKubeConfig } from './kubeconfig.js';
 import type { KubeconfigSources, Secrets } from './kubeconfig.js';
 import type { ResourceType } from './restmapper.js';
 
-export { ApiError, describeFailure, statusError } from './errors.js';
+export { ApiError, describeFailure, isFatal, isUnreachable, statusError } from './errors.js';
 export { qualifiedResource, groupVersion } from './restmapper.js';
 export type { ResourceType, Resolution } from './restmapper.js';
 export type { WatchEnd, WatchHandle } from './client.js';
@@ -39,7 +40,8 @@ export async function connect(
   sources: KubeconfigSources = defaultSources(),
 ): Promise<Cluster> {
   const loaded = loadKubeConfig(settings, secrets, sources);
-  const client = new KubeClient(loaded.kubeConfig, loaded.server, secrets);
+  const execPlugin = loaded.exec && new ExecPlugin(loaded.exec.config, loaded.exec.user, secrets);
+  const client = new KubeClient(loaded.kubeConfig, loaded.server, secrets, { execPlugin });
   return {
     contextName: loaded.contextName,
     server: loaded.server,
@@ -137,3 +139,4 @@ export function watchCollection(
   };
   return client.watch(path, query, onEvent, onEnd);
 }
+export { findCrd, type CrdLookup } from './crds.js';

@@ -11,6 +11,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import type { Cluster as KcCluster, Context as KcContext, User as KcUser } from '@kubernetes/client-node';
 import { parseDocument } from 'yaml';
 import { InputError } from '../settings.js';
+import type { ExecConfig } from './exec-plugin.js';
 
 export interface Secrets {
   mask(value: string): void;
@@ -30,6 +31,8 @@ export interface LoadedKubeConfig {
   namespace?: string;
   /** Where the configuration came from, for messages (`the kubeconfig input`, a path, ...). */
   origin: string;
+  /** The user's exec credential plugin, run by kubewait itself (exec-plugin.ts), not by client-node. */
+  exec?: { config: ExecConfig; user: string };
 }
 
 const EXAMPLE = 'Example: `kubeconfig: ${{ secrets.KUBECONFIG }}` (the YAML of a kubeconfig file, or its base64)';
@@ -92,6 +95,13 @@ function decodeContent(content: string, secrets: Secrets): string {
   }
   if (!content.includes('\n') && fs.existsSync(content)) {
     throw new InputError('kubeconfig', `the kubeconfig input is a file path; it takes the file's content instead (or set $KUBECONFIG to the path). ${EXAMPLE}`);
+  }
+  if (!content.includes('\n') && /^(~|\.{0,2}\/|[A-Za-z]:\\)|\/|\.(ya?ml|json|conf|config)$/.test(content)) {
+    // Named without the path itself: the runner's log would show it anyway, but it is not ours to echo.
+    throw new InputError(
+      'kubeconfig',
+      `the kubeconfig input looks like a file path, and no such file exists; the input takes the kubeconfig's content (or set $KUBECONFIG to an existing path). ${EXAMPLE}`,
+    );
   }
   throw new InputError('kubeconfig', `the kubeconfig input is neither kubeconfig YAML nor base64 of it. ${EXAMPLE}`);
 }
@@ -172,9 +182,10 @@ function fromDocs(docs: RawDoc[], requestedContext: string, secrets: Secrets): L
   if (!clusterName || !cluster) {
     throw new InputError('kubeconfig', `context "${contextName}" refers to cluster "${clusterName ?? ''}", which is not in ${origin}`);
   }
-  const server = str(cluster.value.server)?.replace(/\/+$/, '');
-  if (!server) throw new InputError('kubeconfig', `cluster "${clusterName}" in ${origin} has no server URL`);
-  maskServerCredentials(server, secrets);
+  const rawServer = str(cluster.value.server)?.replace(/\/+$/, '');
+  if (!rawServer) throw new InputError('kubeconfig', `cluster "${clusterName}" in ${origin} has no server URL`);
+  maskServerCredentials(rawServer, secrets);
+  const server = withoutUserinfo(rawServer);
   if (!/^https?:\/\/[^/]/.test(server)) {
     throw new InputError('kubeconfig', `cluster "${clusterName}" has server "${server}", which is not an http(s) URL`);
   }
@@ -185,7 +196,10 @@ function fromDocs(docs: RawDoc[], requestedContext: string, secrets: Secrets): L
   }
 
   const kcCluster = toCluster(cluster, server);
-  const kcUser = user ? toUser(user, secrets) : { name: '' };
+  // The exec plugin is kubewait's to run (exec-plugin.ts), so client-node never sees it.
+  const fullUser: KcUser = user ? toUser(user, secrets) : { name: '' };
+  const exec = fullUser.exec as ExecConfig | undefined;
+  const kcUser: KcUser = { ...fullUser, exec: undefined };
   const kcContext: KcContext = {
     name: contextName,
     cluster: clusterName,
@@ -194,7 +208,7 @@ function fromDocs(docs: RawDoc[], requestedContext: string, secrets: Secrets): L
   };
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromOptions({ clusters: [kcCluster], users: [kcUser], contexts: [kcContext], currentContext: contextName });
-  return { kubeConfig, contextName, server, namespace: kcContext.namespace, origin };
+  return { kubeConfig, contextName, server, namespace: kcContext.namespace, origin, ...(exec && { exec: { config: exec, user: kcUser.name } }) };
 }
 
 function toCluster({ name, value, baseDir }: Named, server: string): KcCluster {
@@ -224,6 +238,9 @@ function toUser({ name, value, baseDir }: Named, secrets: Secrets): KcUser {
     maskValue(token, secrets);
   }
   const exec = value.exec as Raw | undefined;
+  if (exec !== undefined && (typeof exec !== 'object' || exec === null || typeof exec.command !== 'string' || exec.command === '')) {
+    throw new InputError('kubeconfig', `user "${name}" has an exec credential plugin without a command (users[].user.exec.command)`);
+  }
   if (exec && typeof exec.command === 'string' && exec.command.includes('/') && !path.isAbsolute(exec.command)) {
     exec.command = path.resolve(baseDir, exec.command);
   }
@@ -255,14 +272,31 @@ function maskUserSecrets({ value }: Named, secrets: Secrets): void {
   if (config) for (const key of SECRET_PROVIDER_KEYS) maskValue(config[key], secrets);
 }
 
-/** `https://user:password@host` would show its password in every message naming the server. */
+/** `https://user:password@host` would show both parts in every message naming the server: mask them
+ *  (in case anything echoes the raw URL), and keep only the URL without them. */
 function maskServerCredentials(server: string, secrets: Secrets): void {
   try {
     const url = new URL(server);
-    if (url.password) secrets.mask(decodeURIComponent(url.password));
-    if (url.password) secrets.mask(url.password);
+    for (const part of [url.username, url.password]) {
+      if (!part) continue;
+      secrets.mask(part);
+      if (decodeURIComponent(part) !== part) secrets.mask(decodeURIComponent(part));
+    }
   } catch {
     // Not a URL: rejected right after.
+  }
+}
+
+/** The server URL as kubewait prints and stores it: no userinfo, ever. */
+export function withoutUserinfo(server: string): string {
+  try {
+    const url = new URL(server);
+    if (!url.username && !url.password) return server;
+    url.username = '';
+    url.password = '';
+    return url.toString().replace(/\/+$/, '');
+  } catch {
+    return server.replace(/\/\/[^/@]*@/, '//');
   }
 }
 

@@ -13,6 +13,7 @@ import https from 'node:https';
 import tls from 'node:tls';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiError, firstLine } from './errors.js';
+import type { ExecPlugin } from './exec-plugin.js';
 
 /** What applyToHTTPSOptions may set on the options it is given. */
 type AuthOptions = https.RequestOptions & { headers?: Record<string, string> };
@@ -35,6 +36,8 @@ export class Transport {
     server: string,
     /** Called with each Authorization header value as it appears (tokens from exec plugins exist only now). */
     private readonly onAuthorization: (value: string) => void,
+    /** The user's exec credential plugin, if any (client-node does not run it: exec-plugin.ts says why). */
+    private readonly execPlugin?: ExecPlugin,
   ) {
     this.url = new URL(server);
     this.secure = this.url.protocol === 'https:';
@@ -45,10 +48,10 @@ export class Transport {
   /**
    * Starts a GET of `pathAndQuery` (relative to the server URL) with fresh credentials. The request is
    * sent; the caller listens for `response` and `error`. Throws ApiError when there are no credentials
-   * or the transport is closed.
+   * or the transport is closed. `signal` bounds the wait for credentials (an exec plugin).
    */
-  async get(pathAndQuery: string, headers: Record<string, string>): Promise<http.ClientRequest> {
-    const auth = await this.credentials();
+  async get(pathAndQuery: string, headers: Record<string, string>, signal?: AbortSignal): Promise<http.ClientRequest> {
+    const auth = await this.credentials(signal);
     if (this.closed) throw closedError();
     const base = this.url.pathname.replace(/\/$/, '');
     const options: https.RequestOptions & { secureContext?: tls.SecureContext } = {
@@ -61,7 +64,13 @@ export class Transport {
       agent: this.proxyAgent ?? this.agent,
     };
     if (this.secure) {
-      options.secureContext = this.secureContext(auth);
+      try {
+        options.secureContext = this.secureContext(auth);
+      } catch (error) {
+        // A key that is not a key, or does not match its certificate: no retry will change that.
+        const code = (error as { code?: string }).code ?? firstLine(error instanceof Error ? error.message : String(error), 80);
+        throw new ApiError(0, `the client certificate or key of the kubeconfig user cannot be used (${code})`, 'Credentials');
+      }
       // Only when set: an explicit `undefined` would turn certificate verification off in tls.connect.
       if (auth.rejectUnauthorized !== undefined) options.rejectUnauthorized = auth.rejectUnauthorized;
       if (auth.servername) options.servername = auth.servername;
@@ -83,21 +92,29 @@ export class Transport {
     for (const request of this.open) request.destroy(closedError());
     this.agent.destroy();
     this.proxyAgent?.destroy();
+    this.execPlugin?.close();
   }
 
   get isClosed(): boolean {
     return this.closed;
   }
 
-  private async credentials(): Promise<AuthOptions> {
+  private async credentials(signal?: AbortSignal): Promise<AuthOptions> {
     if (this.closed) throw closedError();
     const options: AuthOptions = {};
     try {
       await this.kubeConfig.applyToHTTPSOptions(options);
     } catch (error) {
-      // Exec plugins fail here; their stderr is not shown whole (it could echo a secret).
-      const text = error instanceof Error ? firstLine(error.message, 200) : 'unknown error';
-      throw new ApiError(0, `cannot get credentials for the API server: ${text || 'the credential plugin failed'}`, 'Credentials');
+      // Auth providers fail here. Their messages may quote what they read (a token, a plugin's stderr):
+      // only the error's class is shown.
+      const name = error instanceof Error ? error.name : 'error';
+      throw new ApiError(0, `cannot get credentials for the API server from the kubeconfig user (${name})`, 'Credentials');
+    }
+    if (this.execPlugin) {
+      const credential = await this.execPlugin.credential(signal);
+      if (credential.token) (options.headers ??= {}).Authorization = `Bearer ${credential.token}`;
+      if (credential.clientCertificateData) options.cert = credential.clientCertificateData;
+      if (credential.clientKeyData) options.key = credential.clientKeyData;
     }
     // Values trimmed as fetch does: a token file's trailing newline is not part of the token.
     const headers: Record<string, string> = {};

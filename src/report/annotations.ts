@@ -86,7 +86,8 @@ function explanationLines(target: TargetReport): string[] {
 export function inputProblemAnnotation(problem: InputProblem): Annotation {
   return {
     title: `kubewait: input "${problem.input}"`,
-    message: describeInputProblem(problem),
+    // The title names the input already; the message does not say it twice.
+    message: problem.message,
     ...(problem.source && { file: problem.source.file }),
     ...(problem.source?.line !== undefined && { startLine: problem.source.line }),
   };

@@ -3,7 +3,9 @@
  * `@actions/core`. Everything it writes is built by the pure modules beside it.
  */
 import { randomUUID } from 'node:crypto';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import * as core from '@actions/core';
 import { context as githubContext } from '@actions/github';
 import type { EngineResult } from '../engine/types.js';
@@ -12,12 +14,12 @@ import { annotationsFor } from './annotations.js';
 import { finalLogLines } from './live-log.js';
 import { distinctLogs, logGroup } from './logs.js';
 import { byStanding } from './text.js';
-import { outputsFor } from './outputs.js';
+import { completeResources, outputsFor } from './outputs.js';
 import { renderSummary, type RunInfo } from './summary.js';
 
 export { annotationsFor, failureMessage, inputProblemAnnotation, MAX_ERROR_ANNOTATIONS, type Annotation, type AnnotationOptions } from './annotations.js';
 export { bufferedSink, createLiveLog, finalLogLines, heartbeatLines, transitionLine, type LiveLogOptions, type LogSink } from './live-log.js';
-export { outputsFor, publicResult, resourceOutput, type Outputs, type ResourceOutput } from './outputs.js';
+export { completeResources, outputsFor, publicResult, resourceOutput, type Outputs, type ResourceOutput } from './outputs.js';
 export { renderSummary, DEFAULT_LIMITS, type RunInfo, type SummaryContext, type SummaryLimits } from './summary.js';
 
 /** The part of the run's settings the report acts on. `failFast`: without it, a failed wait ran to its
@@ -55,7 +57,7 @@ export function runInfoFromGitHub(): RunInfo {
  * with `core.setFailed(failureMessage(result, waitFor))` (one annotation is kept free for that).
  */
 export async function reportResult(result: EngineResult, ctx: ReportContext): Promise<void> {
-  for (const [name, value] of Object.entries(outputsFor(result))) core.setOutput(name, value);
+  setOutputs(result);
 
   const waitFor = result.waitFor ?? ctx.waitFor;
   core.info(finalLogLines(result, waitFor).join('\n'));
@@ -79,7 +81,7 @@ export async function reportSetupFailure(
 ): Promise<void> {
   const error = { input: problem.input, message: problem.message };
   const result: EngineResult = { outcome: 'failed', cancelled: false, durationSeconds: 0, targets: [], warnings: [], error };
-  for (const [name, value] of Object.entries(outputsFor(result))) core.setOutput(name, value);
+  setOutputs(result);
   if (!ctx.summary) return;
   const markdown = renderSummary(result, {
     server: ctx.server ?? '',
@@ -100,6 +102,29 @@ function writeLogGroups(result: EngineResult): void {
       for (const line of lines) core.info(line);
       core.endGroup();
     }
+  }
+}
+
+/**
+ * Sets every output (`overrides` replace some, as `result: error` for a failure outside the wait). The
+ * complete `resources` JSON is written to a file under RUNNER_TEMP first, named by `resources-file`, so
+ * the outputs may be cut to GitHub's 1 MB limit without losing anything.
+ */
+export function setOutputs(result: EngineResult, overrides: Partial<Record<string, string>> = {}): void {
+  const file = writeResourcesFile(result);
+  const outputs = { ...outputsFor(result, file ? {} : { where: 'the job summary' }), 'resources-file': file ?? '', ...overrides };
+  for (const [name, value] of Object.entries(outputs)) core.setOutput(name, value ?? '');
+}
+
+function writeResourcesFile(result: EngineResult): string | undefined {
+  try {
+    const dir = mkdtempSync(path.join(process.env.RUNNER_TEMP || tmpdir(), 'kubewait-'));
+    const file = path.join(dir, 'resources.json');
+    writeFileSync(file, completeResources(result));
+    return file;
+  } catch (error) {
+    core.warning(`kubewait: could not write the resources file: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
   }
 }
 

@@ -2,6 +2,7 @@
  * Step outputs, exactly as `action.yml` declares them. Pure: result in, name -> string out.
  */
 import type { EngineResult, Result, TargetReport } from '../engine/types.js';
+import { boundedJsonArray, boundedLines, MAX_OUTPUT_BYTES } from './bounded.js';
 import { outputRef, roundSeconds } from './text.js';
 
 /** One element of the `resources` output (field order is the documented order). */
@@ -54,17 +55,32 @@ export function publicResult(result: Pick<EngineResult, 'outcome' | 'cancelled' 
   return result.outcome;
 }
 
-export function outputsFor(result: EngineResult): Outputs {
-  const lines = (targets: TargetReport[]) => targets.map(outputRef).join('\n');
+export interface OutputLimits {
+  /** Bytes per output (default: under GitHub's 1 MB). */
+  maxBytes?: number;
+  /** Where the complete list is, for the note in a cut output (default: the resources-file output). */
+  where?: string;
+}
+
+/** Every output; `resources`, `pending` and `failed` cut to `maxBytes`, saying so, when they would not fit. */
+export function outputsFor(result: EngineResult, limits: OutputLimits = {}): Outputs {
+  const maxBytes = limits.maxBytes ?? MAX_OUTPUT_BYTES;
+  const where = limits.where ?? 'the file named by the resources-file output';
+  const lines = (targets: TargetReport[]) => boundedLines(targets.map(outputRef), maxBytes, where);
   const outcome = publicResult(result);
   return {
     result: outcome,
     ready: String(outcome === 'ready'),
-    resources: JSON.stringify(result.targets.map(resourceOutput)),
+    resources: boundedJsonArray(result.targets.map(resourceOutput), maxBytes, where),
     pending: lines(result.targets.filter((t) => !t.done)),
     failed: lines(result.targets.filter((t) => t.status === 'Failed' && !t.optedOut)),
     duration: String(roundSeconds(result.durationSeconds)),
     'release-revision': result.release?.revision === undefined ? '' : String(result.release.revision),
     'release-status': result.release?.status ?? '',
   };
+}
+
+/** The complete `resources` JSON, never cut: the content of the file named by `resources-file`. */
+export function completeResources(result: Pick<EngineResult, 'targets'>): string {
+  return JSON.stringify(result.targets.map(resourceOutput));
 }

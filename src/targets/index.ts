@@ -3,7 +3,7 @@
  * inputs, each listed once.
  */
 import { selectorStandsAlone, type Settings } from '../settings.js';
-import { targetsFromManifests } from './manifests.js';
+import { MAX_TARGETS, targetsFromManifests, tooManyTargets } from './manifests.js';
 import { targetsFromRefs } from './refs.js';
 import type { TargetSpec } from './types.js';
 import { workloadTargets } from './workloads.js';
@@ -20,7 +20,9 @@ export async function targetsFromInputs(
     ...(selectorStandsAlone(settings) && settings.selector !== '' ? workloadTargets(settings.selector) : []),
     ...(await targetsFromManifests(settings.manifests, options.cwd ?? process.cwd())),
   ];
-  return dedupe(targets);
+  const unique = dedupe(targets);
+  if (unique.length > MAX_TARGETS) throw tooManyTargets(`the inputs name ${unique.length} targets`);
+  return unique;
 }
 
 /** Identical targets (the same ref twice, an object in two globs) count once; the first keeps its source. */

@@ -8,22 +8,49 @@
 import * as glob from '@actions/glob';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { LineCounter, parseAllDocuments, isMap, isSeq, type Node } from 'yaml';
+import { Composer, LineCounter, Parser, isMap, isSeq, type Node } from 'yaml';
 import { InputError } from '../settings.js';
+import { namespaceNameProblem, objectNameProblem } from './refs.js';
 import type { TargetSpec } from './types.js';
 
 const MANIFEST_EXTENSIONS = ['.yaml', '.yml', '.json'];
 const OBJECT_EXAMPLE = 'Each document needs apiVersion, kind and metadata.name, like "apiVersion: apps/v1", "kind: Deployment", "metadata: {name: web}".';
 
-/** Expands `patterns` (relative to `cwd`) and reads every object of every matched file. */
+/** The most targets one run waits for: beyond it the outputs, the summary and the memory of a runner
+ *  stop making sense; split the wait into several steps. Documented in action.yml (`manifests`). */
+export const MAX_TARGETS = 20_000;
+
+/** Expands `patterns` (relative to `cwd`) and reads every object of every matched file. Nothing found
+ *  (only empty documents, every file excluded) is an input error: waiting for nothing is never green. */
 export async function targetsFromManifests(patterns: string[], cwd: string): Promise<TargetSpec[]> {
+  if (patterns.length === 0) return [];
   const files = await manifestFiles(patterns, cwd);
   const targets: TargetSpec[] = [];
   for (const file of files) {
     const displayName = displayPath(file, cwd);
-    targets.push(...targetsFromManifestText(await readManifest(file, displayName), displayName));
+    for (const target of targetsFromManifestText(await readManifest(file, displayName), displayName)) {
+      targets.push(target);
+      if (targets.length > MAX_TARGETS) throw tooManyTargets(`the manifests hold more than ${MAX_TARGETS} objects`);
+    }
+  }
+  if (targets.length === 0) {
+    const where =
+      files.length === 0
+        ? 'every matched file is excluded'
+        : `${files.length === 1 ? `"${displayPath(files[0]!, cwd)}" holds` : `the ${files.length} matched files hold`} no Kubernetes object (only empty documents)`;
+    throw new InputError(
+      'manifests',
+      `Input "manifests" yields nothing to wait for: ${where}. Expected files with at least one object, like k8s/*.yaml holding a Deployment.`,
+    );
   }
   return targets;
+}
+
+export function tooManyTargets(what: string): InputError {
+  return new InputError(
+    'manifests',
+    `${what}; kubewait waits for at most ${MAX_TARGETS} targets in one step. Split them over several steps, like manifests: k8s/frontend/*.yaml and manifests: k8s/backend/*.yaml.`,
+  );
 }
 
 /**
@@ -33,23 +60,33 @@ export async function targetsFromManifests(patterns: string[], cwd: string): Pro
 export interface ManifestProblem {
   file: string;
   line?: number;
-  /** `yaml`: the text does not parse (`reason`: the parser's first line); `object`: a document is not a Kubernetes object. */
-  kind: 'yaml' | 'object';
+  /** `yaml`: the text does not parse (`reason`: the parser's first line); `object`: a document is not a
+   *  Kubernetes object; `name`: its name or namespace is not one Kubernetes accepts. */
+  kind: 'yaml' | 'object' | 'name';
   reason: string;
 }
 
 export type ManifestFailure = (problem: ManifestProblem) => Error;
 
-const inputFailure: ManifestFailure = ({ file, line, kind, reason }) =>
-  kind === 'yaml'
-    ? new InputError('manifests', `Input "manifests" has "${file}", which is not valid YAML or JSON${line ? ` at line ${line}` : ''}: ${reason}.`, {
-        file,
-        ...(line && { line }),
-      })
-    : new InputError('manifests', `Input "manifests" has "${file}" line ${line ?? 1}, which is not a Kubernetes object: ${reason}. ${OBJECT_EXAMPLE}`, {
-        file,
-        ...(line && { line }),
-      });
+const inputFailure: ManifestFailure = ({ file, line, kind, reason }) => {
+  const where = { file, ...(line && { line }) };
+  switch (kind) {
+    case 'yaml':
+      return new InputError(
+        'manifests',
+        `Input "manifests" has "${file}", which is not valid YAML or JSON${line ? ` at line ${line}` : ''}: ${reason}.`,
+        where,
+      );
+    case 'object':
+      return new InputError(
+        'manifests',
+        `Input "manifests" has "${file}" line ${line ?? 1}, which is not a Kubernetes object: ${reason}. ${OBJECT_EXAMPLE}`,
+        where,
+      );
+    case 'name':
+      return new InputError('manifests', `Input "manifests" has "${file}" line ${line ?? 1}: ${reason}. ${OBJECT_EXAMPLE}`, where);
+  }
+};
 
 /**
  * Pure: the targets in one file's text. `file` is the name used in messages and annotations (a path, or
@@ -84,24 +121,35 @@ function templatePlaceholder(text: string): { line: number; text: string } | und
   return undefined;
 }
 
+/** Documents are composed one at a time (a file of 100,000 documents never exists as 100,000 parsed
+ *  trees), and each object leaves only its compact TargetSpec behind. */
 function parseManifestText(text: string, file: string, fail: ManifestFailure): TargetSpec[] {
-  const lineCounter = new LineCounter();
-  const documents = parseAllDocuments(text, { lineCounter });
   const targets: TargetSpec[] = [];
-  for (const document of documents) {
+  for (const target of manifestTargets(text, file, fail)) {
+    targets.push(target);
+    if (targets.length > MAX_TARGETS) throw tooManyTargets(`"${file}" holds more than ${MAX_TARGETS} objects`);
+  }
+  return targets;
+}
+
+function* manifestTargets(text: string, file: string, fail: ManifestFailure): Generator<TargetSpec> {
+  const lineCounter = new LineCounter();
+  const composer = new Composer();
+  const parser = new Parser(lineCounter.addNewLine);
+  for (const document of composer.compose(parser.parse(text), true)) {
     const error = document.errors[0];
     if (error) {
       // An error at the end of the file (an unclosed bracket) points past the last line: keep it on the file.
-      const line = error.linePos && Math.min(error.linePos[0].line, text.replace(/\n$/, '').split('\n').length);
+      // Composed documents carry offsets only (parseAllDocuments would add linePos): count lines here.
+      const line = Math.min(lineCounter.linePos(error.pos[0]).line, text.replace(/\n$/, '').split('\n').length);
       const reason = (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
       throw fail({ file, ...(line && { line }), kind: 'yaml', reason });
     }
     const root = document.contents;
     if (root === null || (!isMap(root) && !isSeq(root) && document.toJS() === null)) continue; // empty document
     const lineOf = (node: Node): number => lineCounter.linePos(node.range?.[0] ?? 0).line;
-    targets.push(...targetsFromObject(document.toJS(), root, { file, lineOf, fail }));
+    yield* targetsFromObject(document.toJS(), root, { file, lineOf, fail });
   }
-  return targets;
 }
 
 interface Place {
@@ -132,6 +180,9 @@ function targetsFromObject(value: unknown, node: Node, place: Place, fromList?: 
     return notAnObject(place, line, why);
   }
   const namespace = str(metadata?.namespace);
+  // The same rules as names in `resources`: `../x` must not become a request path.
+  const problem = objectNameProblem(name) ?? (namespace !== undefined ? namespaceNameProblem(namespace) : undefined);
+  if (problem) throw place.fail({ file: place.file, line, kind: 'name', reason: problem });
   return [{ type: kind, apiVersion, name, ...(namespace && { namespace }), source: { file: place.file, line } }];
 }
 

@@ -53,7 +53,7 @@ export function namespaceNameProblem(namespace: string): string | undefined {
 }
 
 /** Object names are DNS-1123 subdomains, except the `system:...` style names RBAC objects allow. */
-function objectNameProblem(name: string): string | undefined {
+export function objectNameProblem(name: string): string | undefined {
   if (name.length <= 253 && (DNS_SUBDOMAIN.test(name) || PATH_SEGMENT_WITH_COLON.test(name))) return undefined;
   return `"${name}" is not a valid object name (lowercase letters, digits, "-" and ".", starting and ending with a letter or digit)`;
 }

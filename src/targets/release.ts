@@ -175,7 +175,7 @@ function releaseOf(payload: unknown, record: RecordObject, driver: ReleaseDriver
   // The parser's own reason may quote the manifest (which holds the chart's Secrets): only the line is named.
   const fail: ManifestFailure = ({ line, kind, reason }) =>
     broken(
-      `line ${line ?? 1} of its manifest (helm get manifest ${name} --revision ${revision}) ${kind === 'yaml' ? 'is not valid YAML' : `is not a Kubernetes object: ${reason}`}`,
+      `line ${line ?? 1} of its manifest (helm get manifest ${name} --revision ${revision}) ${kind === 'yaml' ? 'is not valid YAML' : kind === 'name' ? `has a name Kubernetes does not accept: ${reason}` : `is not a Kubernetes object: ${reason}`}`,
     );
   const targets = targetsFromManifestText(manifest, file, fail).map((target) => (target.namespace ? target : { ...target, namespace }));
   return {

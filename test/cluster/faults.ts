@@ -30,6 +30,7 @@ export class Faults {
   private readonly goneRules: GoneRule[] = [];
   private latencyMs = 0;
   private unavailableUntil = 0;
+  private refusingUntil = 0;
   readonly watches = new Set<OpenWatch>();
 
   closeWatches(filter: { resource?: string } = {}): void {
@@ -53,6 +54,18 @@ export class Faults {
   unavailable(ms: number): void {
     this.unavailableUntil = Date.now() + ms;
     this.closeWatches();
+  }
+
+  /** For the next `ms`, every connection is dropped as soon as it is accepted (and open ones at once), as
+   *  when the API server process is down: clients see ECONNRESET/refused, not a slow answer. */
+  refuse(ms: number): void {
+    this.refusingUntil = Date.now() + ms;
+    this.closeWatches();
+  }
+
+  /** Whether a new connection is to be dropped now. */
+  refusing(): boolean {
+    return Date.now() < this.refusingUntil;
   }
 
   /** Waits out unavailability and latency before a request is served. */

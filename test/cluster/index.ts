@@ -57,6 +57,8 @@ export interface TestCluster {
     goneOnNextWatch(opts?: { resource?: string; count?: number }): void;
     latency(ms: number): void;
     unavailable(ms: number): void;
+    /** Addition: drop every connection (open and new) for `ms`, as a server process that is down. */
+    refuse(ms: number): void;
     /** Addition: drop the watch history of a resource (plural), so watches from any older resourceVersion get 410. */
     compactHistory(resource: string): void;
   };
@@ -101,6 +103,9 @@ export async function startCluster(options: ClusterOptions = {}): Promise<TestCl
   const pki = tls ? await servingPki() : undefined;
   const server: Server = pki ? createHttpsServer({ key: pki.keyPem, cert: pki.certPem }, handler) : createHttpServer(handler);
   server.keepAliveTimeout = 60_000;
+  server.on('connection', (socket) => {
+    if (faults.refusing()) socket.destroy();
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
@@ -157,6 +162,10 @@ export async function startCluster(options: ClusterOptions = {}): Promise<TestCl
       goneOnNextWatch: (opts) => faults.goneOnNextWatch(opts),
       latency: (ms) => faults.latency(ms),
       unavailable: (ms) => faults.unavailable(ms),
+      refuse: (ms) => {
+        faults.refuse(ms);
+        server.closeAllConnections();
+      },
       compactHistory: (resource) => {
         for (const t of registry.all()) if (t.plural === resource) store.compact(t);
       },

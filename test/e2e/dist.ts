@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { BUILD_RECORD, DIST_CLI, DIST_ENTRY, distHash, sourcesHash } from '../../scripts/sources-hash.js';
+import { BUILD_RECORD, DIST_CLI, DIST_ENTRY, distExists, distHash, sourcesHash } from '../../scripts/sources-hash.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export { DIST_CLI, DIST_ENTRY };
@@ -23,7 +23,7 @@ const STALE_LOCK_MS = 5 * 60_000;
 /** Stale unless both bundles are the build of the current sources: by the build record committed with them
  *  (dist/build.json, so a fresh clone uses the committed bundles), or by the last build on this machine. */
 export function distIsStale(): boolean {
-  if (!existsSync(DIST_ENTRY) || !existsSync(DIST_CLI)) return true;
+  if (!distExists()) return true;
   const sources = sourcesHash();
   const dist = distHash();
   const matches = (file: string) => {

@@ -49,6 +49,10 @@ export interface RunOptions {
   onStdout?: (stdout: string) => void;
   /** Called with the stdout so far after each chunk; return a signal to send it to the process (once). */
   signalWhen?: (stdout: string) => NodeJS.Signals | undefined;
+  /** Send this signal this long after the start, whatever the process is doing (start-up included). */
+  signalAfter?: { ms: number; signal: NodeJS.Signals };
+  /** Run this bundle instead of dist/index.js (bench/ compares builds). */
+  entry?: string;
 }
 
 /** Every input of action.yml as the runner passes it: `INPUT_<NAME>` (upper case, dashes kept), the
@@ -116,11 +120,12 @@ export async function runAction(inputs: Record<string, string>, options: RunOpti
 
 function spawnAction(env: Record<string, string>, cwd: string, options: RunOptions) {
   return new Promise<{ exitCode: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [DIST_ENTRY], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [options.entry ?? DIST_ENTRY], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     let signalled = false;
     const killer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 90_000);
+    const early = options.signalAfter && setTimeout(() => child.kill(options.signalAfter!.signal), options.signalAfter.ms);
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
       options.onStdout?.(stdout);
@@ -134,6 +139,7 @@ function spawnAction(env: Record<string, string>, cwd: string, options: RunOptio
     child.on('error', reject);
     child.on('close', (exitCode, signal) => {
       clearTimeout(killer);
+      clearTimeout(early);
       resolve({ exitCode, signal, stdout, stderr });
     });
   });

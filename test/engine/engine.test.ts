@@ -303,12 +303,24 @@ describe('wait-for', () => {
     ]);
   });
 
-  it('deleted: a type the cluster does not serve (a deleted CRD) has no objects left', async () => {
-    const result = await runEngine(server, [{ type: 'widgets.gone.example.com', name: 'w' }], { waitFor: { kind: 'deleted' } });
-    expect(result.outcome).toBe('ready');
-    expect(result.targets.map(brief)).toEqual([
-      'widgets.gone.example.com//w NotFound done: resource type "widgets.gone.example.com" (in API group "gone.example.com") is not served by the cluster, so no such object exists',
-    ]);
+  it.each([
+    [
+      'a type no CRD defines',
+      'widgets.gone.example.com',
+      'resources',
+      'resource type "widgets.gone.example.com" is not served by the cluster and no CRD defines it, so it cannot be waited for.',
+    ],
+    [
+      'a mistyped type',
+      'deploymnt',
+      'resources',
+      'resource type "deploymnt" is not served by the cluster and no CRD defines it, so it cannot be waited for. Did you mean deployments.apps?',
+    ],
+  ])('deleted: %s is an input error after discovery was read again, never a pass', async (_case, type, input, message) => {
+    const result = await runEngine(server, [{ type, name: 'w' }], { waitFor: { kind: 'deleted' } });
+    expect(result.outcome).toBe('failed');
+    expect(result.error).toEqual({ input, message });
+    expect(result.targets.map((t) => [t.status, t.done])).toEqual([['Unknown', false]]);
   });
 
   it('condition=Available on a Deployment', async () => {
@@ -437,7 +449,8 @@ describe('permissions', () => {
     server.create(deployment('web', { namespace: ns, state: 'progressing' }));
     const result = await runEngine(server, [{ type: 'deploy', name: 'web', namespace: ns }], { token: 'list-only', mode: 'watch', timeoutMs: 600_000 });
     expect(result.outcome).toBe('failed');
-    expect(result.error).toEqual({ input: 'kubeconfig', message: expect.stringContaining('cannot watch deployments.apps in namespace "nowatch2": forbidden') });
+    // The missing permission, attributed to `mode` (the input that makes it fatal), not to the kubeconfig.
+    expect(result.error).toEqual({ input: 'mode', message: expect.stringContaining('cannot watch deployments.apps in namespace "nowatch2": forbidden') });
     expect(result.targets[0]).toMatchObject({ status: 'Unknown', message: result.error!.message });
   });
 

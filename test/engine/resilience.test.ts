@@ -185,7 +185,7 @@ describe('an API server that is not there yet', () => {
     await stalled.close();
   });
 
-  it('times out with the reason when the server never answers', async () => {
+  it('at a deadline shorter than 30 s, a server that never answered is an error naming the kubeconfig, not a timeout', async () => {
     const port = await freePort();
     const late = await startCluster({ controllers: false, port });
     const kubeconfig = late.kubeconfig();
@@ -202,7 +202,15 @@ describe('an API server that is not there yet', () => {
         failFast: true,
         jobCompletion: true,
       });
-      expect(result.outcome).toBe('timeout');
+      expect(result.outcome).toBe('failed');
+      expect(result.error).toEqual({
+        input: 'kubeconfig',
+        message: expect.stringMatching(
+          new RegExp(
+            `^Input "kubeconfig" \\(context "test"\\) cannot be used: cannot reach the API server at https://127\\.0\\.0\\.1:${port}: ECONNREFUSED \\(no answer for \\ds\\)$`,
+          ),
+        ),
+      });
       expect(result.targets.map(brief)).toEqual([
         `Deployment/default/web Unknown: cannot discover the API server's resource types: cannot reach the API server at https://127.0.0.1:${port}: ECONNREFUSED`,
       ]);

@@ -188,6 +188,9 @@ describe('parseSettings: good inputs', () => {
     ['120', 120_000],
     ['2.5', 2_500],
     ['+10s', 10_000],
+    ['1ms', 1], // the shortest
+    ['168h', 604_800_000], // the longest: 7 days
+    ['604800', 604_800_000],
   ])('timeout %j is %d ms', (timeout, ms) => {
     expect(settingsFrom({ ...target, timeout }).timeoutMs).toBe(ms);
   });
@@ -196,6 +199,8 @@ describe('parseSettings: good inputs', () => {
     ['2s', 2_000],
     ['500ms', 500],
     ['1', 1_000],
+    ['100ms', 100], // the shortest
+    ['1h', 3_600_000], // the longest
   ])('poll-interval %j is %d ms', (pollInterval, ms) => {
     expect(settingsFrom({ ...target, 'poll-interval': pollInterval }).pollIntervalMs).toBe(ms);
   });
@@ -225,19 +230,46 @@ describe('parseSettings: bad inputs name the input, the problem and an example',
   it.each<[string, Record<string, string>, string]>([
     ['status-grace', { ...target, 'status-grace': 'soon' }, 'Input "status-grace" is "soon": expected a duration of zero or more, like 30s, 2m or 0s (off).'],
     ['stable-for', { ...target, 'stable-for': '-5s' }, 'Input "stable-for" is "-5s": expected a duration of zero or more, like 30s, 2m or 0s (off).'],
-    ['builtin-health-checks', { ...target, 'builtin-health-checks': 'yes' }, 'Input "builtin-health-checks" is "yes": expected true or false.'],
+    [
+      'builtin-health-checks',
+      { ...target, 'builtin-health-checks': 'yes' },
+      'Input "builtin-health-checks" is "yes": expected true or false, like builtin-health-checks: true.',
+    ],
     ...['0', '1001', '2.5', '-3', 'all'].map((lines): [string, Record<string, string>, string] => [
       'log-lines',
       { ...target, 'log-lines': lines },
       `Input "log-lines" is "${lines}": expected a whole number of lines from 1 to 1000, like 30. To show no logs, set logs: false.`,
     ]),
-    ['logs', { ...target, logs: 'sometimes' }, 'Input "logs" is "sometimes": expected true or false.'],
+    ['logs', { ...target, logs: 'sometimes' }, 'Input "logs" is "sometimes": expected true or false, like logs: true.'],
     ['timeout', { ...target, timeout: '5 minutes' }, 'Input "timeout" is "5 minutes": expected a duration like 90s, 5m or 1h30m, or a number of seconds.'],
     ['timeout', { ...target, timeout: '5min' }, 'Input "timeout" is "5min": expected a duration like 90s, 5m or 1h30m, or a number of seconds.'],
     ['timeout', { ...target, timeout: '1d' }, 'Input "timeout" is "1d": expected a duration like 90s, 5m or 1h30m, or a number of seconds.'],
     ['timeout', { ...target, timeout: '0' }, 'Input "timeout" is "0": expected a duration greater than zero, like 90s, 5m or 1h30m.'],
     ['timeout', { ...target, timeout: '0s' }, 'Input "timeout" is "0s": expected a duration greater than zero, like 90s, 5m or 1h30m.'],
     ['timeout', { ...target, timeout: '-5m' }, 'Input "timeout" is "-5m": expected a duration greater than zero, like 90s, 5m or 1h30m.'],
+    // Past the limit, and where Node's 32-bit timers would overflow (2^31 ms is about 596.5 h).
+    [
+      'timeout',
+      { ...target, timeout: '168h1ms' },
+      'Input "timeout" is "168h1ms": expected at most 168h (7 days, longer than any job may run), like 90s, 5m or 1h30m.',
+    ],
+    [
+      'timeout',
+      { ...target, timeout: '597h' },
+      'Input "timeout" is "597h": expected at most 168h (7 days, longer than any job may run), like 90s, 5m or 1h30m.',
+    ],
+    [
+      'timeout',
+      { ...target, timeout: '99999999999999999999' },
+      'Input "timeout" is "99999999999999999999": expected at most 168h (7 days, longer than any job may run), like 90s, 5m or 1h30m.',
+    ],
+    ['poll-interval', { ...target, 'poll-interval': '1h1ms' }, 'Input "poll-interval" is "1h1ms": expected at most 1h, like 500ms, 2s or 10s.'],
+    ['poll-interval', { ...target, 'poll-interval': '597h' }, 'Input "poll-interval" is "597h": expected at most 1h, like 500ms, 2s or 10s.'],
+    [
+      'wait-for',
+      { ...target, 'wait-for': 'jsonpath={..[?(@@@)]}' },
+      'Input "wait-for" is "jsonpath={..[?(@@@)]}": the filter [?(@@@)] is not valid: expected [?(@.FIELD)] or [?(@.FIELD=="VALUE")]; expected jsonpath=EXPR[=VALUE], like jsonpath={.status.phase}=Running or jsonpath={.status.loadBalancer.ingress}.',
+    ],
     [
       'poll-interval',
       { ...target, 'poll-interval': 'often' },
@@ -289,9 +321,9 @@ describe('parseSettings: bad inputs name the input, the problem and an example',
       'Input "wait-for" is "jsonpath={.status.items[x]}=1": the JSONPath expression is not valid (invalid array index x); expected jsonpath=EXPR[=VALUE], like jsonpath={.status.phase}=Running or jsonpath={.status.loadBalancer.ingress}.',
     ],
     ['mode', { ...target, mode: 'fast' }, 'Input "mode" is "fast": expected auto, watch or poll.'],
-    ['fail-fast', { ...target, 'fail-fast': 'yes' }, 'Input "fail-fast" is "yes": expected true or false.'],
-    ['job-completion', { ...target, 'job-completion': '1' }, 'Input "job-completion" is "1": expected true or false.'],
-    ['summary', { ...target, summary: 'on' }, 'Input "summary" is "on": expected true or false.'],
+    ['fail-fast', { ...target, 'fail-fast': 'yes' }, 'Input "fail-fast" is "yes": expected true or false, like fail-fast: true.'],
+    ['job-completion', { ...target, 'job-completion': '1' }, 'Input "job-completion" is "1": expected true or false, like job-completion: true.'],
+    ['summary', { ...target, summary: 'on' }, 'Input "summary" is "on": expected true or false, like summary: true.'],
     [
       'release',
       { release: 'Shop' },

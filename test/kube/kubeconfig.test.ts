@@ -201,8 +201,11 @@ describe('secret masking', () => {
       'current-context': 'ctx',
     });
     const { secrets, masked } = recorder();
-    await (await connect({ kubeconfig: config, context: '' }, secrets, noSources())).close();
-    expect(masked).toEqual(expect.arrayContaining(['p@ss', 'p%40ss']));
+    const cluster = await connect({ kubeconfig: config, context: '' }, secrets, noSources());
+    await cluster.close();
+    // Both parts masked, and the URL kubewait prints and stores has no userinfo at all.
+    expect(masked).toEqual(expect.arrayContaining(['admin', 'p@ss', 'p%40ss']));
+    expect(cluster.server).toBe('https://127.0.0.1:6443');
   });
 
   it('reads a token file and masks its content', async () => {
@@ -283,6 +286,18 @@ describe('unusable kubeconfigs', () => {
       /is a file path; it takes the file's content instead \(or set \$KUBECONFIG to the path\)/,
     ],
     ['a YAML scalar', () => ({ kubeconfig: 'just: [1, 2', context: '' }), 'kubeconfig', /not valid YAML/],
+    [
+      'a path to a file that does not exist',
+      () => ({ kubeconfig: '/home/runner/.kube/missing-config', context: '' }),
+      'kubeconfig',
+      /^the kubeconfig input looks like a file path, and no such file exists; the input takes the kubeconfig's content/,
+    ],
+    [
+      'an exec credential plugin without a command',
+      () => ({ kubeconfig: stringify({ ...base(), users: [{ name: 'u', user: { exec: { apiVersion: 'client.authentication.k8s.io/v1' } } }] }), context: '' }),
+      'kubeconfig',
+      /user "u" has an exec credential plugin without a command/,
+    ],
     [
       'an unreadable CA file',
       () => ({

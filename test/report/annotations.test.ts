@@ -82,7 +82,8 @@ describe('annotationsFor', () => {
   it('has one annotation naming the input for an input error, before the targets', () => {
     const r = result([failed('x')], { outcome: 'failed', error: { input: 'resources', message: 'type "foo" is ambiguous: foos.a.io, foos.b.io' } });
     const annotations = annotationsFor(r, waitForReady);
-    expect(annotations[0]).toEqual({ title: 'kubewait: input "resources"', message: 'Input "resources": type "foo" is ambiguous: foos.a.io, foos.b.io' });
+    // The title names the input; the message does not say it again.
+    expect(annotations[0]).toEqual({ title: 'kubewait: input "resources"', message: 'type "foo" is ambiguous: foos.a.io, foos.b.io' });
     expect(annotations).toHaveLength(2);
   });
 

@@ -63,6 +63,7 @@ describe('reportResult', () => {
       'setOutput:duration',
       'setOutput:release-revision',
       'setOutput:release-status',
+      'setOutput:resources-file',
       'info',
       'error',
     ]);
@@ -108,7 +109,11 @@ describe('reportResult', () => {
       duration: '42.4',
       'release-revision': '',
       'release-status': '',
+      'resources-file': expect.stringMatching(/resources\.json$/),
     });
+    // The file holds the same JSON, never cut.
+    const outputs = Object.fromEntries(named('setOutput').map(([, n, v]) => [n, v]));
+    expect(readFileSync(outputs['resources-file'], 'utf8')).toBe(outputs.resources);
   });
 
   it('annotates the failed target with title, file, line and diagnosis', async () => {
@@ -132,14 +137,14 @@ describe('reportResult', () => {
   it('writes no summary when the summary input is false', async () => {
     await reportResult(failure, { ...base, summary: false });
     expect(existsSync(summaryPath)).toBe(false);
-    expect(named('setOutput')).toHaveLength(8);
+    expect(named('setOutput')).toHaveLength(9);
   });
 
   it('warns instead of throwing when the summary cannot be written, keeping the outputs', async () => {
     delete process.env.GITHUB_STEP_SUMMARY;
     await expect(reportResult(result([ready('a')]), base)).resolves.toBeUndefined();
     expect(named('warning')).toEqual([['warning', 'kubewait: could not write the job summary: GITHUB_STEP_SUMMARY is not set']]);
-    expect(named('setOutput')).toHaveLength(8);
+    expect(named('setOutput')).toHaveLength(9);
   });
 
   it('annotates nothing on success and says so in the log', async () => {
@@ -159,14 +164,15 @@ describe('reportResult', () => {
 
   it('reports the input error by name', async () => {
     await reportResult(result([pending('a')], { outcome: 'failed', error: { input: 'resources', message: 'type "foo" is ambiguous' } }), base);
-    expect(named('error')[0]).toEqual(['error', 'Input "resources": type "foo" is ambiguous', { title: 'kubewait: input "resources"' }]);
+    expect(named('error')[0]).toEqual(['error', 'type "foo" is ambiguous', { title: 'kubewait: input "resources"' }]);
   });
 });
 
 describe('reportSetupFailure', () => {
   it('sets the outputs for no targets and writes a summary naming the input, without annotating', async () => {
     await reportSetupFailure({ input: 'timeout', message: 'Input "timeout" is "5 minutes": expected a duration like 90s or 5m.' }, { summary: true, run });
-    expect(Object.fromEntries(named('setOutput').map(([, n, v]) => [n, v]))).toEqual({
+    const outputs = Object.fromEntries(named('setOutput').map(([, n, v]) => [n, v]));
+    expect(outputs).toEqual({
       result: 'error',
       ready: 'false',
       resources: '[]',
@@ -175,7 +181,9 @@ describe('reportSetupFailure', () => {
       duration: '0',
       'release-revision': '',
       'release-status': '',
+      'resources-file': expect.stringMatching(/resources\.json$/),
     });
+    expect(readFileSync(outputs['resources-file'], 'utf8')).toBe('[]');
     expect(named('error')).toEqual([]);
     expect(writtenSummary()).toContain('## ❌ kubewait: stopped: a problem with input `timeout`');
     expect(writtenSummary()).toContain('> [!CAUTION]\n> Input &quot;timeout&quot; is &quot;5 minutes&quot;: expected a duration like 90s or 5m.');
@@ -184,6 +192,6 @@ describe('reportSetupFailure', () => {
   it('writes no summary when asked not to', async () => {
     await reportSetupFailure({ input: 'kubeconfig', message: 'no context "prod"' }, { summary: false });
     expect(existsSync(summaryPath)).toBe(false);
-    expect(named('setOutput')).toHaveLength(8);
+    expect(named('setOutput')).toHaveLength(9);
   });
 });

@@ -164,6 +164,21 @@ describe('targetsFromManifestText', () => {
   });
 });
 
+describe('targetsFromManifestText: names and namespaces are checked like those in resources', () => {
+  it.each([
+    ['a name with a path in it', '../x', undefined, /^Input "manifests" has "k8s\/app.yaml" line 8: "\.\.\/x" is not a valid object name/],
+    ['a namespace with capitals', 'web', 'Shop', /^Input "manifests" has "k8s\/app.yaml" line 8: "Shop" is not a valid namespace/],
+    ['a name with a slash', 'a/b', undefined, /^Input "manifests" has "k8s\/app.yaml" line 8: "a\/b" is not a valid object name/],
+  ])('%s is an input error on its file and line', (_case, name, namespace, message) => {
+    const text = `${deployment('ok')}---\n${deployment(name, namespace)}`;
+    const error = inputError(() => targetsFromManifestText(text, 'k8s/app.yaml'));
+    expect(error.input).toBe('manifests');
+    expect(error.message).toMatch(message);
+    // The second document starts on line 8.
+    expect(error.source).toEqual({ file: 'k8s/app.yaml', line: 8 });
+  });
+});
+
 describe('targetsFromManifests (files)', () => {
   let dir: string;
   beforeAll(() => {
@@ -199,6 +214,14 @@ describe('targetsFromManifests (files)', () => {
 
   it('takes absolute paths as they are', async () => {
     expect(names(await targetsFromManifests([path.join(dir, 'k8s/b.yaml')], '/'))).toEqual([`${path.join(dir, 'k8s/b.yaml').slice(1)}:b`]);
+  });
+
+  it('is an input error when the files hold no object at all, never a wait for nothing', async () => {
+    writeFileSync(path.join(dir, 'empty.yaml'), '---\n# only a comment\n---\n');
+    const error = await inputErrorAsync(() => targetsFromManifests(['empty.yaml'], dir));
+    expect(error.message).toBe(
+      'Input "manifests" yields nothing to wait for: "empty.yaml" holds no Kubernetes object (only empty documents). Expected files with at least one object, like k8s/*.yaml holding a Deployment.',
+    );
   });
 
   it('is an input error when a pattern matches no file', async () => {

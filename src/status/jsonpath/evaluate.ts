@@ -2,7 +2,7 @@
  * Evaluates a parsed Kubernetes JSONPath template against a JSON value like client-go's JSONPath.FindResults
  * with AllowMissingKeys(true) (what `kubectl wait` uses). Returns one result list per template node.
  */
-import { goType, goValue, isInt64, isPlainObject } from '../go-format.js';
+import { goType, isInt64, isPlainObject } from '../go-format.js';
 import type { ListNode, Node, SliceParam } from './parser.js';
 
 export class JsonPathEvalError extends Error {}
@@ -112,7 +112,8 @@ function evalFilter(input: Value[], node: Extract<Node, { kind: 'filter' }>, sta
   const results: Value[] = [];
   for (const value of input) {
     if (!Array.isArray(value)) {
-      throw new JsonPathEvalError(`${goValue(value)} is not array or slice and cannot be filtered`);
+      // The type, not the value as client-go prints it: the value may be a whole object, or a Secret's data.
+      throw new JsonPathEvalError(`${goType(value)} is not array or slice and cannot be filtered`);
     }
     for (const item of value) {
       if (node.operator === 'exists') {
@@ -185,7 +186,8 @@ function equal(left: Value, right: Value): boolean {
   }
   if (k1 === undefined) {
     if (isNil(left) || isNil(right)) return isNil(left) === isNil(right);
-    throw new JsonPathEvalError(`non-comparable types ${goValue(left)}: ${goType(right)}`);
+    // client-go prints the left value; a Secret's value must not reach a message.
+    throw new JsonPathEvalError(`non-comparable types ${goType(left)}: ${goType(right)}`);
   }
   return left === right;
 }

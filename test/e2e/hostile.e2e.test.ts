@@ -1,0 +1,377 @@
+/**
+ * Hostile conditions, end to end through `dist/index.js` against the API server stand-in (issue 12):
+ * credentials that cannot work end the step with `result: error` and one annotation naming the
+ * kubeconfig; exec plugins that hang are killed with their process group; signals win at any time;
+ * misconfiguration is never green; outputs stay bounded; nothing read from a Secret or a URL's userinfo
+ * is shown. No assertion is timed: a run that waited for its deadline shows it in `result`, and a hang
+ * is killed by runAction (killAfterMs) and fails.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { generate } from 'selfsigned';
+import { parse, stringify } from 'yaml';
+import type { ResourceOutput } from '../../src/report/outputs.js';
+import { startCluster, type TestCluster } from '../cluster/index.js';
+import { ensureDist } from './dist.js';
+import { deployment } from './objects.js';
+import { runAction, type ActionRun } from './runAction.js';
+
+let cluster: TestCluster;
+let scratch: string;
+
+beforeAll(async () => {
+  await ensureDist();
+  cluster = await startCluster({ speed: 0.2, tokens: { 'list-only': [{ verbs: ['get', 'list'], resources: ['*'] }] } });
+  scratch = mkdtempSync(path.join(tmpdir(), 'kubewait-hostile-'));
+  for (const namespace of ['hostile', 'misconf']) cluster.create(deployment('web', { namespace }));
+}, 300_000);
+
+afterAll(async () => {
+  await cluster?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+type Kubeconfig = {
+  clusters: Array<{ cluster: Record<string, unknown> }>;
+  users: Array<{ user: Record<string, unknown> }>;
+};
+
+/** The stand-in's kubeconfig, changed by `edit`. */
+function kubeconfigWith(edit: (config: Kubeconfig) => void, namespace = 'hostile'): string {
+  const config = parse(cluster.kubeconfig({ namespace })) as Kubeconfig;
+  edit(config);
+  return stringify(config);
+}
+
+/** A shell script as an exec credential plugin. */
+function plugin(name: string, body: string): string {
+  const file = path.join(scratch, name);
+  writeFileSync(file, `#!/bin/sh\n${body}\n`);
+  chmodSync(file, 0o755);
+  return file;
+}
+
+const execUser = (command: string) => (config: Kubeconfig) => {
+  config.users[0]!.user = { exec: { apiVersion: 'client.authentication.k8s.io/v1', command, interactiveMode: 'Never' } };
+};
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** What a reader of the run can see (masks excepted). */
+function visible(run: ActionRun): string {
+  const log = run.stdout
+    .split('\n')
+    .filter((line) => !line.startsWith('::add-mask::'))
+    .join('\n');
+  return [log, run.stderr, JSON.stringify(run.outputs), run.summary].join('\n');
+}
+
+function expectCannotUseKubeconfig(run: ActionRun, cause: RegExp): void {
+  expect(run.outputs.result).toBe('error');
+  expect(run.exitCode).toBe(1);
+  expect(run.errors).toHaveLength(1);
+  expect(run.errors[0]!.properties.title).toBe('kubewait: input "kubeconfig"');
+  expect(run.errors[0]!.message).toMatch(/^Input "kubeconfig" \(context "test"\) cannot be used: /);
+  expect(run.errors[0]!.message).toMatch(cause);
+  // Every target is still reported.
+  expect((JSON.parse(run.outputs.resources!) as ResourceOutput[]).map((r) => r.name)).toEqual(['web']);
+}
+
+describe('errors that cannot heal end the step at once with result: error', () => {
+  const secretOnStderr = 'plugin-stderr-secret-7f3a';
+  it.each<[string, () => Promise<string> | string, RegExp]>([
+    ['a rejected token (401)', () => cluster.kubeconfig({ token: 'not-a-token', namespace: 'hostile' }), /rejected the credentials \(401 Unauthorized\)/],
+    [
+      'an unknown certificate authority',
+      async () => {
+        const other = await generate([{ name: 'commonName', value: 'someone-else' }]);
+        return kubeconfigWith((c) => (c.clusters[0]!.cluster['certificate-authority-data'] = Buffer.from(other.cert).toString('base64')));
+      },
+      /TLS verification of the API server at https:\/\/127\.0\.0\.1:\d+ failed/,
+    ],
+    [
+      'an unusable client key',
+      async () => {
+        const pems = await generate([{ name: 'commonName', value: 'ci' }]);
+        return kubeconfigWith((c) => {
+          c.users[0]!.user['client-certificate-data'] = Buffer.from(pems.cert).toString('base64');
+          c.users[0]!.user['client-key-data'] = Buffer.from('-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----\n').toString('base64');
+        });
+      },
+      /the client certificate or key of the kubeconfig user cannot be used/,
+    ],
+    [
+      'a failing exec plugin (its stderr withheld)',
+      () => kubeconfigWith(execUser(plugin('failing-plugin', `echo "${secretOnStderr}" >&2; exit 3`))),
+      /exec credential plugin "failing-plugin" of user "admin-user" exited with code 3 \(its stderr is withheld/,
+    ],
+    [
+      'a missing exec plugin',
+      () => kubeconfigWith(execUser(path.join(scratch, 'no-such-plugin'))),
+      /exec credential plugin "no-such-plugin" of user "admin-user" was not found/,
+    ],
+  ])(
+    '%s',
+    async (_case, kubeconfig, cause) => {
+      // A 10-minute deadline: only an error that ends the step at once gets a result before killAfterMs.
+      const run = await runAction({ kubeconfig: await kubeconfig(), resources: 'deployment/web', timeout: '10m' }, { killAfterMs: 60_000 });
+      expectCannotUseKubeconfig(run, cause);
+      expect(visible(run)).not.toContain(secretOnStderr);
+    },
+    90_000,
+  );
+
+  it.each([
+    ['with a deadline shorter than 30 s: at the deadline', '8s'],
+    ['with a long deadline: after 30 s of retries', '10m'],
+  ])(
+    'a server that refuses connections, %s',
+    async (_case, timeout) => {
+      const port = await closedPort();
+      const kubeconfig = kubeconfigWith((c) => (c.clusters[0]!.cluster.server = `https://127.0.0.1:${port}`));
+      const run = await runAction({ kubeconfig, resources: 'deployment/web', timeout }, { killAfterMs: 80_000 });
+      expectCannotUseKubeconfig(run, /cannot reach the API server at https:\/\/127\.0\.0\.1:\d+: ECONNREFUSED \(no answer for \d+s\)/);
+    },
+    120_000,
+  );
+});
+
+describe('the deadline and cancellation always win', () => {
+  /** A plugin that hangs, leaving the pid of its child (`sleep`) in a file. */
+  function hangingPlugin(name: string): { kubeconfig: string; pidFile: string } {
+    const pidFile = path.join(scratch, `${name}.pid`);
+    return { kubeconfig: kubeconfigWith(execUser(plugin(name, `sleep 600 &\necho $! > "${pidFile}"\nwait`))), pidFile };
+  }
+
+  async function expectKilled(pidFile: string): Promise<void> {
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    for (let attempt = 0; attempt < 50; attempt++) {
+      try {
+        process.kill(pid, 0);
+      } catch {
+        return; // gone
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    process.kill(pid, 'SIGKILL');
+    throw new Error(`the plugin's child ${pid} outlived the step`);
+  }
+
+  it('a hanging exec plugin does not hold the step past its timeout, and its process group is killed', async () => {
+    const { kubeconfig, pidFile } = hangingPlugin('hanging-plugin');
+    const run = await runAction({ kubeconfig, resources: 'deployment/web', timeout: '3s' }, { killAfterMs: 25_000 });
+    expect(run.signal).toBeNull();
+    expect(run.outputs.result).toBe('timeout');
+    expect(run.outputs.resources).toContain('"name":"web"');
+    await expectKilled(pidFile);
+  }, 60_000);
+
+  it('SIGTERM while an exec plugin hangs reports cancelled and kills the plugin', async () => {
+    const { kubeconfig, pidFile } = hangingPlugin('hanging-plugin-2');
+    const run = await runAction(
+      { kubeconfig, resources: 'deployment/web', timeout: '10m' },
+      // The plugin is asked before anything is printed: the signal comes while it hangs.
+      { killAfterMs: 25_000, signalAfter: { ms: 2000, signal: 'SIGTERM' } },
+    );
+    expect(run.signal).toBeNull();
+    expect(run.outputs.result).toBe('cancelled');
+    await expectKilled(pidFile);
+  }, 60_000);
+
+  it('a signal while a large manifest set is read, before the wait, still ends in a report', async () => {
+    const workspace = mkdtempSync(path.join(scratch, 'many-'));
+    const documents = Array.from({ length: 5000 }, (_, i) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-${i}\n  namespace: hostile\n`);
+    writeFileSync(path.join(workspace, 'many.yaml'), documents.join('---\n'));
+    const run = await runAction(
+      { kubeconfig: cluster.kubeconfig({ namespace: 'hostile' }), manifests: 'many.yaml' },
+      // The first output is the glob's, while the manifest files are found, before they are parsed.
+      { workspace, signalWhen: () => 'SIGTERM' },
+    );
+    expect(run.signal).toBeNull();
+    expect(run.exitCode).toBe(1);
+    expect(run.outputs.result).toBe('cancelled');
+  }, 60_000);
+
+  it.each([
+    ['timeout', '597h', 'Input "timeout" is "597h": expected at most 168h'],
+    ['poll-interval', '597h', 'Input "poll-interval" is "597h": expected at most 1h'],
+  ])(
+    '%s: %s is an input error, not a timer overflow',
+    async (input, value, message) => {
+      const run = await runAction({ kubeconfig: cluster.kubeconfig(), resources: 'deployment/web', [input]: value });
+      expect(run.outputs.result).toBe('error');
+      expect(run.errors.map((e) => [e.properties.title, e.message.slice(0, message.length)])).toEqual([[`kubewait: input "${input}"`, message]]);
+    },
+    30_000,
+  );
+
+  it('a 429 with Retry-After: 3600 does not blind the wait until its deadline', async () => {
+    cluster.create(deployment('web', { namespace: 'retry-after', readyAfterMs: 200 }));
+    cluster.faults.failNext(1, { status: 429, retryAfterSeconds: 3600, verb: 'list', resource: 'deployments' });
+    const run = await runAction(
+      { kubeconfig: cluster.kubeconfig({ namespace: 'retry-after' }), resources: 'deployment/web', timeout: '90s' },
+      { killAfterMs: 120_000 },
+    );
+    expect(run.outputs.result).toBe('ready');
+  }, 150_000);
+});
+
+describe('backoff that drains', () => {
+  it('a burst of twenty 500s does not outlast a 30 s deadline', async () => {
+    cluster.create(deployment('web', { namespace: 'burst', readyAfterMs: 200 }));
+    cluster.faults.failNext(20, { status: 500, resource: 'deployments' });
+    const run = await runAction(
+      { kubeconfig: cluster.kubeconfig({ namespace: 'burst' }), resources: 'deployment/web', timeout: '30s' },
+      { killAfterMs: 60_000 },
+    );
+    expect(run.outputs.result).toBe('ready');
+  }, 90_000);
+
+  it('after an outage of refused connections it lists again and finishes', async () => {
+    let outage = false;
+    const run = await runAction(
+      { kubeconfig: cluster.kubeconfig({ namespace: 'outage' }), resources: 'deployment/web', timeout: '60s' },
+      {
+        killAfterMs: 90_000,
+        onStdout: (stdout) => {
+          if (outage || !stdout.includes('Waiting for')) return;
+          outage = true;
+          cluster.faults.refuse(3000);
+          cluster.create(deployment('web', { namespace: 'outage', readyAfterMs: 100 }));
+        },
+      },
+    );
+    expect(outage).toBe(true);
+    expect(run.outputs.result).toBe('ready');
+  }, 120_000);
+});
+
+describe('misconfiguration is never green', () => {
+  let workspace: string;
+  beforeAll(() => {
+    workspace = mkdtempSync(path.join(scratch, 'ws-'));
+    mkdirSync(path.join(workspace, 'k8s'));
+    writeFileSync(path.join(workspace, 'k8s/empty.yaml'), '---\n# nothing here\n---\n');
+    writeFileSync(
+      path.join(workspace, 'k8s/escape.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ok\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ../x\n  namespace: Shop\n',
+    );
+  });
+
+  it.each([
+    [{ manifests: 'k8s/empty.yaml' }, 'manifests', /^Input "manifests" yields nothing to wait for: "k8s\/empty.yaml" holds no Kubernetes object/, undefined],
+    [
+      { manifests: 'k8s/escape.yaml' },
+      'manifests',
+      /^Input "manifests" has "k8s\/escape.yaml" line 6: "\.\.\/x" is not a valid object name/,
+      { file: 'k8s/escape.yaml', line: '6' },
+    ],
+    [
+      { resources: 'deploymnt/web', 'wait-for': 'deleted' },
+      'resources',
+      /^resource type "deploymnt" is not served by the cluster and no CRD defines it.*Did you mean deployments\.apps\?$/,
+      undefined,
+    ],
+  ])(
+    '%j is an error naming %s',
+    async (inputs, input, message, where) => {
+      const run = await runAction({ kubeconfig: cluster.kubeconfig({ namespace: 'misconf' }), timeout: '60s', ...inputs }, { workspace, killAfterMs: 60_000 });
+      expect(run.outputs.result).toBe('error');
+      expect(run.exitCode).toBe(1);
+      expect(run.errors).toHaveLength(1);
+      expect(run.errors[0]!.properties.title).toBe(`kubewait: input "${input}"`);
+      expect(run.errors[0]!.message).toMatch(message);
+      if (where) expect(run.errors[0]!.properties).toMatchObject(where);
+    },
+    90_000,
+  );
+});
+
+describe('bounded outputs and no leaks', () => {
+  it('writes the complete resources JSON to resources-file under RUNNER_TEMP', async () => {
+    cluster.create(deployment('web', { namespace: 'files', readyAfterMs: 100 }));
+    const runnerTemp = mkdtempSync(path.join(scratch, 'runner-temp-'));
+    const run = await runAction(
+      { kubeconfig: cluster.kubeconfig({ namespace: 'files' }), resources: 'deployment/web', timeout: '60s' },
+      { env: { RUNNER_TEMP: runnerTemp } },
+    );
+    expect(run.outputs.result).toBe('ready');
+    const file = run.outputs['resources-file']!;
+    expect(file.startsWith(runnerTemp + path.sep)).toBe(true);
+    expect(readFileSync(file, 'utf8')).toBe(run.outputs.resources);
+  }, 90_000);
+
+  it('never shows the userinfo of the server URL, and masks both parts', async () => {
+    const port = await closedPort();
+    const kubeconfig = kubeconfigWith((c) => (c.clusters[0]!.cluster.server = `https://ci-robot:s3cr3t-pass@127.0.0.1:${port}`));
+    const run = await runAction({ kubeconfig, resources: 'deployment/web', timeout: '3s' }, { killAfterMs: 30_000 });
+    expect(run.outputs.result).toBe('error');
+    expect(run.masks).toEqual(expect.arrayContaining(['ci-robot', 's3cr3t-pass']));
+    expect(visible(run)).not.toMatch(/ci-robot|s3cr3t-pass/);
+    expect(run.errors[0]!.message).toContain(`https://127.0.0.1:${port}`);
+  }, 60_000);
+
+  it('never prints a value read from a Secret in a jsonpath wait', async () => {
+    const value = 'UzNjcjN0LXZhbHVlLW5ldmVyLXNob3du';
+    cluster.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db', namespace: 'secrets' }, type: 'Opaque', data: { password: value } });
+    const run = await runAction({
+      kubeconfig: cluster.kubeconfig({ namespace: 'secrets' }),
+      resources: 'secret/db',
+      'wait-for': 'jsonpath={.data.password}=something-else',
+      timeout: '3s',
+    });
+    expect(run.outputs.result).toBe('timeout');
+    expect(visible(run)).not.toContain(value);
+    expect(run.errors[0]!.message).toContain('the value differs');
+  }, 60_000);
+
+  it('rejects an invalid filter at input time', async () => {
+    const run = await runAction({ kubeconfig: cluster.kubeconfig(), resources: 'secret/db', 'wait-for': 'jsonpath={..[?(@@@)]}' });
+    expect(run.outputs.result).toBe('error');
+    expect(run.errors.map((e) => e.properties.title)).toEqual(['kubewait: input "wait-for"']);
+    expect(run.errors[0]!.message).toContain('the filter [?(@@@)] is not valid');
+  }, 30_000);
+});
+
+describe('clearer messages', () => {
+  it('a kubeconfig input that looks like a missing path says so', async () => {
+    const run = await runAction({ kubeconfig: '/home/runner/.kube/config-missing', resources: 'deployment/web' });
+    expect(run.errors.map((e) => [e.properties.title, e.message.split(';')[0]])).toEqual([
+      ['kubewait: input "kubeconfig"', 'the kubeconfig input looks like a file path, and no such file exists'],
+    ]);
+  }, 30_000);
+
+  it('names a namespace that does not exist at the deadline', async () => {
+    const run = await runAction({ kubeconfig: cluster.kubeconfig(), resources: 'nope/deployment/web', timeout: '3s' });
+    expect(run.outputs.result).toBe('timeout');
+    expect(run.errors[0]!.message).toContain('namespace nope does not exist');
+  }, 60_000);
+
+  it('true/false inputs show an example', async () => {
+    const run = await runAction({ kubeconfig: cluster.kubeconfig(), resources: 'deployment/web', 'fail-fast': 'yes' });
+    expect(run.errors.map((e) => e.message)).toEqual(['Input "fail-fast" is "yes": expected true or false, like fail-fast: true.']);
+  }, 30_000);
+
+  it('mode: watch without the watch permission names the permission, once, not the kubeconfig', async () => {
+    // A target that does not exist yet: the list alone cannot finish the wait, a watch is needed.
+    const run = await runAction({
+      kubeconfig: cluster.kubeconfig({ token: 'list-only', namespace: 'nowatch' }),
+      resources: 'deployment/ghost',
+      mode: 'watch',
+      timeout: '60s',
+    });
+    expect(run.outputs.result).toBe('error');
+    expect(run.errors).toHaveLength(1);
+    expect(run.errors[0]!.properties.title).toBe('kubewait: input "mode"');
+    expect(run.errors[0]!.message).toMatch(/^cannot watch deployments\.apps in namespace "nowatch": forbidden — grant the watch verb/);
+  }, 60_000);
+});
