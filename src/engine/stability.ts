@@ -55,13 +55,27 @@ export class StabilityWindow {
       this.since = now;
       const round = ++this.round;
       this.baseline = new Map();
-      this.options.timers.at(now + this.options.windowMs, () => {
-        if (round === this.round) this.options.changed();
-      });
+      this.decideAt(now + this.options.windowMs, round);
       void this.watchPods(round);
       return false;
     }
-    return now - this.since >= this.options.windowMs;
+    const endsAt = this.since + this.options.windowMs;
+    if (now >= endsAt) return true;
+    // A timer can fire a little before the clock says the window has passed (Node's timers run on the
+    // event loop's cached time): ask again then, or nothing would ever decide.
+    this.decideAt(endsAt + 1, this.round);
+    return false;
+  }
+
+  /** When a decision is scheduled for the running window (one timer per window, however many events). */
+  private decidingAt?: number;
+
+  private decideAt(atMs: number, round: number): void {
+    if (this.decidingAt !== undefined && this.decidingAt >= atMs && round === this.round) return;
+    this.decidingAt = atMs;
+    this.options.timers.at(atMs, () => {
+      if (round === this.round) this.options.changed();
+    });
   }
 
   /** Whether every target is at the desired status and the window is running (for the timeout message). */
