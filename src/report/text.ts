@@ -148,7 +148,9 @@ export function diagnosisLines(diagnosis: Diagnosis | undefined, options: Diagno
       const restarts = p.restartCount && !p.message.includes('restarted') ? `, ${p.restartCount} restarts` : '';
       const last = p.lastTerminationReason && !p.message.includes('last exit') ? `, last exit: ${p.lastTerminationReason}` : '';
       const message = p.message ? `: ${p.message}` : '';
-      return `${kind} ${p.container} of pod ${p.pod}: ${p.reason}${message}${restarts}${last}`;
+      // A pod-level problem (Unschedulable) names no container.
+      const where = p.container ? `${kind} ${p.container} of pod ${p.pod}` : `pod ${p.pod}`;
+      return `${where}: ${p.reason}${message}${restarts}${last}`;
     });
   const events = newsEvents(diagnosis).map((e) => {
     const times = e.count > 1 ? ` (x${e.count})` : '';

@@ -130,6 +130,17 @@ describe('diagnosisLines', () => {
     });
     expect(lines).toEqual(['init container setup of pod p: CrashLoopBackOff, 5 restarts, last exit: OOMKilled']);
   });
+  it('names only the pod for a pod-level problem (Unschedulable names no container)', () => {
+    const lines = diagnosisLines({
+      problems: [
+        { pod: 'web-1', container: '', init: false, reason: 'Unschedulable', message: '0/3 nodes are available', restartCount: 0, unrecoverable: false },
+      ],
+      events: [],
+      summary: '',
+      unrecoverable: false,
+    });
+    expect(lines).toEqual(['pod web-1: Unschedulable: 0/3 nodes are available']);
+  });
   it('caps containers and events, saying how many more there are', () => {
     const d = imagePullDiagnosis();
     const many = { ...d, problems: Array.from({ length: 7 }, (_, i) => ({ ...d.problems[0]!, container: `c${i}` })) };
