@@ -185,8 +185,9 @@ export class Resolver<T extends Unresolved> {
       this.unreachableSince = undefined;
     }
     const message = `cannot discover the API server's resource types: ${describeFailure(error, this.cluster.server)}`;
-    // Rejected credentials will not heal before the deadline: blocked, so the wait ends with an error now.
-    const blocked = error instanceof ApiError && (error.status === 401 || error.status === 403);
+    // A 401 ended the wait above (isFatal); a 403 on discovery will not heal before the deadline either:
+    // blocked, so the wait ends with an error now.
+    const blocked = error instanceof ApiError && error.status === 403;
     for (const { state } of this.pending) state.update({ status: 'Unknown', message, done: false, blocked });
   }
 
