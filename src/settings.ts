@@ -1,11 +1,12 @@
 /**
  * The action's vocabulary, in one leaf module that every layer may import and that imports nothing of
- * the project: what a run was asked to do (`Settings`), its parts (`WaitFor`, `Mode`, `ResourceRef`), the
- * defaults of action.yml, and the one type for a problem that is the user's to fix (`InputError`).
+ * the project but the input table generated from action.yml (action-inputs.ts): what a run was asked to
+ * do (`Settings`), its parts (`WaitFor`, `Mode`, `ResourceRef`), the defaults of action.yml, and the one
+ * type for a problem that is the user's to fix (`InputError`).
  *
- * A shell (the action's inputs, later the command line) builds one `Settings` object; the layers below
- * take the slice they need (`Pick<Settings, ...>`), so adding an input means: action.yml, this file, the
- * shell's parser and the layer that uses it, nothing else.
+ * A shell (the action's inputs, the command line) builds one `Settings` object; the layers below take the
+ * slice they need (`Pick<Settings, ...>`), so adding an input means: action.yml (then `npm run inputs`),
+ * this file, the input's parser, its flag, and the layer that uses it, nothing else.
  */
 
 /** The `wait-for` input, parsed. */
@@ -78,22 +79,9 @@ export interface Settings {
   logLines: number;
 }
 
-/** The defaults of action.yml, applied when an input is unset (the runner fills them in; tests may not). */
-export const INPUT_DEFAULTS = {
-  'wait-for': 'ready',
-  timeout: '5m',
-  'poll-interval': '2s',
-  mode: 'auto',
-  'fail-fast': 'true',
-  'job-completion': 'true',
-  summary: 'true',
-  'pr-comment': 'off',
-  'builtin-health-checks': 'true',
-  'status-grace': '30s',
-  'stable-for': '0s',
-  logs: 'true',
-  'log-lines': '30',
-} as const;
+/** The defaults of action.yml, applied when an input is unset (the runner fills them in; tests may not):
+ *  generated from action.yml (`npm run inputs`). */
+export { INPUT_DEFAULTS, INPUT_NAMES, type InputName } from './action-inputs.js';
 
 /** Without `resources` and `manifests`, a selector selects workloads of its own (src/targets/workloads.ts). */
 export function selectorStandsAlone(settings: Pick<Settings, 'resources' | 'manifests'> & Partial<Pick<Settings, 'release'>>): boolean {

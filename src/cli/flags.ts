@@ -4,11 +4,12 @@
  * Node's `util.parseArgs` (tokens mode); this module adds kubectl's conventions (`--flag=false`, `TYPE NAME...`)
  * and one clear line for a bad flag.
  *
- * `INPUT_FLAGS` has one entry per input of action.yml (test/cli/flags.test.ts fails when one is missing).
+ * `INPUT_FLAGS` has one entry per input of action.yml: keyed by the input names generated from it, the compiler
+ * fails when one is missing or unknown (and test/cli/flags.test.ts checks the order).
  */
 import { parseArgs } from 'node:util';
 import { parseSettings } from '../inputs.js';
-import { INPUT_DEFAULTS, type Settings } from '../settings.js';
+import { INPUT_DEFAULTS, type InputName, type Settings } from '../settings.js';
 
 /** How the command sets one action input. */
 export interface InputFlag {
@@ -23,7 +24,7 @@ export interface InputFlag {
   help: string;
 }
 
-/** Every input of action.yml, in its order. */
+/** Every input of action.yml, in its order: the compiler holds the table to one entry per input (action-inputs.ts). */
 export const INPUT_FLAGS = {
   kubeconfig: { flag: 'kubeconfig', value: 'PATH', help: 'kubeconfig file (default: $KUBECONFIG, then ~/.kube/config, then the in-cluster service account)' },
   context: { flag: 'context', value: 'NAME', help: "kubeconfig context (default: the kubeconfig's current-context)" },
@@ -62,7 +63,7 @@ export const INPUT_FLAGS = {
   'github-token': { flag: 'github-token', value: 'TOKEN', help: 'token for the comment and the Deployment (default: $GITHUB_TOKEN)' },
   'report-matrix': { flag: 'report-matrix', value: 'JSON', help: "the job's matrix entry, to tell matrix comments apart" },
   'report-job-id': { flag: 'report-job-id', value: 'ID', help: "the job's check-run id, for links" },
-} satisfies Record<string, InputFlag>;
+} satisfies Record<InputName, InputFlag>;
 
 export type Output = 'text' | 'json';
 
@@ -247,5 +248,5 @@ export function settingsFrom(line: CommandLine): Settings {
 
 /** Defaults for --help: the action's. */
 export function defaultOf(input: string): string | undefined {
-  return (INPUT_DEFAULTS as Record<string, string>)[input];
+  return (INPUT_DEFAULTS as Partial<Record<string, string>>)[input];
 }
