@@ -6,14 +6,13 @@
  * selector of a pending workload). Only an unschedulable Pod keeps its object, for the timed re-check
  * that lets kstatus's 15 s rule turn it Failed.
  */
+import { evaluateGoal, type Evaluation } from '../status/goal.js';
 import { hasNoStatus, statusGrace, suspendWarning, type HealthRule } from '../status/health/index.js';
 import { optedOut, WAIT_ANNOTATION } from '../status/opt-out.js';
 import type { Diagnosis } from '../status/types.js';
 import { podOwnership, recheckAt, runsPods, type PodOwnership } from '../status/workloads.js';
 import type { ResourceType } from '../kube/index.js';
 import { groupVersion, qualifiedResource } from '../kube/index.js';
-import { evaluate } from './evaluate.js';
-import type { Evaluation } from './evaluate.js';
 import { parseSelector, selectorFromObject } from './labels.js';
 import type { LabelMatcher, Labels } from './labels.js';
 import type { SelectorSet } from './selector-set.js';
@@ -335,7 +334,7 @@ export class GroupState {
     const uid = object.metadata?.uid ?? '';
     const known = this.objects.get(name);
     const firstSeenMs = known && known.uid === uid ? known.firstSeenMs : now.getTime();
-    let evaluation = evaluate(object, this.ctx.waitFor, { now, jobCompletion: this.ctx.jobCompletion, rule: this.rule });
+    let evaluation = evaluateGoal(object, this.ctx.waitFor, { now, jobCompletion: this.ctx.jobCompletion, rule: this.rule });
     if (evaluation.evaluationWarning) this.warnEvaluation(name, evaluation.rule, evaluation.evaluationWarning);
     const suspended = this.ctx.waitFor.kind === 'deleted' ? undefined : suspendWarning(object as Record<string, unknown>);
     if (suspended) this.ctx.warn(suspended);
