@@ -1,19 +1,20 @@
 /**
  * The targets of one (resource type, namespace) group, fed by that group's list and watch events.
  * No I/O: the follower feeds objects in, the diagnoser feeds diagnoses in, target states come out.
+ * Which objects are whose targets is decided here; where an object stands, by the type's `Judge`
+ * (src/status/judge.ts), whose verdicts this applies: its status to the targets, its warnings to the
+ * run, its re-check time to the scheduler.
  *
- * Objects are not kept: each event is evaluated at once into a compact record (uid, evaluation, the pod
- * selector of a pending workload). Only an unschedulable Pod keeps its object, for the timed re-check
- * that lets kstatus's 15 s rule turn it Failed.
+ * Objects are not kept: each event is judged at once into a compact record (uid, verdict, the pod
+ * selector of a pending workload). Only an object whose verdict time or its CRD's answer may change (an
+ * unschedulable Pod, a custom resource in its status-grace) keeps its object, to be judged again.
  */
-import { hasNoStatus, statusGrace, suspendWarning, type HealthRule } from '../status/health/index.js';
-import { optedOut, WAIT_ANNOTATION } from '../status/opt-out.js';
+import type { Evaluation } from '../status/goal.js';
+import { Judge, type JudgeWarning, type Verdict } from '../status/judge.js';
 import type { Diagnosis } from '../status/types.js';
-import { podOwnership, recheckAt, runsPods, type PodOwnership } from '../status/workloads.js';
+import { runsPods, type PodOwnership } from '../status/workloads.js';
 import type { ResourceType } from '../kube/index.js';
 import { groupVersion, qualifiedResource } from '../kube/index.js';
-import { evaluate } from './evaluate.js';
-import type { Evaluation } from './evaluate.js';
 import { parseSelector, selectorFromObject } from './labels.js';
 import type { LabelMatcher, Labels } from './labels.js';
 import type { SelectorSet } from './selector-set.js';
@@ -43,14 +44,15 @@ export interface GroupContext {
 
 interface Tracked {
   uid: string;
-  /** Unchanged resourceVersion in a relist or a poll: nothing to evaluate again. */
+  /** Unchanged resourceVersion in a relist or a poll: nothing to judge again. */
   resourceVersion?: string;
+  /** The object's own status (a selector member starts from it). */
   evaluation: Evaluation;
-  /** Annotated `kubewait.io/wait: "false"`: judged and reported, never holding the wait. */
-  optedOut: boolean;
+  /** What its targets report (the same, or done for an opted-out object). */
+  reported: Verdict['reported'];
   /** Which pods are this workload's (only while it is not done). */
   pods?: (pod: PodLike) => boolean;
-  /** Kept only while a time-based rule may change the status. */
+  /** Kept only while time or the CRD's answer may change the verdict. */
   raw?: unknown;
   /** When this object (this uid) was first seen, for `status-grace`. */
   firstSeenMs: number;
@@ -90,18 +92,16 @@ export interface DiagnosisSubject {
   apply(diagnosis: Diagnosis | undefined): void;
 }
 
-interface KubeObject {
+/** What indexing reads of an object (a type literal, so that it is also a `Record<string, unknown>`). */
+type KubeObject = {
   metadata?: {
     name?: string;
     uid?: string;
     resourceVersion?: string;
-    creationTimestamp?: string;
     labels?: Labels;
     ownerReferences?: Array<{ controller?: boolean }>;
   };
-  spec?: { selector?: unknown };
-  status?: { conditions?: Array<{ type?: string; status?: string; reason?: string }> };
-}
+};
 
 export class GroupState {
   private readonly named = new Map<string, Slot>();
@@ -116,10 +116,11 @@ export class GroupState {
   /** Bumped when targets are added, so the follower knows its server-side filter is stale. */
   revision = 0;
   private readonly workload: boolean;
-  /** The health rule for this type, if any (a user's beats a built-in one); kstatus otherwise. */
-  private readonly rule?: HealthRule;
-  /** `name|rule` of evaluation warnings already given: once per target and rule. */
-  private readonly evaluationWarned = new Set<string>();
+  private readonly judge: Judge;
+  /** The type's CRD fact for `status-grace`, once a verdict needed it and the engine knew it. */
+  private statusSubresource?: boolean;
+  /** Keys of the warnings given once (an evaluation warning: once per target and rule). */
+  private readonly warnedOnce = new Set<string>();
 
   constructor(
     readonly type: ResourceType,
@@ -127,7 +128,8 @@ export class GroupState {
     private readonly ctx: GroupContext,
   ) {
     this.workload = runsPods(type);
-    this.rule = ctx.healthRules?.ruleFor(groupVersion(type.group, type.version), type.kind);
+    const { waitFor, jobCompletion, statusGraceMs, healthRules } = ctx;
+    this.judge = new Judge(type, namespace, { waitFor, jobCompletion, statusGraceMs, healthRules });
   }
 
   /** What the user reads: `deployments.apps in namespace "shop"`. */
@@ -335,24 +337,16 @@ export class GroupState {
     const uid = object.metadata?.uid ?? '';
     const known = this.objects.get(name);
     const firstSeenMs = known && known.uid === uid ? known.firstSeenMs : now.getTime();
-    let evaluation = evaluate(object, this.ctx.waitFor, { now, jobCompletion: this.ctx.jobCompletion, rule: this.rule });
-    if (evaluation.evaluationWarning) this.warnEvaluation(name, evaluation.rule, evaluation.evaluationWarning);
-    const suspended = this.ctx.waitFor.kind === 'deleted' ? undefined : suspendWarning(object as Record<string, unknown>);
-    if (suspended) this.ctx.warn(suspended);
-    const grace = this.graceFor(object, evaluation, firstSeenMs, now);
-    if (grace) evaluation = grace.evaluation;
-    const tracked: Tracked = { uid, resourceVersion: object.metadata?.resourceVersion, evaluation, firstSeenMs, optedOut: optedOut(object) };
+    const verdict = this.judgeNow(object, { now, firstSeenMs });
+    for (const warning of verdict.warnings) this.warn(warning);
+    const { evaluation, reported, recheckAtMs } = verdict;
+    const tracked: Tracked = { uid, resourceVersion: object.metadata?.resourceVersion, evaluation, reported, firstSeenMs };
     // An opted-out workload is not diagnosed: nothing waits for it, so its pods are not worth a LIST.
-    if (this.workload && !evaluation.done && !tracked.optedOut) {
-      tracked.pods = podMatcher(podOwnership(this.type.kind, object));
-      this.ctx.workloadPending(this.namespace);
-    } else if (this.workload && this.ctx.watchPodsWhenDone) {
-      tracked.pods = podMatcher(podOwnership(this.type.kind, object));
-    }
-    const again = grace ? grace.until : evaluation.done ? undefined : recheckAt(this.type.kind, object, now);
-    if (grace || again !== undefined) tracked.raw = object;
-    if (again !== undefined) {
-      this.ctx.schedule(again, () => {
+    if (verdict.diagnose || this.ctx.watchPodsWhenDone) tracked.pods = podMatcher(verdict.pods);
+    if (verdict.diagnose) this.ctx.workloadPending(this.namespace);
+    if (recheckAtMs !== undefined || verdict.needsStatusSubresource) tracked.raw = object;
+    if (recheckAtMs !== undefined) {
+      this.ctx.schedule(recheckAtMs, () => {
         if (this.objects.get(name) === tracked) this.upsert(object);
       });
     }
@@ -360,28 +354,14 @@ export class GroupState {
   }
 
   /**
-   * `status-grace`: a custom resource without a rule, whose CRD declares a status subresource and that has
-   * no status yet, waits for its controller (kstatus would call it Current). Returns the evaluation to use
-   * instead and when to judge it again (undefined while the CRD is being read: its answer re-judges it).
+   * The judge's verdict, with the CRD fact it needs: the CRD is read only when a verdict needs it (once per
+   * type, by the engine); while it is being read, its answer judges the kept objects again.
    */
-  private graceFor(object: KubeObject, evaluation: Evaluation, firstSeenMs: number, now: Date): { evaluation: Evaluation; until?: number } | undefined {
-    const { statusGraceMs } = this.ctx;
-    if (this.rule || statusGraceMs <= 0 || this.ctx.waitFor.kind !== 'ready' || !evaluation.done) return undefined;
-    const obj = object as Parameters<typeof hasNoStatus>[0];
-    if (!hasNoStatus(obj)) return undefined;
-    const hasStatusSubresource = this.ctx.statusSubresource(this.type, () => this.ctx.schedule(0, () => this.judgeKeptAgain()));
-    if (hasStatusSubresource === false) return undefined;
-    const decision = statusGrace(obj, { graceMs: statusGraceMs, hasStatusSubresource: true, firstSeenMs, now });
-    if (decision.decision === 'kstatus') return undefined;
-    if (decision.decision === 'expired') {
-      this.ctx.warn(decision.warning);
-      return undefined;
-    }
-    const waiting: Evaluation = { ...decision.result, done: false, rule: evaluation.rule };
-    if (hasStatusSubresource === undefined) return { evaluation: waiting };
-    const created = Date.parse(object.metadata?.creationTimestamp ?? '');
-    const since = Math.max(Number.isNaN(created) ? 0 : created, firstSeenMs);
-    return { evaluation: waiting, until: since + statusGraceMs + 1 };
+  private judgeNow(object: KubeObject, sighting: { now: Date; firstSeenMs: number }): Verdict {
+    const verdict = this.judge.judge(object, { ...sighting, statusSubresource: this.statusSubresource });
+    if (!verdict.needsStatusSubresource) return verdict;
+    this.statusSubresource = this.ctx.statusSubresource(this.type, () => this.ctx.schedule(0, () => this.judgeKeptAgain()));
+    return this.statusSubresource === undefined ? verdict : this.judge.judge(object, { ...sighting, statusSubresource: this.statusSubresource });
   }
 
   /** Objects kept for a re-check are judged again now (a CRD's answer came in). */
@@ -389,12 +369,12 @@ export class GroupState {
     for (const tracked of [...this.objects.values()]) if (tracked.raw) this.upsert(tracked.raw);
   }
 
-  private warnEvaluation(name: string, rule: string, warning: string): void {
-    const key = `${name}|${rule}`;
-    if (this.evaluationWarned.has(key)) return;
-    this.evaluationWarned.add(key);
-    const where = this.type.namespaced ? `${this.namespace}/${name}` : name;
-    this.ctx.warn(`${this.type.kind} ${where}: ${warning}`);
+  private warn(warning: JudgeWarning): void {
+    if (warning.once !== undefined) {
+      if (this.warnedOnce.has(warning.once)) return;
+      this.warnedOnce.add(warning.once);
+    }
+    this.ctx.warn(warning.message);
   }
 
   private applyTo(slot: Slot, tracked: Tracked): void {
@@ -407,31 +387,22 @@ export class GroupState {
       }
       slot.seenUid = tracked.uid;
     }
-    const evaluation = tracked.evaluation;
-    if (tracked.optedOut) {
-      // Decided here, per object, so it holds for every target source (refs, selector, manifests, release):
-      // the status stays the object's own, but the target counts as done and can neither fail nor hold the wait.
+    // An opted-out object's report is done, whichever target source (refs, selector, manifests, release) bound it.
+    const reported = tracked.reported;
+    if (reported.done) {
       slot.pendingSince = undefined;
       slot.diagnosis = undefined;
       slot.state.setDiagnosis(undefined);
-      const own = evaluation.message ? `: ${evaluation.message}` : '';
-      slot.state.update({ ...evaluation, message: `not waited for (${WAIT_ANNOTATION}: false)${own}`, done: true, optedOut: true });
-      return;
-    }
-    if (evaluation.done) {
-      slot.pendingSince = undefined;
-      slot.diagnosis = undefined;
-      slot.state.setDiagnosis(undefined);
-      slot.state.update(evaluation);
+      slot.state.update(reported);
       return;
     }
     slot.pendingSince ??= this.ctx.now().getTime();
     slot.state.setDiagnosis(slot.diagnosis);
-    if (this.ctx.failFast && slot.diagnosis?.unrecoverable && evaluation.status !== 'Failed') {
-      slot.state.update({ ...evaluation, status: 'Failed', message: slot.diagnosis.summary });
+    if (this.ctx.failFast && slot.diagnosis?.unrecoverable && reported.status !== 'Failed') {
+      slot.state.update({ ...reported, status: 'Failed', message: slot.diagnosis.summary });
       return;
     }
-    slot.state.update(evaluation);
+    slot.state.update(reported);
   }
 
   private markAbsent(slot: Slot, deletedNow = false): void {

@@ -4,7 +4,7 @@
  * (so a controller is expected to write one) and it has no status or an empty one, it is InProgress
  * "waiting for its controller to report status" until the grace has passed; then kstatus judges it
  * (Current) and the engine warns once, suggesting a health rule. Only for custom resources with no user
- * or built-in rule (the engine checks that). Pure: `now` and the first sighting are passed in.
+ * or built-in rule (the judge checks that, judge.ts). Pure: `now` and the first sighting are passed in.
  */
 import { creationTimestampMs, type KubeObject } from '../fields.js';
 import { isPlainObject } from '../go-format.js';
@@ -25,8 +25,9 @@ export interface StatusGraceOptions {
 export type StatusGraceDecision =
   /** Not applicable (grace off, no status subresource, or the object has a status): use kstatus. */
   | { decision: 'kstatus' }
-  /** Still within the grace: report this InProgress result instead of kstatus's. */
-  | { decision: 'wait'; result: StatusResult }
+  /** Still within the grace: report this InProgress result instead of kstatus's, until `endsAtMs` (epoch
+   *  ms, the later of creation and first sight plus the grace), when it is to be judged again. */
+  | { decision: 'wait'; result: StatusResult; endsAtMs: number }
   /** The grace ran out with no status: use kstatus (Current), and warn once with this text. */
   | { decision: 'expired'; warning: string };
 
@@ -60,7 +61,11 @@ export function statusGrace(obj: KubeObject, opts: StatusGraceOptions): StatusGr
   const elapsed = opts.now.getTime() - since;
   const grace = formatSeconds(opts.graceMs);
   if (elapsed < opts.graceMs) {
-    return { decision: 'wait', result: inProgress('WaitingForController', `${WAITING_FOR_CONTROLLER} (status-grace ${grace})`) };
+    return {
+      decision: 'wait',
+      result: inProgress('WaitingForController', `${WAITING_FOR_CONTROLLER} (status-grace ${grace})`),
+      endsAtMs: since + opts.graceMs,
+    };
   }
   return {
     decision: 'expired',

@@ -1,13 +1,16 @@
 /**
- * Pure: one live object against the `wait-for` goal. Status comes from the status library; for
- * condition/jsonpath goals a met goal reads `Current` and an unmet one is never `Current`, so that the
+ * Pure: one live object against the `wait-for` goal. Status comes from the type's health rule when it has
+ * one, else from kstatus and the CI rules (`targetStatus`); for condition/jsonpath goals a met goal reads `Current` and an unmet one is never `Current`, so that the
  * public `status` field always says whether the target is where the user wants it.
  */
-import { computeStatus, matchesCondition, matchesJsonPath, targetStatus } from '../status/index.js';
-import { parseConditions } from '../status/conditions.js';
-import { evaluateHealth, type HealthRule } from '../status/health/index.js';
-import type { Condition, Status, StatusResult } from '../status/types.js';
-import type { WaitFor } from './types.js';
+import type { WaitFor } from '../settings.js';
+import { computeStatus } from './compute.js';
+import { parseConditions } from './conditions.js';
+import { evaluateHealth } from './health/evaluate.js';
+import type { HealthRule } from './health/types.js';
+import { targetStatus } from './target-status.js';
+import type { Condition, Status, StatusResult } from './types.js';
+import { matchesCondition, matchesJsonPath } from './wait-for.js';
 
 export interface Evaluation {
   status: Status;
@@ -30,9 +33,9 @@ export interface EvaluateOptions {
 
 export const KSTATUS_RULE = 'kstatus';
 
-export function evaluate(object: unknown, waitFor: WaitFor, options: EvaluateOptions): Evaluation {
+export function evaluateGoal(object: unknown, waitFor: WaitFor, options: EvaluateOptions): Evaluation {
   try {
-    const evaluation = evaluateGoal(object, waitFor, options);
+    const evaluation = goalResult(object, waitFor, options);
     return { ...evaluation, conditions: ownConditionsFirst(object, evaluation.conditions) };
   } catch (error) {
     // The status library promises not to throw; if it ever does, one object must not stop the wait.
@@ -55,7 +58,7 @@ function judge(object: unknown, options: EvaluateOptions): StatusResult & Pick<E
   return { ...targetStatus(object, options), rule: KSTATUS_RULE };
 }
 
-function evaluateGoal(object: unknown, waitFor: WaitFor, options: EvaluateOptions): Evaluation {
+function goalResult(object: unknown, waitFor: WaitFor, options: EvaluateOptions): Evaluation {
   switch (waitFor.kind) {
     case 'ready': {
       const result = judge(object, options);

@@ -1,0 +1,168 @@
+/**
+ * The one place a live object is judged. Given an object of one type, the time, when the object was first
+ * seen and what is known of its CRD, the judge says where it stands (status, message, done, which rule),
+ * when time alone may change that, which pods are its, and what to warn about. The engine's `GroupState`
+ * indexes objects and targets and applies verdicts; it decides nothing about readiness itself.
+ *
+ * This is kstatus's StatusReader idea (one reader per type; Flux plugs its CEL rules in as one of them),
+ * with kubewait's layers in a fixed order:
+ * 1. the `wait-for` goal, by the type's health rule (a user's beats a built-in one) or by kstatus plus the
+ *    CI rules (goal.ts); an expression that cannot be evaluated warns once per target and rule;
+ * 2. `status-grace`: a custom resource with no rule and no status yet waits for its controller when its CRD
+ *    declares a status subresource (health/grace.ts);
+ * 3. the `kubewait.io/wait: "false"` opt-out: judged as above, reported done (opt-out.ts);
+ * 4. time: when to judge again (the end of the grace, an unschedulable Pod's 15 s window, workloads.ts);
+ * 5. pods: whether a pending workload's pods should be diagnosed, and which pods are its (workloads.ts).
+ *
+ * Pure: no I/O, no clock, no state. The CRD fact is data; while it is unknown the verdict says it needs it,
+ * and the engine reads the CRD (once per type, only for a type with an object that needs it) and judges
+ * again.
+ */
+import type { WaitFor } from '../settings.js';
+import type { KubeObject } from './fields.js';
+import { evaluateGoal, type Evaluation } from './goal.js';
+import { hasNoStatus, statusGrace } from './health/grace.js';
+import { suspendWarning } from './health/suspend.js';
+import type { HealthRule, ResolvedRules } from './health/types.js';
+import { optedOut, WAIT_ANNOTATION } from './opt-out.js';
+import { podOwnership, recheckAt, runsPods, type PodOwnership } from './workloads.js';
+
+/** The type a judge judges, as discovery names it. */
+export interface JudgedType {
+  /** API group; '' for the core group. */
+  group: string;
+  version: string;
+  kind: string;
+  namespaced: boolean;
+}
+
+/** The settings that decide a verdict. */
+export interface JudgeOptions {
+  waitFor: WaitFor;
+  /** `job-completion`: Jobs must complete and bare Pods succeed. */
+  jobCompletion: boolean;
+  /** `status-grace` in ms (0: off). */
+  statusGraceMs: number;
+  /** The health rules (user > built-in); absent: kstatus only. */
+  healthRules?: Pick<ResolvedRules, 'ruleFor'>;
+}
+
+/** What is known besides the object itself at the moment it is judged. */
+export interface Sighting {
+  now: Date;
+  /** When this object (this uid) was first seen (epoch ms), for `status-grace`. */
+  firstSeenMs: number;
+  /** Whether the type's CRD declares a status subresource; undefined while that is not known. */
+  statusSubresource?: boolean;
+}
+
+export interface JudgeWarning {
+  message: string;
+  /** Give it once per this key, even when the text changes (an expression's missing field may differ
+   *  from one version of the object to the next). Without one, the engine gives each text once. */
+  once?: string;
+}
+
+export interface Verdict {
+  /** The object's own status by its rule and the `wait-for` goal, `status-grace` applied. */
+  evaluation: Evaluation;
+  /** What a target bound to this object reports: `evaluation`, or for an opted-out object its own status
+   *  marked done, so that it can neither hold the wait nor fail it. */
+  reported: Evaluation & { optedOut?: true };
+  /** Judge it again at this epoch ms: time alone may change the verdict. */
+  recheckAtMs?: number;
+  /** `status-grace` needed the CRD fact, which the sighting did not have: judge again once it is known. */
+  needsStatusSubresource: boolean;
+  /** A pending workload that holds the wait: its pods explain why, so they should be diagnosed. */
+  diagnose: boolean;
+  /** Which pods are this object's (kinds that run pods only). */
+  pods?: PodOwnership;
+  /** To give now, in this order. */
+  warnings: JudgeWarning[];
+}
+
+/** A status-grace decision the evaluation must yield to. */
+type Grace = { evaluation: Evaluation; recheckAtMs?: number; needsStatusSubresource: boolean; warning?: string };
+
+/** A timer may fire a moment before the clock says the time has come: judge again just after it. */
+const AFTER_MS = 1;
+
+export class Judge {
+  /** The health rule for this type, if any; kstatus otherwise. */
+  readonly rule?: HealthRule;
+  private readonly runsPods: boolean;
+
+  /** `namespace` is where the judged objects live, for the warnings ('' for a cluster-scoped type). */
+  constructor(
+    private readonly type: JudgedType,
+    private readonly namespace: string,
+    private readonly options: JudgeOptions,
+  ) {
+    this.rule = options.healthRules?.ruleFor(type.group === '' ? type.version : `${type.group}/${type.version}`, type.kind);
+    this.runsPods = runsPods(type);
+  }
+
+  judge(object: KubeObject, sighting: Sighting): Verdict {
+    const { waitFor, jobCompletion } = this.options;
+    const warnings: JudgeWarning[] = [];
+    const { evaluationWarning, ...judged } = evaluateGoal(object, waitFor, { now: sighting.now, jobCompletion, rule: this.rule });
+    if (evaluationWarning) warnings.push(this.evaluationWarning(object, judged.rule, evaluationWarning));
+    const suspended = waitFor.kind === 'deleted' ? undefined : suspendWarning(object);
+    if (suspended) warnings.push({ message: suspended });
+    const grace = this.grace(object, judged, sighting);
+    if (grace?.warning) warnings.push({ message: grace.warning });
+
+    const evaluation = grace?.evaluation ?? judged;
+    const optOut = optedOut(object);
+    const recheckAtMs = grace ? grace.recheckAtMs : evaluation.done ? undefined : recheckAt(this.type.kind, object, sighting.now);
+    return {
+      evaluation,
+      reported: optOut ? optedOutReport(evaluation) : evaluation,
+      ...(recheckAtMs === undefined ? {} : { recheckAtMs }),
+      needsStatusSubresource: grace?.needsStatusSubresource ?? false,
+      diagnose: this.runsPods && !evaluation.done && !optOut,
+      ...(this.runsPods ? { pods: podOwnership(this.type.kind, object) } : {}),
+      warnings,
+    };
+  }
+
+  /**
+   * `status-grace`: a custom resource without a rule whose CRD declares a status subresource and that has no
+   * status yet waits for its controller (kstatus would call it Current). While the CRD fact is unknown it
+   * is assumed (never a false green) and the verdict asks for it. Undefined: kstatus's evaluation stands.
+   */
+  private grace(object: KubeObject, evaluation: Evaluation, sighting: Sighting): Grace | undefined {
+    const graceMs = this.options.statusGraceMs;
+    if (this.rule || graceMs <= 0 || this.options.waitFor.kind !== 'ready' || !evaluation.done || !hasNoStatus(object)) return undefined;
+    const { statusSubresource } = sighting;
+    if (statusSubresource === false) return undefined;
+    const needsStatusSubresource = statusSubresource === undefined;
+    const decision = statusGrace(object, { graceMs, hasStatusSubresource: true, firstSeenMs: sighting.firstSeenMs, now: sighting.now });
+    switch (decision.decision) {
+      case 'kstatus':
+        return undefined;
+      case 'expired':
+        return { evaluation, needsStatusSubresource, warning: decision.warning };
+      case 'wait': {
+        const waiting: Evaluation = { ...decision.result, done: false, rule: evaluation.rule };
+        // While the CRD is being read its answer, not the clock, is what judges it again.
+        const recheckAtMs = needsStatusSubresource ? undefined : decision.endsAtMs + AFTER_MS;
+        return { evaluation: waiting, needsStatusSubresource, ...(recheckAtMs === undefined ? {} : { recheckAtMs }) };
+      }
+    }
+  }
+
+  private evaluationWarning(object: KubeObject, rule: string, warning: string): JudgeWarning {
+    const metadata = object.metadata as { name?: unknown } | undefined;
+    const name = typeof metadata?.name === 'string' ? metadata.name : '';
+    const where = this.type.namespaced ? `${this.namespace}/${name}` : name;
+    return { message: `${this.type.kind} ${where}: ${warning}`, once: `${name}|${rule}` };
+  }
+}
+
+/** The opt-out holds for every target source (refs, selector, manifests, release): the status stays the
+ *  object's own, but the target counts as done. */
+function optedOutReport(evaluation: Evaluation): Verdict['reported'] {
+  const own = evaluation.message ? `: ${evaluation.message}` : '';
+  return { ...evaluation, message: `not waited for (${WAIT_ANNOTATION}: false)${own}`, done: true, optedOut: true };
+}
