@@ -253,6 +253,67 @@ describe('health rules end to end', () => {
     expect(resourcesOf(run.outputs)).toMatchObject([{ name: 'pg', status: 'Current', rule: 'builtin:cloudnative-pg-cluster' }]);
   }, 120_000);
 
+  describe('wait-for: condition=... waits for that condition, as kubectl wait does, whatever the rule says', () => {
+    const doesNotExist = { ...condition('Ready', 'False', 'DoesNotExist', 'Issuing certificate as Secret does not exist'), observedGeneration: '$generation' };
+    const failedIssuing = {
+      ...condition(
+        'Issuing',
+        'False',
+        'Failed',
+        'The certificate request has failed to complete and will be retried: 429 urn:ietf:params:acme:error:rateLimited',
+      ),
+      observedGeneration: '$generation',
+    };
+    const failedStatus = { conditions: [doesNotExist, failedIssuing], lastFailureTime: '2026-11-30T08:14:02Z', failedIssuanceAttempts: 1 };
+
+    it('a Certificate its rule judges Failed becomes Ready=True: ready', async () => {
+      const upToDate = { ...condition('Ready', 'True', 'Ready', 'Certificate is up to date and has not expired'), observedGeneration: '$generation' };
+      const script = [
+        { afterMs: 0, status: failedStatus },
+        { afterMs: 3000, status: { conditions: [upToDate] } },
+      ];
+      const certificate = scripted('cert-manager.io/v1', 'Certificate', 'condready', 'shop-tls', script);
+
+      const run = await runAction(
+        {
+          kubeconfig: cluster.kubeconfig({ namespace: 'condready' }),
+          resources: 'certificate/shop-tls',
+          'wait-for': 'condition=Ready', // fail-fast is on (the default): a Failed verdict must not end this wait
+          timeout: '60s',
+        },
+        { onStdout: createOnceWaiting(certificate, 'certificate/shop-tls') },
+      );
+
+      expect(run.errors).toEqual([]);
+      expect(run.outputs.result).toBe('ready');
+      // It saw the failed issuance and kept waiting, saying what the condition is.
+      expect(
+        run.log.some((line) => line.startsWith('certificate/shop-tls') && line.includes('waiting for condition Ready=True: it is False (DoesNotExist')),
+      ).toBe(true);
+      expect(resourcesOf(run.outputs)).toMatchObject([{ name: 'shop-tls', status: 'Current', message: 'condition Ready=True' }]);
+    }, 120_000);
+
+    it('a condition that never holds times out (not failed, even with fail-fast off), with the condition as it is now', async () => {
+      cluster.create(scripted('cert-manager.io/v1', 'Certificate', 'condtimeout', 'shop-tls', [{ afterMs: 0, status: failedStatus }]));
+
+      const run = await runAction({
+        kubeconfig: cluster.kubeconfig({ namespace: 'condtimeout' }),
+        resources: 'certificate/shop-tls',
+        'wait-for': 'condition=Ready',
+        'fail-fast': 'false',
+        timeout: '3s',
+      });
+
+      expect(run.outputs.result).toBe('timeout');
+      const [target] = resourcesOf(run.outputs);
+      expect(target).toMatchObject({ name: 'shop-tls', status: 'InProgress', rule: 'builtin:cert-manager-certificate' });
+      // The condition as it is now, then what the rule makes of the object (the failed issuance's own error).
+      expect(target?.message).toBe(
+        'waiting for condition Ready=True: it is False (DoesNotExist: Issuing certificate as Secret does not exist); builtin:cert-manager-certificate judges it Failed: The certificate request has failed to complete and will be retried: 429 urn:ietf:params:acme:error:rateLimited',
+      );
+    }, 120_000);
+  });
+
   it('a Degraded Rollout fails (built-in rule)', async () => {
     const status = {
       observedGeneration: '$generation:string',
