@@ -1,7 +1,9 @@
 /**
  * Pure: one live object against the `wait-for` goal. Status comes from the type's health rule when it has
- * one, else from kstatus and the CI rules (`targetStatus`); for condition/jsonpath goals a met goal reads `Current` and an unmet one is never `Current`, so that the
- * public `status` field always says whether the target is where the user wants it.
+ * one, else from kstatus and the CI rules (`targetStatus`); for condition/jsonpath goals a met goal reads
+ * `Current` and an unmet one is never `Current`, so that the public `status` field always says whether the
+ * target is where the user wants it. An unmet condition goal is never `Failed` either: like kubectl wait,
+ * it waits for the condition until the deadline.
  */
 import type { WaitFor } from '../settings.js';
 import { computeStatus } from './compute.js';
@@ -76,7 +78,13 @@ function goalResult(object: unknown, waitFor: WaitFor, options: EvaluateOptions)
       if (matchesCondition(object, waitFor.type, waitFor.value)) {
         return { status: 'Current', message: `condition ${waitFor.type}=${waitFor.value}`, conditions, done: true, rule };
       }
-      return { ...unmet(result.status), message: conditionMessage(object, waitFor.type, waitFor.value), conditions, done: false, rule };
+      // As `kubectl wait --for=condition=...`: the user named the condition, so only it decides. A Failed
+      // verdict of kstatus or a health rule (a Certificate whose issuance failed and is retried) does not end
+      // the wait; it keeps waiting until the condition holds or the deadline passes, and says both.
+      const message = conditionMessage(object, waitFor.type, waitFor.value);
+      if (result.status === 'Failed')
+        return { status: 'InProgress', message: `${message}; ${rule} judges it Failed: ${result.message}`, conditions, done: false, rule };
+      return { ...unmet(result.status), message, conditions, done: false, rule };
     }
     case 'jsonpath': {
       const result = judge(object, options);

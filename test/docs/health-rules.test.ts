@@ -1,20 +1,28 @@
-/** docs/health-rules.md lists every built-in rule, and its rule examples are valid health-checks input. */
+/**
+ * docs/health-rules.md lists every built-in rule, and the upstream source each one follows, and its rule
+ * examples are valid health-checks input.
+ */
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { builtinRules } from '../../src/status/health/builtin.js';
 import { loadHealthChecks } from '../../src/status/health/load.js';
 
 const doc = readFileSync('docs/health-rules.md', 'utf8');
+const ruleNames = () =>
+  builtinRules()
+    .map((r) => r.id.replace(/^builtin:/, ''))
+    .sort();
+const namesInRows = (section: string) => [...section.matchAll(/^\| `([a-z0-9-]+)` \|/gm)].map((m) => m[1]).sort();
 
 describe('docs/health-rules.md', () => {
   it('has a row for every built-in rule, and none for a rule that does not exist', () => {
-    const section = doc.slice(doc.indexOf('### Built-in rules'), doc.indexOf('### For Flux users'));
-    const documented = [...section.matchAll(/^\| `([a-z0-9-]+)` \|/gm)].map((m) => m[1]);
-    expect(documented.sort()).toEqual(
-      builtinRules()
-        .map((r) => r.id.replace(/^builtin:/, ''))
-        .sort(),
-    );
+    const section = doc.slice(doc.indexOf('### Built-in rules'), doc.indexOf('### What each built-in rule follows'));
+    expect(namesInRows(section)).toEqual(ruleNames());
+  });
+
+  it('names, for every built-in rule, the upstream source it follows (or says it is not audited yet)', () => {
+    const section = doc.slice(doc.indexOf('### What each built-in rule follows'), doc.indexOf('### For Flux users'));
+    expect(namesInRows(section)).toEqual(ruleNames());
   });
 
   it('shows inline rules that parse without problems', async () => {

@@ -23,6 +23,7 @@ const CRDS = [
   crdFor({ group: 'example.com', kind: 'Database', plural: 'databases' }),
   crdFor({ group: 'cert-manager.io', kind: 'Certificate', plural: 'certificates' }),
   crdFor({ group: 'argoproj.io', kind: 'Rollout', plural: 'rollouts', versions: ['v1alpha1'] }),
+  crdFor({ group: 'postgresql.cnpg.io', kind: 'Cluster', plural: 'clusters' }),
 ];
 
 beforeAll(async () => {
@@ -172,6 +173,146 @@ describe('health rules end to end', () => {
     expect(run.log.some((line) => line.startsWith('certificate') && line.includes('InProgress') && line.includes('Renewing certificate'))).toBe(true);
     expect(resourcesOf(run.outputs)).toMatchObject([{ name: 'web-tls', status: 'Current', rule: 'builtin:cert-manager-certificate' }]);
   }, 120_000);
+
+  // cert-manager's readiness controller (readiness_controller.go) and trigger controller
+  // (trigger_controller.go) write Ready and Issuing separately; Ready=False DoesNotExist may land first.
+  it('a new Certificate whose Ready=False DoesNotExist comes before Issuing=True is issued, not failed (built-in rule)', async () => {
+    const doesNotExist = { ...condition('Ready', 'False', 'DoesNotExist', 'Issuing certificate as Secret does not exist'), observedGeneration: '$generation' };
+    const issuing = { ...condition('Issuing', 'True', 'DoesNotExist', 'Issuing certificate as Secret does not exist'), observedGeneration: '$generation' };
+    const upToDate = { ...condition('Ready', 'True', 'Ready', 'Certificate is up to date and has not expired'), observedGeneration: '$generation' };
+    const script = [
+      { afterMs: 0, status: { conditions: [doesNotExist] } },
+      { afterMs: 1500, status: { conditions: [doesNotExist, issuing] } },
+      { afterMs: 3000, status: { conditions: [upToDate], notAfter: '2027-02-28T07:12:44Z' } },
+    ];
+    const certificate = scripted('cert-manager.io/v1', 'Certificate', 'newcert', 'shop-tls', script);
+
+    const run = await runAction(
+      { kubeconfig: cluster.kubeconfig({ namespace: 'newcert' }), resources: 'certificates.cert-manager.io/shop-tls', timeout: '60s' },
+      { onStdout: createOnceWaiting(certificate, 'certificate/shop-tls') },
+    );
+
+    expect(run.errors).toEqual([]);
+    expect(run.outputs.result).toBe('ready');
+    expect(resourcesOf(run.outputs)).toMatchObject([{ name: 'shop-tls', status: 'Current', rule: 'builtin:cert-manager-certificate' }]);
+  }, 120_000);
+
+  // issuing_controller.go's failIssueCertificate: Issuing=False with the CertificateRequest's reason and
+  // "The certificate request has failed to complete and will be retried: <the issuer's error>".
+  it('a new Certificate fails on Issuing=False Failed, with the ACME error rather than Ready’s message (built-in rule)', async () => {
+    const doesNotExist = { ...condition('Ready', 'False', 'DoesNotExist', 'Issuing certificate as Secret does not exist'), observedGeneration: '$generation' };
+    const issuing = { ...condition('Issuing', 'True', 'DoesNotExist', 'Issuing certificate as Secret does not exist'), observedGeneration: '$generation' };
+    const acme =
+      'The certificate request has failed to complete and will be retried: Failed to wait for order resource "shop-tls-1-2937" to become ready: order is in "invalid" state: 403 urn:ietf:params:acme:error:unauthorized';
+    const failedIssuing = { ...condition('Issuing', 'False', 'Failed', acme), observedGeneration: '$generation' };
+    const script = [
+      { afterMs: 0, status: { conditions: [doesNotExist, issuing] } },
+      { afterMs: 1000, status: { conditions: [doesNotExist, failedIssuing], lastFailureTime: '2026-11-30T08:14:02Z', failedIssuanceAttempts: 1 } },
+    ];
+    const certificate = scripted('cert-manager.io/v1', 'Certificate', 'acmefail', 'shop-tls', script);
+
+    const run = await runAction(
+      { kubeconfig: cluster.kubeconfig({ namespace: 'acmefail' }), resources: 'certificates.cert-manager.io/shop-tls', timeout: '60s' },
+      { onStdout: createOnceWaiting(certificate, 'certificate/shop-tls') },
+    );
+
+    expect(run.outputs.result).toBe('failed');
+    expect(resourcesOf(run.outputs)).toMatchObject([{ name: 'shop-tls', status: 'Failed', rule: 'builtin:cert-manager-certificate', message: acme }]);
+  }, 120_000);
+
+  // CloudNativePG writes no observedGeneration (pkg/resources/status/transactions.go); after a scale its
+  // phase stays "Cluster in healthy state" until the reconciler registers "Creating a new replica"
+  // (internal/controller/cluster_create.go), then healthy again once the instances it counts
+  // (pkg/reconciler/persistentvolumeclaim/status.go) are all ready.
+  it('a CloudNativePG Cluster scaled 3 -> 4 is not ready on its old healthy phase (built-in rule)', async () => {
+    const ready = condition('Ready', 'True', 'ClusterIsReady', 'Cluster is Ready');
+    const notReady = condition('Ready', 'False', 'ClusterIsNotReady', 'Cluster Is Not Ready');
+    const healthy = (count: number) => ({ phase: 'Cluster in healthy state', phaseReason: '', instances: count, readyInstances: count, conditions: [ready] });
+    const base = { apiVersion: 'postgresql.cnpg.io/v1', kind: 'Cluster', metadata: { name: 'pg', namespace: 'cnpgscale' } };
+    cluster.create({ ...base, spec: { instances: 3 } });
+    cluster.patchStatus('postgresql.cnpg.io/v1', 'Cluster', 'cnpgscale', 'pg', healthy(3));
+    cluster.apply({ ...base, spec: { instances: 4 } }); // the upgrade; CNPG has not reacted yet
+    let scaling = false;
+    const operator = (stdout: string) => {
+      // Once kubewait has judged the old healthy phase (the old rule passes it here), the operator reacts.
+      if (scaling || !/cluster\/pg \(cnpgscale\).*(InProgress|Current)/.test(stdout)) return;
+      scaling = true;
+      const write = (status: object) => cluster.patchStatus('postgresql.cnpg.io/v1', 'Cluster', 'cnpgscale', 'pg', status);
+      write({ ...healthy(3), instances: 4, phase: 'Creating a new replica', phaseReason: 'Creating replica pg-4-join', conditions: [notReady] });
+      setTimeout(() => write(healthy(4)), 1000);
+    };
+
+    const run = await runAction(
+      { kubeconfig: cluster.kubeconfig({ namespace: 'cnpgscale' }), resources: 'clusters.postgresql.cnpg.io/pg', timeout: '60s' },
+      { onStdout: operator },
+    );
+
+    expect(run.errors).toEqual([]);
+    expect(run.outputs.result).toBe('ready');
+    expect(run.log.some((line) => line.startsWith('cluster/pg') && line.includes('Creating replica pg-4-join'))).toBe(true);
+    expect(resourcesOf(run.outputs)).toMatchObject([{ name: 'pg', status: 'Current', rule: 'builtin:cloudnative-pg-cluster' }]);
+  }, 120_000);
+
+  describe('wait-for: condition=... waits for that condition, as kubectl wait does, whatever the rule says', () => {
+    const doesNotExist = { ...condition('Ready', 'False', 'DoesNotExist', 'Issuing certificate as Secret does not exist'), observedGeneration: '$generation' };
+    const failedIssuing = {
+      ...condition(
+        'Issuing',
+        'False',
+        'Failed',
+        'The certificate request has failed to complete and will be retried: 429 urn:ietf:params:acme:error:rateLimited',
+      ),
+      observedGeneration: '$generation',
+    };
+    const failedStatus = { conditions: [doesNotExist, failedIssuing], lastFailureTime: '2026-11-30T08:14:02Z', failedIssuanceAttempts: 1 };
+
+    it('a Certificate its rule judges Failed becomes Ready=True: ready', async () => {
+      const upToDate = { ...condition('Ready', 'True', 'Ready', 'Certificate is up to date and has not expired'), observedGeneration: '$generation' };
+      const script = [
+        { afterMs: 0, status: failedStatus },
+        { afterMs: 3000, status: { conditions: [upToDate] } },
+      ];
+      const certificate = scripted('cert-manager.io/v1', 'Certificate', 'condready', 'shop-tls', script);
+
+      const run = await runAction(
+        {
+          kubeconfig: cluster.kubeconfig({ namespace: 'condready' }),
+          resources: 'certificate/shop-tls',
+          'wait-for': 'condition=Ready', // fail-fast is on (the default): a Failed verdict must not end this wait
+          timeout: '60s',
+        },
+        { onStdout: createOnceWaiting(certificate, 'certificate/shop-tls') },
+      );
+
+      expect(run.errors).toEqual([]);
+      expect(run.outputs.result).toBe('ready');
+      // It saw the failed issuance and kept waiting, saying what the condition is.
+      expect(
+        run.log.some((line) => line.startsWith('certificate/shop-tls') && line.includes('waiting for condition Ready=True: it is False (DoesNotExist')),
+      ).toBe(true);
+      expect(resourcesOf(run.outputs)).toMatchObject([{ name: 'shop-tls', status: 'Current', message: 'condition Ready=True' }]);
+    }, 120_000);
+
+    it('a condition that never holds times out (not failed, even with fail-fast off), with the condition as it is now', async () => {
+      cluster.create(scripted('cert-manager.io/v1', 'Certificate', 'condtimeout', 'shop-tls', [{ afterMs: 0, status: failedStatus }]));
+
+      const run = await runAction({
+        kubeconfig: cluster.kubeconfig({ namespace: 'condtimeout' }),
+        resources: 'certificate/shop-tls',
+        'wait-for': 'condition=Ready',
+        'fail-fast': 'false',
+        timeout: '3s',
+      });
+
+      expect(run.outputs.result).toBe('timeout');
+      const [target] = resourcesOf(run.outputs);
+      expect(target).toMatchObject({ name: 'shop-tls', status: 'InProgress', rule: 'builtin:cert-manager-certificate' });
+      // The condition as it is now, then what the rule makes of the object (the failed issuance's own error).
+      expect(target?.message).toBe(
+        'waiting for condition Ready=True: it is False (DoesNotExist: Issuing certificate as Secret does not exist); builtin:cert-manager-certificate judges it Failed: The certificate request has failed to complete and will be retried: 429 urn:ietf:params:acme:error:rateLimited',
+      );
+    }, 120_000);
+  });
 
   it('a Degraded Rollout fails (built-in rule)', async () => {
     const status = {

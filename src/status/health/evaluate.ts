@@ -13,7 +13,7 @@
 import { isInt64, isPlainObject } from '../go-format.js';
 import { current, failed, inProgress } from '../results.js';
 import type { StatusResult } from '../types.js';
-import { celInput, type CelEvalError } from './cel.js';
+import { celInput, type CelEvalError, type CelProgram } from './cel.js';
 import { EXPRESSION_FIELDS, type ExpressionField, type HealthResult, type HealthRule } from './types.js';
 
 /** The controller has not written a status yet: expected for a new object, so no warning. */
@@ -56,7 +56,7 @@ function verdict(field: ExpressionField, rule: HealthRule, obj: Record<string, u
     case 'current':
       return current('Resource is current');
     case 'failed':
-      return failed('HealthCheckFailed', ownMessage(obj) ?? matched);
+      return failed('HealthCheckFailed', causeMessage(program!, obj) ?? ownMessage(obj) ?? matched);
     case 'inProgress':
       return inProgress('HealthCheckInProgress', ownMessage(obj) ?? progressMessage(obj) ?? matched);
   }
@@ -75,12 +75,32 @@ function evaluationError(field: ExpressionField, rule: HealthRule, obj: Record<s
   return [inProgress('HealthCheckError', message), `${message} (expression: ${rule[field]?.text ?? ''}); the object is treated as in progress`];
 }
 
+/**
+ * The message of the condition that made `expression` true: the first condition with a message without
+ * which the expression is no longer true. A Certificate whose issuance failed has Ready=False "Issuing
+ * certificate as Secret does not exist" and Issuing=False with the ACME error; its rule fails on the
+ * Issuing condition, so that is the message that explains it. Undefined when no single condition decides
+ * (a phase did), and the object's own account is used.
+ */
+function causeMessage(expression: CelProgram, obj: Record<string, unknown>): string | undefined {
+  const status = isPlainObject(obj.status) ? obj.status : undefined;
+  if (!status || !Array.isArray(status.conditions)) return undefined;
+  const all = status.conditions;
+  for (const [i, condition] of all.entries()) {
+    if (!isPlainObject(condition) || typeof condition.message !== 'string' || condition.message === '') continue;
+    const without = celInput({ ...obj, status: { ...status, conditions: all.filter((_, j) => j !== i) } });
+    if (expression.evaluate(without) !== true) return condition.message;
+  }
+  return undefined;
+}
+
 /** Condition types whose True means trouble (kstatus's Stalled, Strimzi's NotReady, ...). */
 const NEGATIVE_TYPES = new Set(['Stalled', 'NotReady', 'Degraded', 'Failed', 'Error']);
 
 /**
- * The object's own account of itself, which beats any generic text: the message of a Ready condition
- * that is not True, else `status.message`, else the first False condition with a message (at the top
+ * The object's own account of itself, which beats any generic text: `status.phaseReason` (CloudNativePG
+ * keeps the error of its phase there, beside a fixed "Cluster Is Not Ready"), else the message of a Ready
+ * condition that is not True, else `status.message`, else the first False condition with a message (at the top
  * level, then per parent as Gateway API routes have them), else a True condition of a negative type
  * (NotReady, Stalled, ...); prefixed with `phase <phase>` when there is one, or the phase alone.
  */
@@ -91,6 +111,7 @@ export function ownMessage(obj: Record<string, unknown>): string | undefined {
   const parents = Array.isArray(status.parents) ? status.parents.flatMap((p) => (isPlainObject(p) ? conditionsOf(p.conditions) : [])) : [];
   const withMessage = [...conditions, ...parents].filter((c) => c.message !== '');
   const message =
+    (typeof status.phaseReason === 'string' && status.phaseReason !== '' ? status.phaseReason : undefined) ??
     withMessage.find((c) => c.type === 'Ready' && c.status !== 'True')?.message ??
     (typeof status.message === 'string' && status.message !== '' ? status.message : undefined) ??
     withMessage.find((c) => c.status === 'False')?.message ??

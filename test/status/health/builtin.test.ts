@@ -43,62 +43,123 @@ const rules = resolveRules({ user: [], builtin: true });
 
 /** rule id -> cases. */
 const TABLE: Record<string, Case[]> = {
+  // cert-manager's certificates controllers, each writing one condition with the Certificate's generation
+  // (pkg/controller/certificates/): readiness/readiness_controller.go writes Ready from the policy chain
+  // (policies/checks.go: DoesNotExist, MissingData, SecretMismatch, ...), trigger/trigger_controller.go
+  // writes Issuing=True, issuing/issuing_controller.go removes Issuing on success (False/Issued with
+  // server-side apply) or writes Issuing=False with the CertificateRequest's reason (failIssueCertificate).
   'builtin:cert-manager-certificate': (() => {
     const cert = (status?: unknown) =>
       object('cert-manager.io/v1', 'Certificate', status, {
         spec: { secretName: 'web-tls', dnsNames: ['web.example.com'], issuerRef: { name: 'letsencrypt', kind: 'ClusterIssuer' } },
       });
+    const gen = (generation: number) => ({ observedGeneration: generation });
+    const upToDate = cond('Ready', 'True', 'Ready', 'Certificate is up to date and has not expired', gen(2));
+    const doesNotExist = cond('Ready', 'False', 'DoesNotExist', 'Issuing certificate as Secret does not exist', gen(2));
+    const acmeError =
+      'The certificate request has failed to complete and will be retried: Failed to wait for order resource "web-tls-1-2937" to become ready: order is in "invalid" state: 403 urn:ietf:params:acme:error:unauthorized: Invalid response from http://web.example.com/.well-known/acme-challenge/x: 404';
     return [
+      { state: 'ready', obj: cert({ notAfter: '2027-02-28T07:12:44Z', conditions: [upToDate] }), status: 'Current' },
       {
-        state: 'ready',
-        obj: cert({
-          observedGeneration: 2,
-          notAfter: '2027-02-28T07:12:44Z',
-          conditions: [cond('Ready', 'True', 'Ready', 'Certificate is up to date and has not expired', { observedGeneration: 2 })],
-        }),
-        status: 'Current',
+        state: 'new: the readiness controller wrote Ready=False DoesNotExist before the trigger wrote Issuing=True',
+        obj: cert({ conditions: [doesNotExist] }),
+        status: 'InProgress',
+        message: 'Issuing certificate as Secret does not exist',
       },
+      ...(['MissingData', 'Pending'] as const).map((reason) => ({
+        state: `new: Ready=False ${reason} alone`,
+        obj: cert({ conditions: [cond('Ready', 'False', reason, `Issuing certificate as Secret ${reason}`, gen(2))] }),
+        status: 'InProgress' as const,
+      })),
       {
         state: 'first issuance (Ready=False, Issuing=True)',
-        obj: cert({
-          conditions: [
-            cond('Ready', 'False', 'DoesNotExist', 'Issuing certificate as Secret does not exist'),
-            cond('Issuing', 'True', 'DoesNotExist', 'Issuing certificate as Secret does not exist'),
-          ],
-        }),
+        obj: cert({ conditions: [doesNotExist, cond('Issuing', 'True', 'DoesNotExist', 'Issuing certificate as Secret does not exist', gen(2))] }),
         status: 'InProgress',
         message: 'Issuing certificate as Secret does not exist',
       },
       {
         state: 're-issuing while the old Ready=True is still there',
-        obj: cert({
-          conditions: [
-            cond('Ready', 'True', 'Ready', 'Certificate is up to date and has not expired'),
-            cond('Issuing', 'True', 'Renewing', 'Renewing certificate as renewal was scheduled at 2026-11-30'),
-          ],
-        }),
+        obj: cert({ conditions: [upToDate, cond('Issuing', 'True', 'Renewing', 'Renewing certificate as renewal was scheduled at 2026-11-30', gen(2))] }),
         status: 'InProgress',
       },
       {
-        state: 'failed (Ready=False)',
+        state: 'issued (server-side apply leaves Issuing=False Issued)',
+        obj: cert({ conditions: [upToDate, cond('Issuing', 'False', 'Issued', 'The certificate has been successfully issued', gen(2))] }),
+        status: 'Current',
+      },
+      {
+        state: 'failed: Issuing=False Failed carries the ACME error, not Ready’s DoesNotExist',
         obj: cert({
+          lastFailureTime: '2026-11-30T08:14:02Z',
+          failedIssuanceAttempts: 1,
+          conditions: [doesNotExist, cond('Issuing', 'False', 'Failed', acmeError, gen(2))],
+        }),
+        status: 'Failed',
+        message: acmeError,
+      },
+      {
+        state: 'failed: the CertificateRequest was denied (Issuing=False with the Denied condition’s reason)',
+        obj: cert({
+          lastFailureTime: '2026-11-30T08:14:02Z',
           conditions: [
-            cond('Ready', 'False', 'Failed', 'The certificate request has failed to complete and will be retried: issuer "letsencrypt" not found'),
-            cond('Issuing', 'False', 'Failed', 'The certificate request has failed'),
+            doesNotExist,
+            cond(
+              'Issuing',
+              'False',
+              'policy.cert-manager.io',
+              'The certificate request has failed to complete and will be retried: no policy approved this request',
+              gen(2),
+            ),
           ],
         }),
         status: 'Failed',
-        message: /issuer "letsencrypt" not found/,
+        message: /no policy approved this request/,
+      },
+      {
+        state: 'failed: the issuer returned an invalid certificate (InvalidCertificate)',
+        obj: cert({
+          lastFailureTime: '2026-11-30T08:14:02Z',
+          conditions: [
+            cond('Ready', 'False', 'SecretMismatch', 'Issuing certificate as Secret was previously issued by a different issuer', gen(2)),
+            cond(
+              'Issuing',
+              'False',
+              'InvalidCertificate',
+              'The certificate request has failed to complete and will be retried: Issuer returned an already expired certificate',
+              gen(2),
+            ),
+          ],
+        }),
+        status: 'Failed',
+        message: /already expired certificate/,
+      },
+      {
+        state: 'a renewal failed but the certificate in the Secret is still valid (Ready=True)',
+        obj: cert({ lastFailureTime: '2026-11-30T08:14:02Z', conditions: [upToDate, cond('Issuing', 'False', 'Failed', acmeError, gen(2))] }),
+        status: 'Current',
+      },
+      {
+        state: 'a failure of the previous generation while the trigger has not yet written the new one',
+        obj: cert({
+          conditions: [
+            cond('Ready', 'False', 'SecretMismatch', 'Secret was issued for "web.example.com"', gen(2)),
+            cond('Issuing', 'False', 'Failed', acmeError, gen(1)),
+          ],
+        }),
+        status: 'InProgress',
       },
       { state: 'no status', obj: cert(), status: 'InProgress', message: WAITING_FOR_CONTROLLER },
       {
-        state: 'spec change not observed yet',
-        obj: cert({ observedGeneration: 1, conditions: [cond('Ready', 'True', 'Ready', 'ok')] }),
+        state: 'spec change: Ready=True of the previous generation waits',
+        obj: cert({ notAfter: '2027-02-28T07:12:44Z', conditions: [cond('Ready', 'True', 'Ready', 'Certificate is up to date and has not expired', gen(1))] }),
         status: 'InProgress',
-        message: 'Certificate generation is 2, but latest observed generation is 1',
       },
     ];
   })(),
+  // pkg/controller/issuers/sync.go (and clusterissuers/) run each issuer's Setup, which writes Ready with
+  // the issuer's generation: pkg/issuer/ca/setup.go (ErrGetKeyPair, retried; ErrInvalidKeyPair, "nothing
+  // more we can do"), pkg/issuer/acme/setup.go (ErrRegisterACMEAccount retried; InvalidConfig, InvalidURL,
+  // InvalidSolver not requeued).
   ...Object.fromEntries(
     (['Issuer', 'ClusterIssuer'] as const).map((kind) => {
       const issuer = (status?: unknown) =>
@@ -121,12 +182,57 @@ const TABLE: Record<string, Case[]> = {
             message: 'Verifying ACME account',
           },
           {
-            state: 'failed',
+            state: 'CA bootstrap: the CA Secret does not exist yet (ErrGetKeyPair) waits, with its message',
             obj: issuer({
-              conditions: [cond('Ready', 'False', 'ErrRegisterACMEAccount', 'Failed to register ACME account: 400 urn:ietf:params:acme:error:invalidEmail')],
+              conditions: [
+                cond('Ready', 'False', 'ErrGetKeyPair', 'Error getting keypair for CA issuer: secrets "root-ca" not found', { observedGeneration: 2 }),
+              ],
+            }),
+            status: 'InProgress',
+            message: 'Error getting keypair for CA issuer: secrets "root-ca" not found',
+          },
+          {
+            state: 'ACME registration failing (ErrRegisterACMEAccount, retried) waits',
+            obj: issuer({
+              conditions: [
+                cond('Ready', 'False', 'ErrRegisterACMEAccount', 'Failed to register ACME account: 400 urn:ietf:params:acme:error:invalidEmail', {
+                  observedGeneration: 2,
+                }),
+              ],
+            }),
+            status: 'InProgress',
+            message: /invalidEmail/,
+          },
+          {
+            state: 'failed: ACME v1 server URL (InvalidConfig, not requeued)',
+            obj: issuer({
+              conditions: [
+                cond(
+                  'Ready',
+                  'False',
+                  'InvalidConfig',
+                  'Your ACME server URL is set to a v1 endpoint (https://acme-v01.api.letsencrypt.org/directory). You should update the spec.acme.server field to "https://acme-v02.api.letsencrypt.org/directory"',
+                  { observedGeneration: 2 },
+                ),
+              ],
             }),
             status: 'Failed',
-            message: /invalidEmail/,
+            message: /v1 endpoint/,
+          },
+          {
+            state: 'failed: the CA Secret holds no CA (ErrInvalidKeyPair)',
+            obj: issuer({
+              conditions: [
+                cond('Ready', 'False', 'ErrInvalidKeyPair', 'Error getting keypair for CA issuer: certificate is not a CA', { observedGeneration: 2 }),
+              ],
+            }),
+            status: 'Failed',
+            message: 'Error getting keypair for CA issuer: certificate is not a CA',
+          },
+          {
+            state: 'spec change: Ready=True of the previous generation waits',
+            obj: issuer({ conditions: [cond('Ready', 'True', 'KeyPairVerified', 'Signing CA verified', { observedGeneration: 1 })] }),
+            status: 'InProgress',
           },
           { state: 'no status', obj: issuer(), status: 'InProgress', message: WAITING_FOR_CONTROLLER },
         ] satisfies Case[],
@@ -773,50 +879,103 @@ const TABLE: Record<string, Case[]> = {
       { state: 'no status', obj: md(), status: 'InProgress', message: WAITING_FOR_CONTROLLER },
     ];
   })(),
+  // CloudNativePG: the phases of api/v1/cluster_types.go, written with their phaseReason by RegisterPhase
+  // (internal/controller/cluster_status.go); Ready follows the phase (pkg/resources/status/transactions.go,
+  // no observedGeneration); instances and readyInstances are counted in
+  // pkg/reconciler/persistentvolumeclaim/status.go.
   'builtin:cloudnative-pg-cluster': (() => {
-    const pg = (status?: unknown) => object('postgresql.cnpg.io/v1', 'Cluster', status, { spec: { instances: 3, storage: { size: '10Gi' } } });
+    const pg = (status?: unknown, instances = 3) => object('postgresql.cnpg.io/v1', 'Cluster', status, { spec: { instances, storage: { size: '10Gi' } } });
+    const ready = cond('Ready', 'True', 'ClusterIsReady', 'Cluster is Ready');
+    const notReady = cond('Ready', 'False', 'ClusterIsNotReady', 'Cluster Is Not Ready');
+    const healthy = (count: number) => ({
+      phase: 'Cluster in healthy state',
+      instances: count,
+      readyInstances: count,
+      currentPrimary: 'pg-1',
+      conditions: [ready, cond('ContinuousArchiving', 'True', 'ContinuousArchivingSuccess', 'Continuous archiving is working')],
+    });
     return [
+      { state: 'healthy', obj: pg(healthy(3)), status: 'Current' },
+      { state: 'spec.instances 3 -> 4: the old healthy phase with 3 instances waits', obj: pg(healthy(3), 4), status: 'InProgress' },
       {
-        state: 'healthy',
-        obj: pg({
-          phase: 'Cluster in healthy state',
-          instances: 3,
-          readyInstances: 3,
-          currentPrimary: 'pg-1',
-          conditions: [
-            cond('Ready', 'True', 'ClusterIsReady', 'Cluster is Ready'),
-            cond('ContinuousArchiving', 'True', 'ContinuousArchivingSuccess', 'Continuous archiving is working'),
-          ],
-        }),
-        status: 'Current',
+        state: 'spec.instances 3 -> 4: creating the replica',
+        obj: pg({ ...healthy(3), instances: 4, phase: 'Creating a new replica', phaseReason: 'Creating replica pg-4-join', conditions: [notReady] }, 4),
+        status: 'InProgress',
+        message: 'phase Creating a new replica: Creating replica pg-4-join',
       },
+      { state: 'spec.instances 3 -> 4: the replica is up, not yet ready', obj: pg({ ...healthy(4), readyInstances: 3 }, 4), status: 'InProgress' },
+      { state: 'spec.instances 3 -> 4: done', obj: pg(healthy(4), 4), status: 'Current' },
       {
         state: 'setting up primary',
-        obj: pg({
-          phase: 'Setting up primary',
-          phaseReason: 'Creating primary instance pg-1',
-          instances: 1,
-          conditions: [cond('Ready', 'False', 'ClusterIsNotReady', 'Cluster Is Not Ready')],
-        }),
+        obj: pg({ phase: 'Setting up primary', phaseReason: 'Creating primary instance pg-1', instances: 1, conditions: [notReady] }),
         status: 'InProgress',
-        message: 'phase Setting up primary: Cluster Is Not Ready',
+        message: 'phase Setting up primary: Creating primary instance pg-1',
       },
       {
         state: 'switchover in progress',
+        obj: pg({ phase: 'Switchover in progress', phaseReason: 'Switching over to pg-2', conditions: [notReady] }),
+        status: 'InProgress',
+        message: 'phase Switchover in progress: Switching over to pg-2',
+      },
+      {
+        state: 'a plugin error (retried every 15 s) waits',
         obj: pg({
-          phase: 'Switchover in progress',
-          phaseReason: 'Switching over to pg-2',
-          conditions: [cond('Ready', 'False', 'ClusterIsNotReady', 'Cluster Is Not Ready')],
+          phase: 'Cluster cannot proceed to reconciliation due to an error while interacting with plugins',
+          phaseReason: 'Error while discovering plugins: context deadline exceeded',
+          conditions: [notReady],
         }),
         status: 'InProgress',
       },
       {
-        state: 'unrecoverable',
+        state: 'invalid cluster definition (SetAdmissionError)',
         obj: pg({
-          phase: 'Cluster cannot proceed to reconciliation due to an unknown plugin being required',
-          phaseReason: 'unknown plugin barman-cloud.cloudnative-pg.io',
+          phase: 'Invalid cluster definition',
+          phaseReason: 'spec.postgresql.parameters.wal_level: Invalid value: "minimal": wal_level minimal is not supported with more than one instance',
+          conditions: [notReady],
         }),
         status: 'Failed',
+        message:
+          'phase Invalid cluster definition: spec.postgresql.parameters.wal_level: Invalid value: "minimal": wal_level minimal is not supported with more than one instance',
+      },
+      {
+        state: 'unknown plugin',
+        obj: pg({
+          phase: 'Cluster cannot proceed to reconciliation due to an unknown plugin being required',
+          phaseReason:
+            "Unknown plugin: 'barman-cloud.cloudnative-pg.io'. This may be caused by the plugin not being loaded correctly by the operator. Check the operator and plugin logs for errors",
+          conditions: [notReady],
+        }),
+        status: 'Failed',
+        message: /Unknown plugin: 'barman-cloud\.cloudnative-pg\.io'/,
+      },
+      {
+        state: 'unable to create required cluster objects',
+        obj: pg({ phase: 'Unable to create required cluster objects', phaseReason: 'secrets "pg-app" is forbidden: exceeded quota', conditions: [notReady] }),
+        status: 'Failed',
+        message: 'phase Unable to create required cluster objects: secrets "pg-app" is forbidden: exceeded quota',
+      },
+      {
+        state: 'supervised rolling update waits for a person',
+        obj: pg({ phase: 'Waiting for user action', phaseReason: 'User must issue a supervised switchover', conditions: [notReady] }),
+        status: 'Failed',
+        message: 'phase Waiting for user action: User must issue a supervised switchover',
+      },
+      {
+        state: 'not enough disk space',
+        obj: pg({
+          phase: 'Not enough disk space',
+          phaseReason: 'Insufficient disk space detected in one or more pods is preventing PostgreSQL from running.',
+          conditions: [notReady],
+        }),
+        status: 'Failed',
+      },
+      {
+        state: 'hibernated (no pods)',
+        obj: pg({
+          phase: 'Cluster in healthy state',
+          conditions: [ready, cond('cnpg.io/hibernation', 'True', 'Hibernated', 'Cluster has been hibernated')],
+        }),
+        status: 'Current',
       },
       { state: 'no status', obj: pg(), status: 'InProgress', message: WAITING_FOR_CONTROLLER },
     ];
