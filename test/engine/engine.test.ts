@@ -413,10 +413,16 @@ describe('custom resources', () => {
         },
       });
     }
+    // Established, not only NamesAccepted (which comes first): both types are served before the wait starts.
     await server.waitFor(
       () =>
-        server.list('apiextensions.k8s.io/v1', 'CustomResourceDefinition').filter((c) => c.metadata.name.startsWith('caches.') && c.status?.conditions?.length)
-          .length === 2,
+        server
+          .list('apiextensions.k8s.io/v1', 'CustomResourceDefinition')
+          .filter(
+            (c) =>
+              c.metadata.name.startsWith('caches.') &&
+              (c.status?.conditions ?? []).some((cond: { type: string; status: string }) => cond.type === 'Established' && cond.status === 'True'),
+          ).length === 2,
     );
     const result = await runEngine(
       server,
