@@ -14,6 +14,7 @@ import type { Settings } from './settings.js';
 import { installSignalHandlers } from './signals.js';
 import { healthRulesFromSettings } from './status/health/index.js';
 import { targetsFromInputs } from './targets/index.js';
+import { realTime, type Time } from './time.js';
 
 /** The cluster a wait ran against, for the report. */
 export interface ClusterInfo {
@@ -40,6 +41,8 @@ export interface PipelineOptions {
   cwd: string;
   /** Where to look for a kubeconfig when `settings.kubeconfig` is empty (default: $KUBECONFIG, ~/.kube/config, in-cluster). */
   kubeconfigSources?: KubeconfigSources;
+  /** The clock and timers of every decision, from discovery's rate limit to the log budget (default: real time; tests make it virtual). */
+  time?: Time;
 }
 
 /**
@@ -51,7 +54,8 @@ export async function waitAndReport(settings: Settings, sink: PipelineSink, opti
   const healthRules = await healthRulesFromSettings(settings, { cwd: options.cwd });
   // Kept beside the shell's masks: log text the cluster returns goes into the report, which nobody else masks.
   const masks = new SecretMasks((secret) => sink.mask(secret));
-  const cluster = await connect(settings, masks, options.kubeconfigSources);
+  const time = options.time ?? realTime;
+  const cluster = await connect(settings, masks, options.kubeconfigSources, time);
   // Installed first thing by the entry points (src/signals.ts); here it only hands out the signal.
   const signal = installSignalHandlers();
   const log = bufferedSink(sink.log);
@@ -64,12 +68,14 @@ export async function waitAndReport(settings: Settings, sink: PipelineSink, opti
       defaultNamespace: settings.namespace || cluster.namespace || 'default',
       signal,
       observer: createLiveLog(log, settings),
+      time,
     });
     log.flush();
     const result = await explainResult(cluster.client, waited, settings, {
       mask: (text) => masks.apply(text),
       signal,
       warning: (message) => log.warning(message),
+      time,
     });
     await sink.report(result, { server: cluster.server, context: cluster.contextName });
     return result;

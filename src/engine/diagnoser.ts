@@ -7,7 +7,8 @@ import { diagnosePods } from '../status/index.js';
 import { ApiError, corePath, listPages, withKind } from '../kube/index.js';
 import type { Cluster } from '../kube/index.js';
 import type { DiagnosisSubject, PodLike } from './group.js';
-import { Scheduler, type Clock } from './scheduler.js';
+import type { Time } from '../time.js';
+import { Scheduler } from './scheduler.js';
 
 export interface DiagnoserOptions {
   cluster: Cluster;
@@ -16,7 +17,8 @@ export interface DiagnoserOptions {
   /** A workload is diagnosed once it has been pending this long (most rollouts finish before). */
   minPendingMs: number;
   imagePullGraceMs?: number;
-  clock?: Clock;
+  /** The run's clock and timers (default: real time). */
+  time?: Time;
   subjects(): DiagnosisSubject[];
   warn(message: string): void;
   changed(): void;
@@ -45,7 +47,7 @@ export class NamespaceDiagnoser {
 
   constructor(private readonly options: DiagnoserOptions) {
     this.delayMs = options.intervalMs;
-    this.timers = new Scheduler(options.clock);
+    this.timers = new Scheduler(options.time);
   }
 
   /** A workload here is pending: make sure a diagnosis is scheduled. */

@@ -6,6 +6,7 @@
  */
 import type { KubeClient } from '../kube/client.js';
 import type { Settings } from '../settings.js';
+import type { Time } from '../time.js';
 import { explainTargets } from './explain.js';
 import { withPodCause } from './pod-cause.js';
 import type { EngineResult } from './types.js';
@@ -22,6 +23,8 @@ export interface ExplainStepOptions {
   warning?: (message: string) => void;
   /** Time for the reads after the wait (default 5 s for the logs, as long again for the GETs and LISTs). */
   budgetMs?: number;
+  /** The run's clock and timers (default: real time). */
+  time?: Time;
 }
 
 export async function explainResult(client: KubeClient, result: EngineResult, settings: ExplainSettings, options: ExplainStepOptions): Promise<EngineResult> {
@@ -35,6 +38,7 @@ export async function explainResult(client: KubeClient, result: EngineResult, se
     mask: options.mask,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.budgetMs !== undefined ? { budgetMs: options.budgetMs } : {}),
+    ...(options.time ? { time: options.time } : {}),
   });
   for (const warning of warnings) options.warning?.(warning);
   return {

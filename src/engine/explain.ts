@@ -11,6 +11,7 @@ import { readContainerLogs, type LogOutcome, type LogRead } from '../kube/logs.j
 import { explainFailedJob, explainFailedPod, type FailureExplanation } from '../status/explain-failure.js';
 import { podsToExplain, type ContainerToExplain, type PodToExplain } from '../status/explain-pods.js';
 import type { WarningEvent } from '../status/types.js';
+import type { Time } from '../time.js';
 import type { TargetReport } from './types.js';
 import { withKind } from '../kube/index.js';
 
@@ -31,6 +32,8 @@ export interface ExplainOptions {
   signal?: AbortSignal;
   /** Time for all log reads together (default 5 s); the GETs and LISTs have as long again. */
   budgetMs?: number;
+  /** The run's clock and timers: the log budget runs on it (the GETs' and LISTs' bound is a real-time transport guard). */
+  time?: Time;
   /** At most this many targets are explained (default 10: about what gets an annotation). */
   maxTargets?: number;
   /** Pods per target (default 3). */
@@ -152,6 +155,7 @@ export async function explainTargets(client: KubeClient, targets: readonly Targe
     budgetMs,
     mask: options.mask,
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.time ? { time: options.time } : {}),
   });
   logWarnings.forEach(warn);
   const readOf = new Map<ContainerToExplain, LogRead<ContainerToExplain>>(reads.map((r) => [r.request, r]));

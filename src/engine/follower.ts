@@ -20,7 +20,8 @@ import {
 import type { Cluster, WatchEnd, WatchHandle } from '../kube/index.js';
 import { backoffMs } from './backoff.js';
 import type { GroupState } from './group.js';
-import { Scheduler, type Clock } from './scheduler.js';
+import type { Time } from '../time.js';
+import { Scheduler } from './scheduler.js';
 import type { Mode } from './types.js';
 import type { InputProblem } from '../settings.js';
 
@@ -49,7 +50,8 @@ export interface FollowerOptions {
   group: GroupState;
   mode: Mode;
   pollIntervalMs: number;
-  clock?: Clock;
+  /** The run's clock and timers (default: real time). */
+  time?: Time;
   warn(message: string): void;
   /** Called after anything may have changed a target. */
   changed(): void;
@@ -80,7 +82,7 @@ export class Follower {
 
   constructor(private readonly options: FollowerOptions) {
     this.polling = options.mode === 'poll';
-    this.timers = new Scheduler(options.clock);
+    this.timers = new Scheduler(options.time);
     this.path = resourcePath(options.group.type, options.group.namespace);
     this.apiVersion = groupVersion(options.group.type.group, options.group.type.version);
   }

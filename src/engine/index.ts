@@ -80,7 +80,7 @@ class Engine {
   ) {
     this.observer = safeObserver(options.observer);
     this.pollIntervalMs = Math.max(options.pollIntervalMs, 50);
-    this.timers = new Scheduler(options.clock);
+    this.timers = new Scheduler(options.time);
     this.tracker = new Tracker(this.observer, this.timers.now);
     this.reachability = new Reachability(cluster, this.timers, this.stop.signal);
     this.resolver = new Resolver<Pending>(cluster, options.waitFor, this.timers, this.stop.signal, {
@@ -209,7 +209,7 @@ class Engine {
       group: state,
       mode: this.options.mode,
       pollIntervalMs: this.pollIntervalMs,
-      clock: this.timers.now,
+      time: this.timers.time,
       warn: (message) => this.warn(message),
       changed: () => this.check(),
       fatal: (error) => {
@@ -237,7 +237,7 @@ class Engine {
         intervalMs: this.pollIntervalMs,
         minPendingMs: 2 * this.pollIntervalMs,
         imagePullGraceMs: this.options.imagePullGraceMs,
-        clock: this.timers.now,
+        time: this.timers.time,
         subjects: () => [...this.groups.values()].filter((g) => g.state.namespace === namespace).flatMap((g) => g.state.pendingWorkloads()),
         warn: (message) => this.warn(message),
         changed: () => this.check(),

@@ -1,24 +1,23 @@
 /**
  * Timers for the engine and its parts (follower, diagnoser), in one idiom: everything scheduled through a
- * `Scheduler` ends when it is closed, so a finished wait leaves no timer behind, and every time read comes
- * from one injected clock.
- *
- * Node's timers hold at most 2^31-1 ms (about 24.8 days); a longer delay fires at once. Delays here are
- * split into steps below that limit, so no input can turn a sleep into a busy loop.
+ * `Scheduler` ends when it is closed, so a finished wait leaves no timer behind, and every time read and
+ * every timer comes from one injected `Time` (src/time.ts): the process's, or a test's virtual one.
  */
+import { realTime, type Time, type TimerHandle } from '../time.js';
 
 /** Epoch milliseconds. */
 export type Clock = () => number;
 
-/** The longest delay one Node timer holds. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
-
 export class Scheduler {
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers = new Set<TimerHandle>();
   private readonly sleepers = new Set<() => void>();
   private closed = false;
+  /** Epoch milliseconds now, by this scheduler's time (a bound function: it can be passed on as a `Clock`). */
+  readonly now: Clock;
 
-  constructor(readonly now: Clock = Date.now) {}
+  constructor(readonly time: Time = realTime) {
+    this.now = () => time.now();
+  }
 
   get isClosed(): boolean {
     return this.closed;
@@ -27,25 +26,15 @@ export class Scheduler {
   /** Runs `run` after `ms` (at once when negative) unless the scheduler is closed or the returned
    *  function is called first. */
   after(ms: number, run: () => void): () => void {
-    let timer: NodeJS.Timeout | undefined;
-    const arm = (remaining: number): void => {
-      if (this.closed) return;
-      const step = Math.min(Math.max(0, remaining), MAX_TIMER_MS);
-      timer = setTimeout(() => {
-        this.timers.delete(timer!);
-        timer = undefined;
-        if (this.closed) return;
-        if (remaining > step) arm(remaining - step);
-        else run();
-      }, step);
-      this.timers.add(timer);
-    };
-    arm(ms);
-    return () => {
-      if (timer === undefined) return;
-      clearTimeout(timer);
+    if (this.closed) return () => {};
+    const timer = this.time.setTimer(ms, () => {
       this.timers.delete(timer);
-      timer = undefined;
+      if (!this.closed) run();
+    });
+    this.timers.add(timer);
+    return () => {
+      if (!this.timers.delete(timer)) return;
+      this.time.clearTimer(timer);
     };
   }
 
@@ -84,7 +73,7 @@ export class Scheduler {
   /** Cancels every timer and ends every sleep; later calls schedule nothing. */
   close(): void {
     this.closed = true;
-    for (const timer of this.timers) clearTimeout(timer);
+    for (const timer of this.timers) this.time.clearTimer(timer);
     this.timers.clear();
     this.wakeAll();
   }

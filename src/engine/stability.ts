@@ -67,12 +67,14 @@ export class StabilityWindow {
     return false;
   }
 
-  /** When a decision is scheduled for the running window (one timer per window, however many events). */
-  private decidingAt?: number;
+  /** The decision scheduled last, and for which window (one timer per window, however many events). */
+  private deciding?: { atMs: number; round: number };
 
   private decideAt(atMs: number, round: number): void {
-    if (this.decidingAt !== undefined && this.decidingAt >= atMs && round === this.round) return;
-    this.decidingAt = atMs;
+    // Only a decision for this same window makes another one unneeded: a window that starts again within
+    // the millisecond its predecessor started in ends at the same time, and still needs its own.
+    if (this.deciding && this.deciding.round === round && this.deciding.atMs >= atMs) return;
+    this.deciding = { atMs, round };
     this.options.timers.at(atMs, () => {
       if (round === this.round) this.options.changed();
     });

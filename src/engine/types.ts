@@ -3,6 +3,7 @@ import type { InputProblem, Settings, WaitFor } from '../settings.js';
 import type { Condition, Diagnosis, Status } from '../status/types.js';
 import type { TargetSpec } from '../targets/types.js';
 import type { TargetExplanation } from './explain.js';
+import type { Time } from '../time.js';
 
 export type { Mode, WaitFor } from '../settings.js';
 
@@ -35,8 +36,9 @@ export interface EngineOptions extends EngineSettings {
   imagePullGraceMs?: number;
   /** Added by the engine: interval of `observer.heartbeat` (default 30 s). */
   heartbeatMs?: number;
-  /** Epoch milliseconds now; every time the engine reads comes from here (default `Date.now`). */
-  clock?: () => number;
+  /** The clock and timers of every decision (deadline, intervals, grace windows, stable-for): the run's
+   *  `Time` (src/time.ts), which tests make virtual. Default: real time. */
+  time?: Time;
 }
 
 /** One status change of a target. */

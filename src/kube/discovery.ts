@@ -3,6 +3,7 @@
  * legacy walk over every group version, as kubectl does. Re-discovery is rate-limited so a target whose
  * CRD is installed mid-wait gets resolved without hammering the server.
  */
+import { realTime, type Time } from '../time.js';
 import type { KubeClient } from './client.js';
 import { addAggregated, fromResourceList, groupVersion, resolveType } from './restmapper.js';
 import type { DiscoveryIndex, Resolution } from './restmapper.js';
@@ -25,6 +26,8 @@ export class Discovery {
     private readonly client: KubeClient,
     /** Minimum time between two discoveries. */
     readonly minIntervalMs = 3000,
+    /** The run's clock: the engine schedules re-discovery by `refreshDelayMs` on the same one. */
+    private readonly time: Time = realTime,
   ) {}
 
   get loaded(): boolean {
@@ -43,14 +46,14 @@ export class Discovery {
       await this.loading;
       return true;
     }
-    if (Date.now() - this.loadedAt < this.minIntervalMs) return false;
+    if (this.time.now() - this.loadedAt < this.minIntervalMs) return false;
     await this.fetch(signal);
     return true;
   }
 
   /** Milliseconds until `refresh` would discover again. */
   refreshDelayMs(): number {
-    return Math.max(0, this.loadedAt + this.minIntervalMs - Date.now());
+    return Math.max(0, this.loadedAt + this.minIntervalMs - this.time.now());
   }
 
   resolve(spec: { type: string; apiVersion?: string }): Resolution {
@@ -74,7 +77,7 @@ export class Discovery {
       .then((index) => {
         this.index = index;
         this.resolved.clear();
-        this.loadedAt = Date.now();
+        this.loadedAt = this.time.now();
       })
       .finally(() => {
         this.loading = undefined;

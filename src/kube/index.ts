@@ -9,6 +9,7 @@ import { ExecPlugin } from './exec-plugin.js';
 import { defaultSources, loadKubeConfig } from './kubeconfig.js';
 import type { KubeconfigSources, Secrets } from './kubeconfig.js';
 import type { ResourceType } from './restmapper.js';
+import { realTime, type Time } from '../time.js';
 
 export { ApiError, describeFailure, isFatal, isUnreachable, statusError } from './errors.js';
 export { qualifiedResource, groupVersion } from './restmapper.js';
@@ -38,6 +39,8 @@ export async function connect(
   settings: { kubeconfig: string; context: string },
   secrets: Secrets,
   sources: KubeconfigSources = defaultSources(),
+  /** The run's clock and timers (src/time.ts): discovery's rate limit reads it. */
+  time: Time = realTime,
 ): Promise<Cluster> {
   const loaded = loadKubeConfig(settings, secrets, sources);
   const execPlugin = loaded.exec && new ExecPlugin(loaded.exec.config, loaded.exec.user, secrets);
@@ -47,7 +50,7 @@ export async function connect(
     server: loaded.server,
     namespace: loaded.namespace,
     client,
-    discovery: new Discovery(client),
+    discovery: new Discovery(client, undefined, time),
     close: () => client.close(),
   };
 }

@@ -4,6 +4,7 @@
  * forbidden gives one warning naming that rule and no further reads there; a container that cannot have a
  * log (waiting to start) gets the API's reason. Every text leaves this module through the caller's `mask`.
  */
+import { realTime, timeoutSignal, type Time } from '../time.js';
 import type { KubeClient } from './client.js';
 import { ApiError } from './errors.js';
 
@@ -43,6 +44,8 @@ export interface LogReadOptions {
   signal?: AbortSignal;
   /** Applied to every text (logs, API messages) before it is returned: the registered secret masks. */
   mask: (text: string) => string;
+  /** The run's clock and timers, which the budget runs on (default: real time). */
+  time?: Time;
 }
 
 export interface LogReadResult<T extends LogRequest> {
@@ -63,9 +66,11 @@ export async function readContainerLogs<T extends LogRequest>(client: KubeClient
   const budgetMs = options.budgetMs ?? DEFAULT_BUDGET_MS;
   const limitBytes = Math.min(Math.max(1, Math.floor(options.limitBytes ?? MAX_LIMIT_BYTES)), MAX_LIMIT_BYTES);
   const tailLines = Math.max(0, Math.floor(options.tailLines));
-  const budget = AbortSignal.timeout(budgetMs);
+  const time = options.time ?? realTime;
+  const budgetTimer = timeoutSignal(time, budgetMs);
+  const budget = budgetTimer.signal;
   const signal = options.signal ? AbortSignal.any([options.signal, budget]) : budget;
-  const deadline = Date.now() + budgetMs;
+  const deadline = time.now() + budgetMs;
   const forbidden = new Set<string>();
   const warnings: string[] = [];
   const reads: Array<LogRead<T> | undefined> = requests.map(() => undefined);
@@ -77,7 +82,7 @@ export async function readContainerLogs<T extends LogRequest>(client: KubeClient
       client.getText(
         path,
         { container: request.container, previous: previous || undefined, tailLines, limitBytes },
-        { signal, timeoutMs: Math.max(1, deadline - Date.now()) },
+        { signal, timeoutMs: Math.max(1, deadline - time.now()) },
       );
     let previous = request.previous;
     try {
@@ -118,7 +123,11 @@ export async function readContainerLogs<T extends LogRequest>(client: KubeClient
       reads[index] = { request, outcome: signal.aborted ? notRead(budget, budgetMs) : await readOne(request) };
     }
   };
-  await Promise.all(Array.from({ length: Math.min(requests.length, Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY)) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.min(requests.length, Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY)) }, worker));
+  } finally {
+    budgetTimer.clear();
+  }
 
   const done = reads.filter((r): r is LogRead<T> => r !== undefined);
   const late = done.filter((r) => r.outcome.kind === 'failed' && budget.aborted).length;

@@ -1,4 +1,5 @@
 /** Fault injection and request counters: the test-facing levers and gauges of the stand-in. */
+import type { ServerResponse } from 'node:http';
 import { errors, type ApiError } from './errors.js';
 
 export interface RequestRecord {
@@ -94,11 +95,42 @@ export class Faults {
   }
 }
 
+/** Whether the stand-in is at rest: what virtual-time tests wait for before they move the clock. */
+export interface Activity {
+  /** Grows with every connection, request, byte sent and response ended: unchanged over a pause, nothing happened. */
+  changes: number;
+  /** Requests being answered (held by a fault, or not answered yet); an open watch counts once its headers are sent. */
+  serving: number;
+}
+
 export class Counters {
   private records: RequestRecord[] = [];
   private bytes = 0;
+  private changes = 0;
+  private readonly unanswered = new Set<ServerResponse>();
 
   constructor(private readonly faults: Faults) {}
+
+  /** A connection was accepted (or anything else happened that a client may answer). */
+  touched(): void {
+    this.changes++;
+  }
+
+  /** A request arrived; it is being served until its headers are sent or it is closed. */
+  arrived(res: ServerResponse): void {
+    this.changes++;
+    this.unanswered.add(res);
+    res.once('close', () => {
+      this.unanswered.delete(res);
+      this.changes++;
+    });
+  }
+
+  activity(): Activity {
+    let serving = 0;
+    for (const res of this.unanswered) if (!res.headersSent) serving++;
+    return { changes: this.changes, serving };
+  }
 
   record(r: RequestRecord): RequestRecord {
     this.records.push(r);
@@ -107,6 +139,7 @@ export class Counters {
 
   addBytes(n: number): void {
     this.bytes += n;
+    this.changes++;
   }
 
   requests(): RequestRecord[] {

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { Api } from './api.js';
 import { runControllers } from './controllers/index.js';
 import { runCrdEstablisher } from './crds.js';
-import { Counters, Faults, sleep } from './faults.js';
+import { Counters, Faults, sleep, type Activity } from './faults.js';
 import { kubeconfigYaml, type KubeconfigOptions } from './kubeconfig.js';
 import { Authorizer, type AccessRule } from './rbac.js';
 import { Registry } from './registry.js';
@@ -67,6 +67,8 @@ export interface TestCluster {
     byVerb(): Record<string, number>;
     openWatches(): number;
     bytesSent(): number;
+    /** Addition: whether the stand-in is at rest (virtual-time tests move the clock only then). */
+    activity(): Activity;
     reset(): void;
   };
   /** Addition: the current global resourceVersion. */
@@ -104,8 +106,10 @@ export async function startCluster(options: ClusterOptions = {}): Promise<TestCl
   const server: Server = pki ? createHttpsServer({ key: pki.keyPem, cert: pki.certPem }, handler) : createHttpServer(handler);
   server.keepAliveTimeout = 60_000;
   server.on('connection', (socket) => {
+    counters.touched();
     if (faults.refusing()) socket.destroy();
   });
+  server.on('secureConnection', () => counters.touched());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
@@ -175,6 +179,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<TestCl
       byVerb: () => counters.byVerb(),
       openWatches: () => counters.openWatches(),
       bytesSent: () => counters.bytesSent(),
+      activity: () => counters.activity(),
       reset: () => counters.reset(),
     },
     resourceVersion: () => String(store.resourceVersion()),

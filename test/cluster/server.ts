@@ -56,6 +56,7 @@ interface Target {
 
 export function createHandler(deps: ServerDeps) {
   return (req: IncomingMessage, res: ServerResponse): void => {
+    deps.counters.arrived(res);
     countBytes(res, deps.counters);
     handle(deps, req, res).catch((err) => {
       if (!res.headersSent) sendError(res, err instanceof ApiError ? err : errors.internal(String(err)));

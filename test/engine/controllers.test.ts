@@ -7,6 +7,7 @@ import { startCluster } from '../cluster/index.js';
 import type { TestCluster } from '../cluster/index.js';
 import { deployment } from '../cluster/testkit.js';
 import { brief, namespace, runEngine } from './helpers.js';
+import { runVirtual } from './virtual.js';
 
 let server: TestCluster;
 
@@ -116,7 +117,9 @@ describe('failures, fail-fast with the reason', () => {
   it('without fail-fast, waits to the deadline and still reports the diagnosis', async () => {
     const ns = namespace(server, 'no-fail-fast');
     server.create(deployment('web', { namespace: ns, podAnnotations: { 'kubewait.test/pod-failure': 'CrashLoopBackOff' } }));
-    const result = await runEngine(server, [{ type: 'deploy', name: 'web', namespace: ns }], { timeoutMs: 4000, failFast: false });
+    // The simulated kubelet works in real time, the engine on virtual time: its pods crash first, then the wait runs to its deadline.
+    await server.waitFor(() => server.list('v1', 'Pod', ns).some((p) => JSON.stringify(p.status ?? {}).includes('CrashLoopBackOff')));
+    const result = await runVirtual(server, [{ type: 'deploy', name: 'web', namespace: ns }], { timeoutMs: 4000, failFast: false });
     expect(result.outcome).toBe('timeout');
     expect(result.targets[0]?.status).toBe('InProgress');
     expect(result.targets[0]?.diagnosis?.summary).toMatch(/CrashLoopBackOff/);
@@ -130,9 +133,14 @@ describe('failures, fail-fast with the reason', () => {
       metadata: { name: 'big', namespace: ns, annotations: { 'kubewait.test/pod-failure': 'Unschedulable' } },
       spec: { containers: [{ name: 'big', image: 'big' }] },
     });
-    const result = await runEngine(server, [{ type: 'pod', name: 'big', namespace: ns }], { timeoutMs: 600_000 });
+    // The simulated scheduler works in real time, the engine on virtual time: the pod is unschedulable first,
+    // then the engine sees it InProgress until its window's timer fires 15 virtual seconds after the condition.
+    await server.waitFor(() => JSON.stringify(server.get('v1', 'Pod', ns, 'big')?.status ?? {}).includes('Unschedulable'));
+    const result = await runVirtual(server, [{ type: 'pod', name: 'big', namespace: ns }], { timeoutMs: 600_000 });
     expect(result.outcome).toBe('failed');
     expect(result.targets.map(brief)).toEqual(['Pod/unschedulable/big Failed: Pod could not be scheduled']);
     expect(result.targets[0]?.history.map((h) => h.status)).toContain('InProgress');
-  }, 60_000);
+    expect(result.durationSeconds).toBeGreaterThan(10); // the window, not the deadline, and not at once
+    expect(result.durationSeconds).toBeLessThan(60);
+  });
 });

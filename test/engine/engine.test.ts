@@ -7,8 +7,10 @@ import { startCluster } from '../cluster/index.js';
 import type { TestCluster } from '../cluster/index.js';
 import { until } from '../cluster/testkit.js';
 import { configMap, deployment, deploymentStatus, pod } from './fixtures.js';
-import { brief, following, namespace, requestsIn, runEngine } from './helpers.js';
+import { brief, following, listed, namespace, requestsIn, runEngine } from './helpers.js';
 import { workloadTargets } from '../../src/targets/workloads.js';
+import { ManualTime } from '../../src/time.js';
+import { driveUntil, driveUntilSettled, runVirtual } from './virtual.js';
 
 let server: TestCluster;
 
@@ -101,7 +103,7 @@ describe('readiness', () => {
   it('times out on a target that never gets ready, saying where it is stuck', async () => {
     const ns = namespace(server, 'stuck');
     server.create(deployment('web', { namespace: ns, state: 'progressing' }));
-    const result = await runEngine(
+    const result = await runVirtual(
       server,
       [
         { type: 'deploy', name: 'web', namespace: ns },
@@ -218,7 +220,7 @@ describe('readiness', () => {
     const ns = namespace(server, 'heartbeat');
     server.create(configMap('here', {}, ns));
     const beats: Array<[string[], number]> = [];
-    await runEngine(
+    await runVirtual(
       server,
       [
         { type: 'cm', name: 'here', namespace: ns },
@@ -264,7 +266,7 @@ describe('a selector on its own (every workload type)', () => {
 
   it('reports one entry while nothing matches', async () => {
     const ns = namespace(server, 'lone-empty');
-    const result = await runEngine(
+    const result = await runVirtual(
       server,
       workloadTargets('app=shop').map((t) => ({ ...t, namespace: ns })),
       { timeoutMs: 3000 },
@@ -317,7 +319,7 @@ describe('wait-for', () => {
       'resource type "deploymnt" is not served by the cluster and no CRD defines it, so it cannot be waited for. Did you mean deployments.apps?',
     ],
   ])('deleted: %s is an input error after discovery was read again, never a pass', async (_case, type, input, message) => {
-    const result = await runEngine(server, [{ type, name: 'w' }], { waitFor: { kind: 'deleted' } });
+    const result = await runVirtual(server, [{ type, name: 'w' }], { waitFor: { kind: 'deleted' } });
     expect(result.outcome).toBe('failed');
     expect(result.error).toEqual({ input, message });
     expect(result.targets.map((t) => [t.status, t.done])).toEqual([['Unknown', false]]);
@@ -338,7 +340,12 @@ describe('custom resources', () => {
   it('waits for a CRD installed mid-wait and its custom resource becoming Ready', async () => {
     const ns = namespace(server, 'crd');
     const warnings: string[] = [];
-    const running = runEngine(server, [{ type: 'databases.example.net', name: 'main', namespace: ns }], { observer: { warning: (m) => warnings.push(m) } });
+    // On virtual time: re-discovery (at most every 3 s) comes when the clock is moved, not after real seconds.
+    const time = new ManualTime();
+    const running = runEngine(server, [{ type: 'databases.example.net', name: 'main', namespace: ns }], {
+      observer: { warning: (m) => warnings.push(m) },
+      time,
+    });
     await until(() => warnings.length > 0, 'the not-served warning');
     expect(warnings).toEqual([
       'resource type "databases.example.net" (in API group "example.net") is not served by the cluster yet; waiting for it until the deadline',
@@ -374,12 +381,12 @@ describe('custom resources', () => {
       spec: {},
       status: { observedGeneration: 1, conditions: [{ type: 'Ready', status: 'False', reason: 'Starting', message: 'starting' }] },
     });
-    await following(server, 'databases', ns, 'list');
+    await driveUntil(time, server, () => listed(server, 'databases', ns), 'a LIST of databases');
     server.patchStatus('example.net/v1', 'Database', ns, 'main', {
       observedGeneration: 1,
       conditions: [{ type: 'Ready', status: 'True', reason: 'Up', message: 'up' }],
     });
-    const result = await running;
+    const result = await driveUntilSettled(time, server, running);
     expect(result.outcome).toBe('ready');
     expect(result.targets.map(brief)).toEqual(['Database/crd/main Current done: Resource is Ready']);
     expect(result.targets[0]?.history.map((h) => h.status)).toEqual(expect.arrayContaining(['InProgress', 'Current']));
@@ -387,7 +394,7 @@ describe('custom resources', () => {
   });
 
   it('says at the deadline that a type is not served', async () => {
-    const result = await runEngine(server, [{ type: 'gadgets', name: 'g' }], { timeoutMs: 3000 });
+    const result = await runVirtual(server, [{ type: 'gadgets', name: 'g' }], { timeoutMs: 3000 });
     expect(result.outcome).toBe('timeout');
     expect(result.targets.map(brief)).toEqual(['gadgets//g Unknown: resource type "gadgets" is not served by the cluster']);
   });
@@ -406,10 +413,16 @@ describe('custom resources', () => {
         },
       });
     }
+    // Established, not only NamesAccepted (which comes first): both types are served before the wait starts.
     await server.waitFor(
       () =>
-        server.list('apiextensions.k8s.io/v1', 'CustomResourceDefinition').filter((c) => c.metadata.name.startsWith('caches.') && c.status?.conditions?.length)
-          .length === 2,
+        server
+          .list('apiextensions.k8s.io/v1', 'CustomResourceDefinition')
+          .filter(
+            (c) =>
+              c.metadata.name.startsWith('caches.') &&
+              (c.status?.conditions ?? []).some((cond: { type: string; status: string }) => cond.type === 'Established' && cond.status === 'True'),
+          ).length === 2,
     );
     const result = await runEngine(
       server,

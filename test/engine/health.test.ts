@@ -11,6 +11,8 @@ import { resolveRules } from '../../src/status/health/resolve.js';
 import { loadHealthChecks } from '../../src/status/health/load.js';
 import { deployment, deploymentStatus } from './fixtures.js';
 import { brief, following, namespace, runEngine } from './helpers.js';
+import { ManualTime } from '../../src/time.js';
+import { driveUntilSettled, runVirtual } from './virtual.js';
 
 let server: TestCluster;
 
@@ -65,7 +67,7 @@ describe('status-grace', () => {
       server.create(object('example.com/v1', kind, ns, 'a'));
       server.create(object('example.com/v1', kind, ns, 'b'));
 
-      const result = await runEngine(
+      const result = await runVirtual(
         server,
         [
           { type, name: 'a', namespace: ns },
@@ -102,7 +104,7 @@ describe('status-grace', () => {
     const ns = namespace(server, 'grace-once');
     for (const name of ['a', 'b', 'c']) server.create(object('example.com/v1', 'Widget', ns, name));
     server.counters.reset();
-    await runEngine(
+    await runVirtual(
       server,
       ['a', 'b', 'c'].map((name) => ({ type: 'widgets.example.com', name, namespace: ns })),
       { statusGraceMs: 200 },
@@ -116,10 +118,11 @@ describe('health rules in the engine', () => {
     const ns = namespace(server, 'evalwarn');
     server.create(object('example.com/v1', 'Widget', ns, 'w', { spec: {}, status: { phase: 'Starting' } }));
     const healthRules = await userRules('- apiVersion: example.com/v1\n  kind: Widget\n  current: spec.size == 3\n');
-    const running = runEngine(server, [{ type: 'widgets.example.com', name: 'w', namespace: ns }], { healthRules, timeoutMs: 1500 });
+    const time = new ManualTime(); // stands still while the test changes the object, then runs to the deadline
+    const running = runEngine(server, [{ type: 'widgets.example.com', name: 'w', namespace: ns }], { healthRules, timeoutMs: 1500, time });
     await following(server, 'widgets', ns);
     server.patchStatus('example.com/v1', 'Widget', ns, 'w', { phase: 'Running' });
-    const result = await running;
+    const result = await driveUntilSettled(time, server, running);
 
     expect(result.outcome).toBe('timeout');
     expect(result.targets.map(brief)).toEqual([
@@ -146,17 +149,20 @@ describe('stable-for', () => {
     const ns = namespace(server, 'stable');
     server.create(deployment('web', { namespace: ns, state: 'ready' }));
     const transitions: string[] = [];
+    const time = new ManualTime(); // stands still while the target leaves and comes back, then runs the window out
     const running = runEngine(server, [{ type: 'deploy', name: 'web', namespace: ns }], {
       stableForMs: 1500,
       observer: { transition: (t) => transitions.push(t.status) },
+      time,
     });
     await until(() => transitions.includes('Current'), 'Current', 20_000);
     server.patchStatus('apps/v1', 'Deployment', ns, 'web', deploymentStatus('progressing'));
     await until(() => transitions.includes('InProgress'), 'InProgress', 20_000);
     server.patchStatus('apps/v1', 'Deployment', ns, 'web', deploymentStatus('ready'));
-    const result = await running;
+    const result = await driveUntilSettled(time, server, running);
 
     expect(result.outcome).toBe('ready');
+    expect(result.durationSeconds).toBeGreaterThanOrEqual(1.5); // a whole window after it came back
     expect(result.warnings).toHaveLength(1);
     expect(result.warnings[0]).toMatch(
       /^stable-for: Deployment\/web left the desired status [\d.]+s into the 1.5s window; the window starts again once every target is back$/,

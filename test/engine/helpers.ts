@@ -14,6 +14,7 @@ export async function runEngine(server: TestCluster, targets: TargetSpec[], opti
     { kubeconfig: server.kubeconfig({ token: token ?? 'admin' }), context: '' },
     { mask: () => {} },
     { env: {}, serviceAccountDir: '/nonexistent' },
+    engine.time,
   );
   try {
     return await waitForTargets(cluster, {
@@ -34,10 +35,12 @@ export async function runEngine(server: TestCluster, targets: TargetSpec[], opti
 
 /** Resolves once the engine has an open watch (or a finished LIST) on `resource` in `namespace`. */
 export async function following(server: TestCluster, resource: string, namespace: string, verb: 'watch' | 'list' = 'watch'): Promise<void> {
-  await server.waitFor(
-    () => server.counters.requests().some((r) => r.verb === verb && r.resource === resource && r.namespace === namespace && r.status === 200),
-    20_000,
-  );
+  await server.waitFor(() => listed(server, resource, namespace, verb), 20_000);
+}
+
+/** Whether the engine has had an answered WATCH (or LIST) on `resource` in `namespace`. */
+export function listed(server: TestCluster, resource: string, namespace: string, verb: 'watch' | 'list' = 'list'): boolean {
+  return server.counters.requests().some((r) => r.verb === verb && r.resource === resource && r.namespace === namespace && r.status === 200);
 }
 
 export function brief(report: TargetReport): string {

@@ -3,7 +3,6 @@
  * stalls or is not there yet. Each test ends in a state change the engine can only see if it recovered.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import net from 'node:net';
 import { startCluster } from '../cluster/index.js';
 import type { TestCluster } from '../cluster/index.js';
 import { connect } from '../../src/kube/index.js';
@@ -99,8 +98,9 @@ describe('throttling and errors', () => {
 
 describe('an API server that is not there yet', () => {
   it('retries discovery and lists until the server answers', async () => {
-    const port = await freePort();
-    const late = await startCluster({ controllers: false, port });
+    // The port the stand-in really bound (port 0, read back), free again once it closes: the server "not there yet".
+    const late = await startCluster({ controllers: false });
+    const port = portOf(late);
     const kubeconfig = late.kubeconfig();
     await late.close();
 
@@ -186,8 +186,8 @@ describe('an API server that is not there yet', () => {
   });
 
   it('at a deadline shorter than 30 s, a server that never answered is an error naming the kubeconfig, not a timeout', async () => {
-    const port = await freePort();
-    const late = await startCluster({ controllers: false, port });
+    const late = await startCluster({ controllers: false });
+    const port = portOf(late);
     const kubeconfig = late.kubeconfig();
     await late.close();
     const cluster = await connect({ kubeconfig, context: '' }, { mask: () => {} }, { env: {}, serviceAccountDir: '/nonexistent' });
@@ -220,10 +220,7 @@ describe('an API server that is not there yet', () => {
   });
 });
 
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
+/** The port a stand-in listens on (it binds port 0 and reads back what it got). */
+function portOf(server: TestCluster): number {
+  return Number(new URL(server.url).port);
 }

@@ -10,7 +10,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
-import { createServer, type AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -62,17 +62,48 @@ export interface RealCluster {
   close(): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A port for a component that takes its port on its command line. Listening on port 0 and reading the port
+ * back is impossible for these binaries: kube-apiserver's `--secure-port=0` turns HTTPS off, and etcd would
+ * advertise port 0 to its peers and clients. So the next best thing: a port below the kernel's ephemeral
+ * range (where every outgoing connection takes its source port, the usual thief of a probed port), chosen
+ * at random, that a listen just accepted. A component that still finds it taken fails with "address already
+ * in use", and `startRealCluster` starts again with new ports.
+ */
+export async function freePort(taken: ReadonlySet<number> = new Set()): Promise<number> {
+  const below = ephemeralPortsFrom();
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = FIRST_PORT + Math.floor(Math.random() * (below - FIRST_PORT));
+    if (!taken.has(port) && (await canListen(port))) return port;
+  }
+  throw new Error(`no free port found between ${FIRST_PORT} and ${below}`);
+}
+
+/** Lowest port to hand out: above the well-known and the commonly configured ones. */
+const FIRST_PORT = 20_000;
+
+/** Where the kernel's ephemeral range starts (Linux: /proc/sys/net/ipv4/ip_local_port_range; else IANA's 49152). */
+function ephemeralPortsFrom(): number {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    if (Number.isInteger(low) && low > FIRST_PORT + 1000) return low;
+  } catch {
+    // not Linux: IANA's range
+  }
+  return 49_152;
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
     server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
+
+/** Starts at most this many times when a port turns out to be taken after all. */
+const START_ATTEMPTS = 3;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -112,6 +143,18 @@ const AUDIT_POLICY = stringify({
 });
 
 export async function startRealCluster(options: RealClusterOptions = {}): Promise<RealCluster> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(options);
+    } catch (error) {
+      // Another process took one of the probed ports before our component bound it (see freePort).
+      if (attempt >= START_ATTEMPTS || !/address already in use/i.test(String(error))) throw error;
+      options.log?.('a port was taken before the control plane bound it; starting again with other ports');
+    }
+  }
+}
+
+async function startOnce(options: RealClusterOptions): Promise<RealCluster> {
   const bin = builtBinDir();
   if (!bin) throw new Error(NOT_BUILT);
   const log = options.log ?? (() => undefined);
@@ -135,8 +178,8 @@ export async function startRealCluster(options: RealClusterOptions = {}): Promis
   try {
     const pki = await createControlPlanePki();
     const etcdPort = await freePort();
-    const peerPort = await freePort();
-    const apiPort = await freePort();
+    const peerPort = await freePort(new Set([etcdPort]));
+    const apiPort = await freePort(new Set([etcdPort, peerPort]));
     const url = `https://127.0.0.1:${apiPort}`;
     // Components (controller manager, scheduler, kwok) use their own token, so that the audit log tells
     // the requests of a client using kubeconfig({ user: 'token' }) apart from theirs.
@@ -211,8 +254,20 @@ export async function startRealCluster(options: RealClusterOptions = {}): Promis
     ]);
     // etcd is up when the apiserver can reach it; the apiserver when /readyz says so (RBAC bootstrap
     // roles and the rest of its post-start hooks included).
-    await waitFor(apiserver, 'kube-apiserver /readyz answered ok', async () => (await api('/readyz')).status === 200, 120_000);
-    if (etcd.child.exitCode !== null) throw new Error(`etcd exited:\n${logTail(etcd)}`);
+    // etcd failing to start (a port taken) shows at once with its log, not as a /readyz that never comes.
+    const etcdRunning = () => {
+      if (etcd.child.exitCode !== null || etcd.child.signalCode !== null) throw new Error(`etcd exited:\n${logTail(etcd)}`);
+    };
+    await waitFor(
+      apiserver,
+      'kube-apiserver /readyz answered ok',
+      async () => {
+        etcdRunning();
+        return (await api('/readyz')).status === 200;
+      },
+      120_000,
+    );
+    etcdRunning();
 
     const controllerManager = spawnLogged('kube-controller-manager', [
       `--kubeconfig=${systemKubeconfig}`,
