@@ -6,7 +6,7 @@
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import packageJson from '../../package.json' with { type: 'json' };
-import type { EngineResult } from '../engine/types.js';
+import type { RunResult as EngineResult } from '../result.js';
 import type { KubeconfigSources } from '../kube/index.js';
 import type { ClusterInfo, PipelineSink } from '../pipeline.js';
 import { finalLogLines } from '../report/live-log.js';

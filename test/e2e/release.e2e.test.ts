@@ -1,6 +1,6 @@
 /**
  * The `release` input end to end: `dist/index.js` against the stand-in holding Helm release records
- * exactly as the real helm v4.1.4 wrote them (test/targets/fixtures/release/records.json, recorded by
+ * exactly as the real helm v4.1.4 wrote them (test/release/fixtures/records.json, recorded by
  * record.ts), and the objects of each record's manifest created as helm created them. The stand-in does
  * not decode protobuf request bodies, so helm cannot write to it directly: the records are pre-written.
  *
@@ -11,7 +11,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/gl
 import { parseAllDocuments } from 'yaml';
 import type { ResourceOutput } from '../../src/report/outputs.js';
 import { startCluster, type TestCluster } from '../cluster/index.js';
-import { releaseManifest, releaseRecord, SECRET_VALUE, type RecordKey } from '../targets/fixtures/release/index.js';
+import { releaseManifest, releaseRecord, SECRET_VALUE, type RecordKey } from '../release/fixtures/index.js';
 import { ensureDist } from './dist.js';
 import { deployment } from './objects.js';
 import { runAction, type ActionRun } from './runAction.js';
