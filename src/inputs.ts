@@ -7,7 +7,7 @@ import { INPUT_DEFAULTS, InputError, selectorStandsAlone, type Mode, type PrComm
 import { parseTemplate } from './status/jsonpath/parser.js';
 import { relaxedJsonPath } from './status/wait-for.js';
 import { namespaceNameProblem, parseResourceRef, splitResourceEntries } from './targets/refs.js';
-import { releaseNameProblem } from './targets/release.js';
+import { releaseNameProblem } from './release/decode.js';
 import { selectorProblem } from './targets/selector.js';
 
 /** Returns the (trimmed) value of an input, '' when unset: `core.getInput` in the action. */

@@ -4,7 +4,7 @@
  * and turns errors into one clear message.
  */
 import * as core from '@actions/core';
-import type { EngineResult } from './engine/types.js';
+import type { RunResult } from './result.js';
 import { parseGitHubReportInputs, parseSettings } from './inputs.js';
 import { waitAndReport, type PipelineSink } from './pipeline.js';
 import { reportSetupFailureToGitHub, startGitHubReports, type GitHubReports } from './report/github/index.js';
@@ -74,7 +74,7 @@ async function failStep(error: unknown): Promise<void> {
 
 /** Outputs exist in every outcome, also when the wait never started. */
 function setOutputsForNoTargets(): void {
-  const none: EngineResult = { outcome: 'failed', cancelled: false, durationSeconds: 0, targets: [], warnings: [] };
+  const none: RunResult = { outcome: 'failed', cancelled: false, durationSeconds: 0, targets: [], warnings: [] };
   // It could not judge the targets: `error`, like a bad input.
   setOutputs(none, { result: 'error' });
 }

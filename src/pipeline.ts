@@ -1,15 +1,15 @@
 /**
  * What both shells do once they hold a `Settings` object: targets -> connect -> wait (a Helm release first,
- * when one is named: src/release.ts) -> explain (engine/explain-result.ts) -> report. The action
+ * when one is named: src/release/) -> explain (engine/explain-result.ts) -> report. The action
  * (src/main.ts) and the command (src/cli/) differ only in where the live log, the secrets and the report
  * go, which they pass in as a `PipelineSink`; so both reach the same verdict on the same cluster.
  */
 import { explainResult } from './engine/explain-result.js';
-import type { EngineResult } from './engine/types.js';
 import { connect, type KubeconfigSources } from './kube/index.js';
 import { SecretMasks } from './kube/masks.js';
+import { waitWithRelease } from './release/index.js';
 import { bufferedSink, createLiveLog, type LogSink } from './report/live-log.js';
-import { waitWithRelease } from './release.js';
+import type { RunResult } from './result.js';
 import type { Settings } from './settings.js';
 import { installSignalHandlers } from './signals.js';
 import { healthRulesFromSettings } from './status/health/index.js';
@@ -33,7 +33,7 @@ export interface PipelineSink {
   /** Connected, before the wait starts (the action opens its pull-request comment and Deployment here). */
   begin?(): Promise<void>;
   /** Reports a finished wait, in every outcome. */
-  report(result: EngineResult, cluster: ClusterInfo): Promise<void>;
+  report(result: RunResult, cluster: ClusterInfo): Promise<void>;
 }
 
 export interface PipelineOptions {
@@ -49,7 +49,7 @@ export interface PipelineOptions {
  * Resolves the targets, connects, waits, explains what is not ready (pods, log tails) and reports. Throws an `InputError` for a problem found before the
  * wait (manifests, kubeconfig); everything after that is in the returned result.
  */
-export async function waitAndReport(settings: Settings, sink: PipelineSink, options: PipelineOptions): Promise<EngineResult> {
+export async function waitAndReport(settings: Settings, sink: PipelineSink, options: PipelineOptions): Promise<RunResult> {
   const targets = await targetsFromInputs(settings, { cwd: options.cwd });
   const healthRules = await healthRulesFromSettings(settings, { cwd: options.cwd });
   // Kept beside the shell's masks: log text the cluster returns goes into the report, which nobody else masks.
@@ -69,6 +69,8 @@ export async function waitAndReport(settings: Settings, sink: PipelineSink, opti
       signal,
       observer: createLiveLog(log, settings),
       time,
+      // The release's decisions are the live log's too: nothing below the shells writes to stdout itself.
+      say: (line) => log.info(line),
     });
     log.flush();
     const result = await explainResult(cluster.client, waited, settings, {

@@ -33,6 +33,22 @@ export interface ResourceRef {
   name?: string;
 }
 
+/** Where a manifest text came from: a file of the workspace (the `manifests` input), or a Helm release's
+ *  manifest (the `release` input), which is no file a link or an annotation could point at. */
+export type ManifestDocument = { kind: 'file'; file: string } | { kind: 'release'; name: string; revision: number };
+
+/**
+ * Where a target was defined, by kind, so that nothing has to guess it from a name: a line of a manifest
+ * file, or of a release's manifest (the line as `helm get manifest NAME --revision N` prints it).
+ */
+export type TargetSource = ManifestDocument & { line: number };
+
+/** A manifest document in words, for messages and the `file` of the `resources` output: the workspace
+ *  path, or `release shop (revision 3)`. */
+export function documentName(document: ManifestDocument): string {
+  return document.kind === 'file' ? document.file : `release ${document.name} (revision ${document.revision})`;
+}
+
 export interface Settings {
   /** Kubeconfig content as given (YAML or base64). Never log it. Empty: $KUBECONFIG, ~/.kube/config, in-cluster. */
   kubeconfig: string;

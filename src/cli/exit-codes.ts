@@ -2,7 +2,7 @@
  * The command's exit codes, in one table. kubectl wait exits 1 for a timeout and for an error alike
  * (kubernetes/kubectl#1629); a pipeline needs to tell them apart, so every verdict has its own code.
  */
-import type { EngineResult, Result } from '../engine/types.js';
+import type { RunResult as EngineResult, Result } from '../result.js';
 import { publicResult } from '../report/outputs.js';
 
 /** The public `result`, with `error` split by whose it is to fix: the user's flags and files, or the cluster's. */

@@ -5,7 +5,7 @@
  * there (it brings @actions/github), and written as workflow commands on the log stream, so that `-o json`
  * keeps stdout a single JSON document.
  */
-import type { EngineResult } from '../engine/types.js';
+import type { RunResult as EngineResult } from '../result.js';
 import { parseGitHubReportInputs } from '../inputs.js';
 import type { ClusterInfo } from '../pipeline.js';
 import { annotationsFor, renderSummary, runInfoFromGitHub, writeSummary } from '../report/index.js';

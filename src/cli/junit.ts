@@ -3,7 +3,7 @@
  * `junit`, Tekton, Azure): one testcase per target, named like the log names it; a target that failed or
  * ran out of time carries its reason and diagnosis. Pure: result in, XML out.
  */
-import type { EngineResult, TargetReport } from '../engine/types.js';
+import type { RunResult as EngineResult, TargetReport } from '../result.js';
 import { annotatedTargets } from '../report/annotations.js';
 import { publicResult } from '../report/outputs.js';
 import { desiredPhrase, diagnosisLines, formatSeconds, roundSeconds } from '../report/text.js';

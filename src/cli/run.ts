@@ -6,7 +6,7 @@
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import packageJson from '../../package.json' with { type: 'json' };
-import type { EngineResult } from '../engine/types.js';
+import type { RunResult as EngineResult } from '../result.js';
 import type { KubeconfigSources } from '../kube/index.js';
 import type { ClusterInfo, PipelineSink } from '../pipeline.js';
 import { finalLogLines } from '../report/live-log.js';
@@ -111,9 +111,11 @@ function finish(result: EngineResult, settings: Settings, line: CommandLine, io:
   if (line.junit) writeJunit(line.junit, io, renderJunit(result, { waitFor: settings.waitFor, failFast: settings.failFast, ...(problem && { problem }) }));
 }
 
-/** `{"result": ..., "resources": [...]}`: the action's `result` and `resources` outputs, in one document. */
+/** `{"result": ..., "resources": [...]}`: the action's `result` and `resources` outputs, in one document; with
+ *  `--release`, `release-revision` and `release-status` too (null when no record of the release was found). */
 function jsonDocument(result: string, wait: EngineResult | undefined, problem: string | undefined): string {
-  return JSON.stringify({ result, resources: (wait?.targets ?? []).map(resourceOutput), ...(problem && { error: problem }) }, null, 2);
+  const release = wait?.release && { 'release-revision': wait.release.revision ?? null, 'release-status': wait.release.status ?? null };
+  return JSON.stringify({ result, resources: (wait?.targets ?? []).map(resourceOutput), ...release, ...(problem && { error: problem }) }, null, 2);
 }
 
 function writeJunit(file: string, io: CommandIO, xml: string): void {

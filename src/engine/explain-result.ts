@@ -9,7 +9,7 @@ import type { Settings } from '../settings.js';
 import type { Time } from '../time.js';
 import { explainTargets } from './explain.js';
 import { withPodCause } from './pod-cause.js';
-import type { EngineResult } from './types.js';
+import type { RunResult } from '../result.js';
 
 /** The part of the run's settings the explain step acts on. */
 export type ExplainSettings = Pick<Settings, 'logs' | 'logLines' | 'failFast'>;
@@ -27,7 +27,7 @@ export interface ExplainStepOptions {
   time?: Time;
 }
 
-export async function explainResult(client: KubeClient, result: EngineResult, settings: ExplainSettings, options: ExplainStepOptions): Promise<EngineResult> {
+export async function explainResult(client: KubeClient, result: RunResult, settings: ExplainSettings, options: ExplainStepOptions): Promise<RunResult> {
   if (result.cancelled || options.signal?.aborted || result.targets.every((t) => t.done)) return result;
   // Failed targets always; the others only when the wait ran to its deadline. A wait that fail-fast stopped
   // early left them on their way: their pods starting up are no finding.

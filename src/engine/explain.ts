@@ -7,21 +7,12 @@
  */
 import type { KubeClient } from '../kube/client.js';
 import { ApiError, listPages } from '../kube/index.js';
-import { readContainerLogs, type LogOutcome, type LogRead } from '../kube/logs.js';
-import { explainFailedJob, explainFailedPod, type FailureExplanation } from '../status/explain-failure.js';
-import { podsToExplain, type ContainerToExplain, type PodToExplain } from '../status/explain-pods.js';
-import type { WarningEvent } from '../status/types.js';
+import { readContainerLogs, type LogRead } from '../kube/logs.js';
+import { explainFailedJob, explainFailedPod } from '../status/explain-failure.js';
+import { podsToExplain, type ContainerToExplain } from '../status/explain-pods.js';
+import type { ContainerLogView, TargetExplanation, TargetReport } from '../result.js';
 import type { Time } from '../time.js';
-import type { TargetReport } from './types.js';
 import { withKind } from '../kube/index.js';
-
-/** One failing container as the report shows it: what was read (`outcome`, absent when nothing could be). */
-export interface ContainerLogView {
-  request: ContainerToExplain;
-  outcome?: LogOutcome;
-  /** The pod's recent Warning events: shown when there is no log. */
-  events?: readonly WarningEvent[];
-}
 
 export interface ExplainOptions {
   /** Lines of each failing container's log (the `log-lines` input); 0 reads no logs (`logs: false`). */
@@ -38,15 +29,6 @@ export interface ExplainOptions {
   maxTargets?: number;
   /** Pods per target (default 3). */
   maxPods?: number;
-}
-
-export interface TargetExplanation {
-  /** The pods that explain it, worst first (for a failed Job or Pod: its failed pods). */
-  pods: PodToExplain[];
-  /** For a Job or bare Pod that failed. */
-  failure?: FailureExplanation;
-  /** One per failing container of `pods`, in order: the log read, or (no `outcome`) why there is none. */
-  logs: ContainerLogView[];
 }
 
 export interface ExplainResult {

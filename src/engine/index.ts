@@ -23,7 +23,8 @@ import { StatusSubresources } from './crds.js';
 import { formatWindow, StabilityWindow, type StableWorkload } from './stability.js';
 import { Tracker } from './tracker.js';
 import type { Identity, TargetState } from './tracker.js';
-import type { EngineObserver, EngineOptions, EngineResult, Outcome, TargetReport } from './types.js';
+import type { EngineObserver, Outcome, TargetReport } from '../result.js';
+import type { EngineOptions, EngineResult } from './types.js';
 
 export type * from './types.js';
 

@@ -3,7 +3,7 @@
  * (`Available: 0/2; ImagePullBackOff in container api`), so that the table cell, the annotation and the
  * `resources` output carry the cause, not only the collapsed details. Pure.
  */
-import type { TargetReport } from './types.js';
+import type { TargetReport } from '../result.js';
 
 export function withPodCause(target: TargetReport): TargetReport {
   if (target.done || target.status !== 'InProgress') return target;

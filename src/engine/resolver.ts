@@ -122,7 +122,9 @@ export class Resolver<T extends Unresolved> {
         const written = spec.apiVersion ? `${spec.type} (${spec.apiVersion})` : spec.type;
         const message = `resource type "${written}" is not served by the cluster and no CRD defines it, so it cannot be waited for.${hint}`;
         state.update({ status: 'Unknown', message, done: false, blocked: true });
-        this.host.problem({ input: inputOf(spec), message, ...(spec.source && { source: spec.source }) });
+        // A release's manifest is no file of the workspace: only a manifest file's line gets the annotation.
+        const file = spec.source?.kind === 'file' ? { source: { file: spec.source.file, line: spec.source.line } } : {};
+        this.host.problem({ input: inputOf(spec), message, ...file });
       }
     }
     this.pending = still;

@@ -4,7 +4,8 @@
  * thousands of targets.
  */
 import type { Condition, Diagnosis, Status } from '../status/types.js';
-import type { EngineObserver, TargetReport } from './types.js';
+import { reportedSource, type EngineObserver, type TargetReport } from '../result.js';
+import type { TargetSource } from '../settings.js';
 
 /** History entries kept per target: the first one and the latest ones. */
 const HISTORY_LIMIT = 50;
@@ -15,7 +16,7 @@ export interface Identity {
   namespace: string;
   name: string;
   selector?: string;
-  source?: { file: string; line: number };
+  source?: TargetSource;
 }
 
 export interface Update {
@@ -53,7 +54,7 @@ export class TargetState {
       rule: initial.rule ?? 'kstatus',
       done: initial.done,
       seconds: tracker.elapsedSeconds(),
-      ...(identity.source ? { file: identity.source.file, line: identity.source.line } : {}),
+      ...reportedSource(identity.source),
       history: [{ status: initial.status, message: initial.message, atSeconds: tracker.elapsedSeconds() }],
       conditions: initial.conditions ?? [],
     };

@@ -126,6 +126,30 @@ export async function listPages(
   }
 }
 
+/**
+ * Every Secret or ConfigMap in `namespace` whose labels match `labelSelector`, all pages, for a reader of
+ * records kept in them (src/release/). The items are returned as read and never logged here: a Secret's
+ * data is in them. API failures (a 403 too) are thrown as ApiError.
+ */
+export async function listCoreByLabel(
+  client: KubeClient,
+  resource: 'secrets' | 'configmaps',
+  namespace: string,
+  labelSelector: string,
+  signal?: AbortSignal,
+): Promise<unknown[]> {
+  const items: unknown[] = [];
+  const path = resourcePath({ group: '', version: 'v1', resource, namespaced: true }, namespace);
+  await listPages(
+    client,
+    path,
+    (page) => items.push(...page),
+    { labelSelector, ...(signal && { signal }) },
+    () => (items.length = 0),
+  );
+  return items;
+}
+
 /** WATCH a collection from a resourceVersion, with bookmarks. */
 export function watchCollection(
   client: KubeClient,

@@ -5,6 +5,7 @@
  * log (waiting to start) gets the API's reason. Every text leaves this module through the caller's `mask`.
  */
 import { realTime, timeoutSignal, type Time } from '../time.js';
+import type { LogOutcome } from '../result.js';
 import type { KubeClient } from './client.js';
 import { ApiError } from './errors.js';
 
@@ -16,15 +17,6 @@ export interface LogRequest {
   /** The run before the current one (`previous=true`). */
   previous: boolean;
 }
-
-export type LogOutcome =
-  /** `previous` says which run the text is of: a previous run that turned out not to exist falls back to the current one. */
-  | { kind: 'text'; text: string; previous: boolean; truncated: boolean }
-  /** No log to read: the API's reason (`container "api" in pod "p" is waiting to start: ContainerCreating`). */
-  | { kind: 'unavailable'; reason: string }
-  | { kind: 'forbidden' }
-  /** Not read: the time budget ran out, the server failed, the connection broke. */
-  | { kind: 'failed'; message: string };
 
 export interface LogRead<T extends LogRequest> {
   request: T;

@@ -2,7 +2,7 @@
  * Error annotations: one per target that failed or ran out of time, pointing at its manifest line
  * when there is one, plus one for an input problem the engine found. Pure: result in, annotations out.
  */
-import type { EngineResult, TargetReport } from '../engine/types.js';
+import type { RunResult as EngineResult, TargetReport } from '../result.js';
 import { describeInputProblem, type InputProblem, type WaitFor } from '../settings.js';
 import { failedPodLines, failureWhy } from './failure.js';
 import { annotationLine, logsCommand } from './logs.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as core from '@actions/core';
 import { context as githubContext } from '@actions/github';
-import type { EngineResult } from '../engine/types.js';
+import type { RunResult as EngineResult } from '../result.js';
 import type { InputProblem, Settings, WaitFor } from '../settings.js';
 import { annotationsFor } from './annotations.js';
 import { finalLogLines } from './live-log.js';

@@ -2,7 +2,7 @@
  * The live log: what a user watching the step sees while kubewait waits.
  * Line formatting is pure; `createLiveLog` only routes lines to a core-like sink.
  */
-import type { EngineObserver, EngineResult, TargetReport } from '../engine/types.js';
+import type { EngineObserver, RunResult as EngineResult, TargetReport } from '../result.js';
 import { publicResult } from './outputs.js';
 import { isSelectorPlaceholder, memberJoinedLine, selectorExpansionLine } from './selector-log.js';
 import type { WaitFor } from '../settings.js';

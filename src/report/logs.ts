@@ -7,13 +7,13 @@
  * in it, stripped of terminal control codes; in the step log it is wrapped in `::stop-commands::`, so a line
  * like `::add-mask::` or `::error::` that a container printed is shown, not obeyed.
  */
-import type { ContainerLogView } from '../engine/explain.js';
+import type { ContainerLogView } from '../result.js';
 import { annotationSummary, lastMeaningfulLine } from '../status/log-lines.js';
 import type { WarningEvent } from '../status/types.js';
 import { escapeHtml, escapeMarkdown, table, cell } from './markdown.js';
 import { truncate } from './text.js';
 
-export type { ContainerLogView } from '../engine/explain.js';
+export type { ContainerLogView } from '../result.js';
 
 export interface LogBlockOptions {
   /** Lines of the tail to show (default 30). */

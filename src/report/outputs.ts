@@ -1,7 +1,7 @@
 /**
  * Step outputs, exactly as `action.yml` declares them. Pure: result in, name -> string out.
  */
-import type { EngineResult, Result, TargetReport } from '../engine/types.js';
+import type { RunResult as EngineResult, Result, TargetReport } from '../result.js';
 import { boundedJsonArray, boundedLines, MAX_OUTPUT_BYTES } from './bounded.js';
 import { outputRef, roundSeconds } from './text.js';
 

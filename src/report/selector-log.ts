@@ -4,7 +4,7 @@
  * with the count of targets so far. Without this the log said "Waiting for 1 target" and later reported 4.
  * Pure.
  */
-import type { TargetReport } from '../engine/types.js';
+import type { TargetReport } from '../result.js';
 import { LONE_SELECTOR_TYPES } from '../status/workloads.js';
 import { logRef, targetCount } from './text.js';
 

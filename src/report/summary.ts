@@ -2,7 +2,7 @@
  * The job summary as markdown. Pure: result + context in, string out; `index.ts` writes it.
  * GitHub rejects a step summary over 1 MiB, so large target sets are aggregated, always saying so.
  */
-import type { EngineResult, TargetReport } from '../engine/types.js';
+import type { RunResult as EngineResult, TargetReport } from '../result.js';
 import type { WaitFor } from '../settings.js';
 import type { Status } from '../status/types.js';
 import { describeInputProblem } from '../settings.js';

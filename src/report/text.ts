@@ -3,9 +3,8 @@
  * how a target is named, how long something took, and what the user waited for.
  */
 import type { Diagnosis } from '../status/types.js';
-import type { TargetReport } from '../engine/types.js';
+import type { TargetReport } from '../result.js';
 import type { WaitFor } from '../settings.js';
-import { isReleaseSource } from '../targets/release.js';
 
 type Named = Pick<TargetReport, 'kind' | 'namespace' | 'name' | 'selector'>;
 
@@ -34,9 +33,9 @@ export function outputRef(target: Named): string {
 }
 
 /** The target's file when it is one of the workspace, for links and annotation `file=`: a Helm release's
- *  manifest (`release shop (revision 3)`) is not. */
-export function workspaceFile(target: Pick<TargetReport, 'file'>): string | undefined {
-  return target.file && !isReleaseSource(target.file) ? target.file : undefined;
+ *  manifest (`release shop (revision 3)`) is not. The source's kind says which, never its name. */
+export function workspaceFile(target: Pick<TargetReport, 'source'>): string | undefined {
+  return target.source?.kind === 'file' ? target.source.file : undefined;
 }
 
 /** Where a target was defined: `k8s/web.yaml:12`, or the file alone when the line is unknown. */

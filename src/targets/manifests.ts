@@ -9,7 +9,7 @@ import * as glob from '@actions/glob';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Composer, LineCounter, Parser, isMap, isSeq, type Node } from 'yaml';
-import { InputError } from '../settings.js';
+import { documentName, InputError, type ManifestDocument } from '../settings.js';
 import { namespaceNameProblem, objectNameProblem } from './refs.js';
 import type { TargetSpec } from './types.js';
 
@@ -28,7 +28,7 @@ export async function targetsFromManifests(patterns: string[], cwd: string): Pro
   const targets: TargetSpec[] = [];
   for (const file of files) {
     const displayName = displayPath(file, cwd);
-    for (const target of targetsFromManifestText(await readManifest(file, displayName), displayName)) {
+    for (const target of targetsFromManifestText(await readManifest(file, displayName), { kind: 'file', file: displayName })) {
       targets.push(target);
       if (targets.length > MAX_TARGETS) throw tooManyTargets(`the manifests hold more than ${MAX_TARGETS} objects`);
     }
@@ -55,7 +55,7 @@ export function tooManyTargets(what: string): InputError {
 
 /**
  * What is wrong and where in a manifest text, for the caller to word: the `manifests` input reports an
- * input error naming the file; a Helm release (targets/release.ts) reports a broken release record.
+ * input error naming the file; a Helm release (release/decode.ts) reports a broken release record.
  */
 export interface ManifestProblem {
   file: string;
@@ -89,12 +89,14 @@ const inputFailure: ManifestFailure = ({ file, line, kind, reason }) => {
 };
 
 /**
- * Pure: the targets in one file's text. `file` is the name used in messages and annotations (a path, or
- * a pseudo name such as `release shop (revision 3)`); `fail` words the errors (default: `manifests` input errors).
+ * Pure: the targets in one manifest text. `document` says where the text came from (a workspace file, a
+ * Helm release's manifest): each target's source is its line there, and messages name it; `fail` words the
+ * errors (default: `manifests` input errors).
  */
-export function targetsFromManifestText(text: string, file: string, fail: ManifestFailure = inputFailure): TargetSpec[] {
+export function targetsFromManifestText(text: string, document: ManifestDocument, fail: ManifestFailure = inputFailure): TargetSpec[] {
+  const file = documentName(document);
   try {
-    return parseManifestText(text, file, fail);
+    return parseManifestText(text, document, fail);
   } catch (error) {
     // `name: {{ .Values.name }}` parses as a nested mapping, or not at all: either way the real cause is a
     // template nobody rendered, and the line to show is the placeholder's, not the document's first. Only for
@@ -123,16 +125,17 @@ function templatePlaceholder(text: string): { line: number; text: string } | und
 
 /** Documents are composed one at a time (a file of 100,000 documents never exists as 100,000 parsed
  *  trees), and each object leaves only its compact TargetSpec behind. */
-function parseManifestText(text: string, file: string, fail: ManifestFailure): TargetSpec[] {
+function parseManifestText(text: string, document: ManifestDocument, fail: ManifestFailure): TargetSpec[] {
   const targets: TargetSpec[] = [];
-  for (const target of manifestTargets(text, file, fail)) {
+  for (const target of manifestTargets(text, document, fail)) {
     targets.push(target);
-    if (targets.length > MAX_TARGETS) throw tooManyTargets(`"${file}" holds more than ${MAX_TARGETS} objects`);
+    if (targets.length > MAX_TARGETS) throw tooManyTargets(`"${documentName(document)}" holds more than ${MAX_TARGETS} objects`);
   }
   return targets;
 }
 
-function* manifestTargets(text: string, file: string, fail: ManifestFailure): Generator<TargetSpec> {
+function* manifestTargets(text: string, from: ManifestDocument, fail: ManifestFailure): Generator<TargetSpec> {
+  const file = documentName(from);
   const lineCounter = new LineCounter();
   const composer = new Composer();
   const parser = new Parser(lineCounter.addNewLine);
@@ -148,11 +151,13 @@ function* manifestTargets(text: string, file: string, fail: ManifestFailure): Ge
     const root = document.contents;
     if (root === null || (!isMap(root) && !isSeq(root) && document.toJS() === null)) continue; // empty document
     const lineOf = (node: Node): number => lineCounter.linePos(node.range?.[0] ?? 0).line;
-    yield* targetsFromObject(document.toJS(), root, { file, lineOf, fail });
+    yield* targetsFromObject(document.toJS(), root, { from, file, lineOf, fail });
   }
 }
 
 interface Place {
+  from: ManifestDocument;
+  /** `from` in words, for messages. */
   file: string;
   lineOf(node: Node): number;
   fail: ManifestFailure;
@@ -183,7 +188,7 @@ function targetsFromObject(value: unknown, node: Node, place: Place, fromList?: 
   // The same rules as names in `resources`: `../x` must not become a request path.
   const problem = objectNameProblem(name) ?? (namespace !== undefined ? namespaceNameProblem(namespace) : undefined);
   if (problem) throw place.fail({ file: place.file, line, kind: 'name', reason: problem });
-  return [{ type: kind, apiVersion, name, ...(namespace && { namespace }), source: { file: place.file, line } }];
+  return [{ type: kind, apiVersion, name, ...(namespace && { namespace }), source: { ...place.from, line } }];
 }
 
 function notAnObject(place: Place, line: number, why: string): never {

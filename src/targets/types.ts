@@ -2,7 +2,7 @@
  * A target as the user named it, before discovery resolves its type.
  * Produced by src/targets from the `resources`, `selector` and `manifests` inputs; consumed by the engine.
  */
-import { isReleaseSource } from './release.js';
+import type { TargetSource } from '../settings.js';
 
 export interface TargetSpec {
   /** The type as written: kind, plural, singular or short name, optionally with `.group`
@@ -18,12 +18,12 @@ export interface TargetSpec {
   selector?: string;
   /** Only objects without a controller ownerReference (used for bare Pods when `selector` stands alone). */
   ownerless?: boolean;
-  /** Where the target came from, for annotations on manifest lines. */
-  source?: { file: string; line: number };
+  /** Where the target was defined (a manifest file's line, a Helm release's manifest), for annotations and links. */
+  source?: TargetSource;
 }
 
 /** The input that named a target, for a problem found with it later (an ambiguous type). */
 export function inputOf(spec: Pick<TargetSpec, 'source'>): 'manifests' | 'resources' | 'release' {
   if (!spec.source) return 'resources';
-  return isReleaseSource(spec.source.file) ? 'release' : 'manifests';
+  return spec.source.kind === 'release' ? 'release' : 'manifests';
 }

@@ -8,7 +8,7 @@ import { EXIT_CODES, exitCodeOf, verdictOf } from '../../src/cli/exit-codes.js';
 import { renderJunit, renderSetupFailureJunit } from '../../src/cli/junit.js';
 import { Redactor } from '../../src/cli/redact.js';
 import { colourise, colourWanted, terminalLog, workflowCommand, type Flavour } from '../../src/cli/terminal.js';
-import type { EngineResult, TargetReport } from '../../src/engine/types.js';
+import type { RunResult as EngineResult, TargetReport } from '../../src/result.js';
 
 const ESC = '\u001b';
 

@@ -56,6 +56,26 @@ it('annotates a failing object on its manifest file and line', async () => {
   );
 }, 150_000);
 
+it('annotates a workspace file even when it is named exactly like a Helm release manifest', async () => {
+  // Before the source had a kind, a file named `release NAME (revision N)` was taken for a release's manifest
+  // (a regex over the name) and lost its file= and line= annotation.
+  const lookalike = deployment('lookalike', { namespace: 'shop', podFailure: 'ImagePullBackOff', image: 'registry.example.com/lookalike:v2' });
+  cluster.create(lookalike);
+  const dir = mkdtempSync(path.join(tmpdir(), 'kubewait-e2e-lookalike-'));
+  try {
+    writeFileSync(path.join(dir, 'release shop (revision 1)'), `# looks like a release, is a file\n${stringify(lookalike)}`);
+
+    const run = await runAction({ kubeconfig: cluster.kubeconfig(), manifests: 'release*', timeout: '120s' }, { workspace: dir });
+
+    expect(run.outputs.result).toBe('failed');
+    const annotation = run.errors.find((e) => e.properties.title === 'Deployment shop/lookalike');
+    expect(annotation?.properties).toMatchObject({ file: 'release shop (revision 1)', line: '2' });
+    expect(JSON.parse(run.outputs.resources!)).toEqual([expect.objectContaining({ name: 'lookalike', file: 'release shop (revision 1)', line: 2 })]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 150_000);
+
 it('honours a ! exclusion line when the included entry is a directory', async () => {
   const run = await runAction({ kubeconfig: cluster.kubeconfig(), manifests: 'k8s/\n!k8s/app.yaml', timeout: '60s' }, { workspace });
 

@@ -1,20 +1,27 @@
 /**
  * The `release` input end to end: `dist/index.js` against the stand-in holding Helm release records
- * exactly as the real helm v4.1.4 wrote them (test/targets/fixtures/release/records.json, recorded by
+ * exactly as the real helm v4.1.4 wrote them (test/release/fixtures/records.json, recorded by
  * record.ts), and the objects of each record's manifest created as helm created them. The stand-in does
  * not decode protobuf request bodies, so helm cannot write to it directly: the records are pre-written.
+ *
+ * The command (`dist/cli.js --release NAME -o json`) is run in every outcome too: its stdout must be the
+ * JSON document alone, with the release's revision and status in it.
  *
  * Every scenario also checks that the chart's values (SECRET_VALUE is in every record's `config` and in
  * the manifest's Secret) never reach stdout, stderr, the outputs or the job summary.
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import type { ResourceOutput } from '../../src/report/outputs.js';
 import { startCluster, type TestCluster } from '../cluster/index.js';
-import { releaseManifest, releaseRecord, SECRET_VALUE, type RecordKey } from '../targets/fixtures/release/index.js';
+import { releaseManifest, releaseRecord, SECRET_VALUE, type RecordKey } from '../release/fixtures/index.js';
 import { ensureDist } from './dist.js';
 import { deployment } from './objects.js';
 import { runAction, type ActionRun } from './runAction.js';
+import { runCommand, type CommandOptions, type CommandRun } from './runCommand.js';
 
 /** The namespace helm installed every golden release into. */
 const NS = 'store';
@@ -232,4 +239,89 @@ describe('release: end to end', () => {
     expect(resourcesOf(run).map(refOf).sort()).toEqual([...SHOP_OBJECTS].sort());
     expectNoValues(run);
   }, 60_000);
+});
+
+describe('kubewait --release -o json: stdout is one JSON document in every outcome', () => {
+  let scratch: string;
+  beforeEach(() => {
+    scratch = mkdtempSync(path.join(tmpdir(), 'kubewait-release-json-'));
+  });
+  afterEach(() => rmSync(scratch, { recursive: true, force: true }));
+
+  interface ReleaseDocument {
+    result: string;
+    resources: ResourceOutput[];
+    'release-revision'?: number | null;
+    'release-status'?: string | null;
+    error?: string;
+  }
+
+  function command(extra: string[], options: CommandOptions = {}): Promise<CommandRun> {
+    const kubeconfig = path.join(scratch, 'kubeconfig.yaml');
+    cluster.writeKubeconfig(kubeconfig, { namespace: NS });
+    const args = ['--release', 'shop', '-n', NS, '-o', 'json', '--poll-interval', '200ms', ...extra];
+    return runCommand(args, { env: { KUBECONFIG: kubeconfig }, ...options });
+  }
+
+  /** The whole of stdout parses as one JSON document: a line before or after it (the release's log line
+   *  on stdout, as before this was fixed) makes JSON.parse throw. */
+  function document(run: CommandRun): ReleaseDocument {
+    expect(run.stdout.trimStart().startsWith('{')).toBe(true);
+    return JSON.parse(run.stdout) as ReleaseDocument;
+  }
+
+  it.each<[string, () => void, string[], CommandOptions, number, Partial<ReleaseDocument>]>([
+    [
+      'ready',
+      () => install(['v1-deployed'], 'v1-deployed'),
+      ['--timeout', '90s'],
+      {},
+      0,
+      { result: 'ready', 'release-revision': 1, 'release-status': 'deployed' },
+    ],
+    ['failed', () => install(['v3-failed'], 'v3-failed'), ['--timeout', '90s'], {}, 1, { result: 'failed', 'release-revision': 3, 'release-status': 'failed' }],
+    ['timeout', () => undefined, ['--timeout', '2s'], {}, 2, { result: 'timeout', 'release-revision': null, 'release-status': null, resources: [] }],
+    [
+      'error',
+      () => install(['v1-superseded'], 'v1-superseded'),
+      ['--timeout', '90s'],
+      {},
+      3,
+      { result: 'error', 'release-revision': 1, 'release-status': 'superseded' },
+    ],
+    [
+      'cancelled',
+      () => install(['v1-pending-install'], 'v1-pending-install'),
+      ['--timeout', '90s'],
+      { signalWhen: (output) => (output.includes('is pending-install') ? 'SIGINT' : undefined) },
+      130,
+      { result: 'cancelled', 'release-revision': 1, 'release-status': 'pending-install' },
+    ],
+  ])(
+    '%s',
+    async (_outcome, setup, extra, options, exitCode, expected) => {
+      setup();
+
+      const run = await command(extra, options);
+
+      expect(run.exitCode).toBe(exitCode);
+      expect(document(run)).toMatchObject(expected);
+      // The release's decision is in the live log, which -o json sends to stderr.
+      expect(run.stdout).not.toContain('kubewait: Helm release shop');
+      expect(run.stderr).toContain('kubewait: Helm release shop');
+      expect(run.stdout + run.stderr).not.toContain(SECRET_VALUE);
+    },
+    150_000,
+  );
+
+  it('without --release the document has no release fields', async () => {
+    install([], 'v1-deployed');
+    const kubeconfig = path.join(scratch, 'kubeconfig.yaml');
+    cluster.writeKubeconfig(kubeconfig, { namespace: NS });
+
+    const run = await runCommand(['deployment/shop-web', '-n', NS, '-o', 'json', '--timeout', '90s'], { env: { KUBECONFIG: kubeconfig } });
+
+    expect(run.exitCode).toBe(0);
+    expect(Object.keys(JSON.parse(run.stdout) as object).sort()).toEqual(['resources', 'result']);
+  }, 150_000);
 });

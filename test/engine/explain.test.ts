@@ -2,7 +2,7 @@
  *  and what happens without permissions or with logs turned off. */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { explainTargets, type ExplainOptions } from '../../src/engine/explain.js';
-import type { TargetReport } from '../../src/engine/types.js';
+import type { TargetReport } from '../../src/result.js';
 import { KubeClient } from '../../src/kube/client.js';
 import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
 import { annotationLine } from '../../src/report/logs.js';

@@ -1,7 +1,8 @@
 /** Running the engine against the API server stand-in over HTTPS. */
 import { connect } from '../../src/kube/index.js';
 import { waitForTargets } from '../../src/engine/index.js';
-import type { EngineOptions, EngineResult, TargetReport } from '../../src/engine/types.js';
+import type { EngineOptions, EngineResult } from '../../src/engine/types.js';
+import type { TargetReport } from '../../src/result.js';
 import type { TargetSpec } from '../../src/targets/types.js';
 import type { TestCluster } from '../cluster/index.js';
 

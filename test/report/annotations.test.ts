@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import type { WaitFor } from '../../src/engine/types.js';
+import type { WaitFor } from '../../src/settings.js';
 import { annotatedTargets, annotationsFor, failureMessage, MAX_ERROR_ANNOTATIONS } from '../../src/report/annotations.js';
-import { failed, imagePullDiagnosis, pending, ready, result, target } from './fixtures.js';
+import { failed, fromFile, fromRelease, imagePullDiagnosis, pending, ready, result, target } from './fixtures.js';
 
 const waitForReady: WaitFor = { kind: 'ready' };
 
@@ -11,7 +11,7 @@ describe('annotationsFor', () => {
   });
 
   it('titles a failed target, gives reason and diagnosis, and points at its manifest line', () => {
-    const r = result([ready('ok'), failed('web', { file: 'k8s/web.yaml', line: 12, seconds: 21.5, diagnosis: imagePullDiagnosis() })]);
+    const r = result([ready('ok'), failed('web', { ...fromFile('k8s/web.yaml', 12), seconds: 21.5, diagnosis: imagePullDiagnosis() })]);
     expect(annotationsFor(r, waitForReady)).toEqual([
       {
         title: 'Deployment shop/web',
@@ -27,11 +27,16 @@ describe('annotationsFor', () => {
   });
 
   it('names a Helm release manifest as the source in the title, but never as file= (it is no file of the workspace)', () => {
-    const r = result([failed('web', { file: 'release shop (revision 3)', line: 40 })]);
+    const r = result([failed('web', fromRelease('shop', 3, 40))]);
     const [annotation] = annotationsFor(r, waitForReady);
     expect(annotation).toMatchObject({ title: 'Deployment shop/web' });
     expect(annotation).not.toHaveProperty('file');
     expect(annotation).not.toHaveProperty('startLine');
+  });
+
+  it('asks the source its kind, not its name: a workspace file named like a release manifest is annotated on its line', () => {
+    const r = result([failed('web', fromFile('release shop (revision 3)', 40))]);
+    expect(annotationsFor(r, waitForReady)[0]).toMatchObject({ file: 'release shop (revision 3)', startLine: 40 });
   });
 
   it('does not annotate an opted-out target, Failed or not', () => {

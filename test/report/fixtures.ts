@@ -1,6 +1,16 @@
 /** Builders for report-layer tests: realistic engine results with only the fields a test cares about. */
-import type { EngineResult, TargetReport } from '../../src/engine/types.js';
+import { reportedSource, type RunResult as EngineResult, type TargetReport } from '../../src/result.js';
 import type { Diagnosis } from '../../src/status/types.js';
+
+/** A target defined at `line` of the workspace manifest file `file`. */
+export function fromFile(file: string, line: number): Pick<TargetReport, 'source' | 'file' | 'line'> {
+  return reportedSource({ kind: 'file', file, line });
+}
+
+/** A target defined at `line` of Helm release `name`'s manifest, revision `revision`. */
+export function fromRelease(name: string, revision: number, line: number): Pick<TargetReport, 'source' | 'file' | 'line'> {
+  return reportedSource({ kind: 'release', name, revision, line });
+}
 
 export function target(overrides: Partial<TargetReport> = {}): TargetReport {
   return {

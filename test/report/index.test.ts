@@ -6,8 +6,8 @@ import { afterAll, beforeEach, describe, expect, it, jest } from '@jest/globals'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { EngineResult } from '../../src/engine/types.js';
-import { failed, imagePullDiagnosis, pending, ready, result } from './fixtures.js';
+import type { RunResult as EngineResult } from '../../src/result.js';
+import { failed, fromFile, imagePullDiagnosis, pending, ready, result } from './fixtures.js';
 
 const calls: Array<[string, ...unknown[]]> = [];
 /** The job summary is appended to the file the runner names, as on a real runner. */
@@ -47,7 +47,7 @@ afterAll(() => {
 describe('reportResult', () => {
   const failure: EngineResult = result([
     ready('web'),
-    failed('api', { file: 'k8s/api.yaml', line: 20, diagnosis: imagePullDiagnosis('api', 'api:v2') }),
+    failed('api', { ...fromFile('k8s/api.yaml', 20), diagnosis: imagePullDiagnosis('api', 'api:v2') }),
     pending('worker'),
   ]);
 

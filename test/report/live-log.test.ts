@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { TargetReport } from '../../src/engine/types.js';
+import type { TargetReport } from '../../src/result.js';
 import {
   bufferedSink,
   createLiveLog,
@@ -11,7 +11,7 @@ import {
   type LogSink,
 } from '../../src/report/live-log.js';
 import type { Status } from '../../src/status/types.js';
-import { failed, imagePullDiagnosis, pending, ready, result, target } from './fixtures.js';
+import { failed, fromFile, imagePullDiagnosis, pending, ready, result, target } from './fixtures.js';
 
 /** A sink that records what the action would write, in order. */
 function recordingSink(): LogSink & { lines: string[] } {
@@ -107,7 +107,7 @@ describe('resolved targets', () => {
     expect(resolvedHeading(2, { kind: 'condition', type: 'Available', value: 'True' })).toBe('Waiting for 2 targets to have Available=True');
   });
   it('shows apiVersion, source file and current status', () => {
-    expect(resolvedLine(pending('web', { file: 'k8s/web.yaml', line: 12 }))).toBe(
+    expect(resolvedLine(pending('web', { ...fromFile('k8s/web.yaml', 12) }))).toBe(
       'deployment/web (shop)  apps/v1  from k8s/web.yaml:12  InProgress: Ready: 1/3',
     );
   });

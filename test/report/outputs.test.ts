@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { outputsFor } from '../../src/report/outputs.js';
-import { failed, pending, ready, result, target } from './fixtures.js';
+import { failed, fromFile, pending, ready, result, target } from './fixtures.js';
 
 describe('outputsFor', () => {
   it('reports a successful wait', () => {
@@ -30,7 +30,7 @@ describe('outputsFor', () => {
 
   it('lists every target in every outcome, with file and line where known', () => {
     const targets = [
-      failed('api', { file: 'k8s/api.yaml', line: 20, seconds: 30.04 }),
+      failed('api', { ...fromFile('k8s/api.yaml', 20), seconds: 30.04 }),
       pending('worker', { kind: 'StatefulSet' }),
       target({
         apiVersion: 'v1',
@@ -97,7 +97,7 @@ describe('outputsFor', () => {
   });
 
   it('keeps the documented field order in the JSON', () => {
-    const out = outputsFor(result([failed('api', { file: 'a.yaml', line: 3 })]));
+    const out = outputsFor(result([failed('api', { ...fromFile('a.yaml', 3) })]));
     expect(Object.keys(JSON.parse(out.resources)[0])).toEqual([
       'apiVersion',
       'kind',

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { reportResult } from '../../src/report/index.js';
 import { parseOutputFile } from '../e2e/runAction.js';
-import { failed, imagePullDiagnosis, pending, ready, result } from './fixtures.js';
+import { failed, fromFile, imagePullDiagnosis, pending, ready, result } from './fixtures.js';
 
 describe('reportResult through the real @actions/core', () => {
   let dir: string;
@@ -38,7 +38,7 @@ describe('reportResult through the real @actions/core', () => {
       return true;
     });
     try {
-      const r = result([ready('web'), failed('api', { file: 'k8s/api.yaml', line: 20, diagnosis: imagePullDiagnosis('api', 'api:v2') }), pending('worker')], {
+      const r = result([ready('web'), failed('api', { ...fromFile('k8s/api.yaml', 20), diagnosis: imagePullDiagnosis('api', 'api:v2') }), pending('worker')], {
         outcome: 'timeout',
         durationSeconds: 300,
       });

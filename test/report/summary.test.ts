@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { EngineResult } from '../../src/engine/types.js';
+import type { RunResult as EngineResult } from '../../src/result.js';
 import {
   byteLength,
   DEFAULT_LIMITS,
@@ -11,7 +11,7 @@ import {
   type RunInfo,
   type SummaryContext,
 } from '../../src/report/summary.js';
-import { failed, imagePullDiagnosis, pending, ready, result, target } from './fixtures.js';
+import { failed, fromFile, fromRelease, imagePullDiagnosis, pending, ready, result, target } from './fixtures.js';
 
 const run: RunInfo = { serverUrl: 'https://github.com', repository: 'acme/shop', runId: 4242, runAttempt: 1, sha: 'abc123' };
 const ctx: SummaryContext = { server: 'https://10.0.0.1:6443', context: 'kind-ci', waitFor: { kind: 'ready' }, run };
@@ -104,8 +104,7 @@ describe('renderSummary', () => {
       ready('web', { seconds: 12.4 }),
       pending('worker', { kind: 'StatefulSet', message: 'Ready: 1/3' }),
       failed('api', {
-        file: 'k8s/api.yaml',
-        line: 20,
+        ...fromFile('k8s/api.yaml', 20),
         diagnosis: imagePullDiagnosis('api', 'api:v2'),
         conditions: [{ type: 'Available', status: 'False', reason: 'MinimumReplicasUnavailable', message: 'Deployment does not have minimum availability.' }],
         history: [
@@ -132,7 +131,7 @@ describe('renderSummary', () => {
   });
 
   it('names a Helm release manifest as where a target is defined, without linking it into the repository', () => {
-    const md = renderSummary(result([failed('web', { file: 'release shop (revision 3)', line: 40 })]), ctx);
+    const md = renderSummary(result([failed('web', fromRelease('shop', 3, 40))]), ctx);
     expect(md).toContain('release shop (revision 3):40');
     expect(md).toContain('Defined in release shop (revision 3) line 40.');
     expect(md).not.toMatch(/\]\(https:[^)]*release/);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { WaitFor } from '../../src/engine/types.js';
+import type { WaitFor } from '../../src/settings.js';
 import {
   byStanding,
   desiredPhrase,

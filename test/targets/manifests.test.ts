@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { InputError } from '../../src/settings.js';
 import { targetsFromManifests, targetsFromManifestText } from '../../src/targets/manifests.js';
+import type { TargetSpec } from '../../src/targets/types.js';
 
 function inputError(action: () => unknown): InputError {
   try {
@@ -44,21 +45,21 @@ describe('targetsFromManifestText', () => {
       'metadata:',
       '  name: web',
     ].join('\n');
-    expect(targetsFromManifestText(text, 'k8s/web.yaml')).toEqual([
-      { type: 'Deployment', apiVersion: 'apps/v1', name: 'web', namespace: 'shop', source: { file: 'k8s/web.yaml', line: 3 } },
-      { type: 'Service', apiVersion: 'v1', name: 'web', source: { file: 'k8s/web.yaml', line: 16 } },
+    expect(targetsFromManifestText(text, { kind: 'file', file: 'k8s/web.yaml' })).toEqual([
+      { type: 'Deployment', apiVersion: 'apps/v1', name: 'web', namespace: 'shop', source: { kind: 'file', file: 'k8s/web.yaml', line: 3 } },
+      { type: 'Service', apiVersion: 'v1', name: 'web', source: { kind: 'file', file: 'k8s/web.yaml', line: 16 } },
     ]);
   });
 
   it('keeps the namespace undefined when the manifest sets none (the engine defaults it)', () => {
-    const [target] = targetsFromManifestText(deployment('web'), 'a.yaml');
+    const [target] = targetsFromManifestText(deployment('web'), { kind: 'file', file: 'a.yaml' });
     expect(target).not.toHaveProperty('namespace');
   });
 
   it('reads JSON, tab-indented as editors write it', () => {
     const text = '{\n\t"apiVersion": "batch/v1",\n\t"kind": "Job",\n\t"metadata": {"name": "migrate", "namespace": "db"}\n}\n';
-    expect(targetsFromManifestText(text, 'job.json')).toEqual([
-      { type: 'Job', apiVersion: 'batch/v1', name: 'migrate', namespace: 'db', source: { file: 'job.json', line: 1 } },
+    expect(targetsFromManifestText(text, { kind: 'file', file: 'job.json' })).toEqual([
+      { type: 'Job', apiVersion: 'batch/v1', name: 'migrate', namespace: 'db', source: { kind: 'file', file: 'job.json', line: 1 } },
     ]);
   });
 
@@ -76,23 +77,23 @@ describe('targetsFromManifestText', () => {
       '    name: b',
       '    namespace: x',
     ].join('\n');
-    expect(targetsFromManifestText(text, 'list.yaml')).toEqual([
-      { type: 'Deployment', apiVersion: 'apps/v1', name: 'a', source: { file: 'list.yaml', line: 4 } },
-      { type: 'ConfigMap', apiVersion: 'v1', name: 'b', namespace: 'x', source: { file: 'list.yaml', line: 7 } },
+    expect(targetsFromManifestText(text, { kind: 'file', file: 'list.yaml' })).toEqual([
+      { type: 'Deployment', apiVersion: 'apps/v1', name: 'a', source: { kind: 'file', file: 'list.yaml', line: 4 } },
+      { type: 'ConfigMap', apiVersion: 'v1', name: 'b', namespace: 'x', source: { kind: 'file', file: 'list.yaml', line: 7 } },
     ]);
   });
 
   it('takes kind and apiVersion of typed list items from the list (as the API returns them)', () => {
     const text = JSON.stringify({ apiVersion: 'apps/v1', kind: 'DeploymentList', items: [{ metadata: { name: 'a' } }, { metadata: { name: 'b' } }] }, null, 2);
-    expect(targetsFromManifestText(text, 'deployments.json').map((t) => [t.type, t.apiVersion, t.name, t.source?.line])).toEqual([
+    expect(targetsFromManifestText(text, { kind: 'file', file: 'deployments.json' }).map((t) => [t.type, t.apiVersion, t.name, t.source?.line])).toEqual([
       ['Deployment', 'apps/v1', 'a', 5],
       ['Deployment', 'apps/v1', 'b', 10],
     ]);
   });
 
   it('returns nothing for an empty file', () => {
-    expect(targetsFromManifestText('', 'empty.yaml')).toEqual([]);
-    expect(targetsFromManifestText('---\n---\n', 'empty.yaml')).toEqual([]);
+    expect(targetsFromManifestText('', { kind: 'file', file: 'empty.yaml' })).toEqual([]);
+    expect(targetsFromManifestText('---\n---\n', { kind: 'file', file: 'empty.yaml' })).toEqual([]);
   });
 
   it.each<[string, string, string, number]>([
@@ -157,7 +158,7 @@ describe('targetsFromManifestText', () => {
       4,
     ],
   ])('%s is an input error naming the file and line', (_case, text, message, line) => {
-    const error = inputError(() => targetsFromManifestText(text, 'bad.yaml'));
+    const error = inputError(() => targetsFromManifestText(text, { kind: 'file', file: 'bad.yaml' }));
     expect(error.input).toBe('manifests');
     expect(error.message).toBe(message);
     expect(error.source).toEqual({ file: 'bad.yaml', line });
@@ -171,7 +172,7 @@ describe('targetsFromManifestText: names and namespaces are checked like those i
     ['a name with a slash', 'a/b', undefined, /^Input "manifests" has "k8s\/app.yaml" line 8: "a\/b" is not a valid object name/],
   ])('%s is an input error on its file and line', (_case, name, namespace, message) => {
     const text = `${deployment('ok')}---\n${deployment(name, namespace)}`;
-    const error = inputError(() => targetsFromManifestText(text, 'k8s/app.yaml'));
+    const error = inputError(() => targetsFromManifestText(text, { kind: 'file', file: 'k8s/app.yaml' }));
     expect(error.input).toBe('manifests');
     expect(error.message).toMatch(message);
     // The second document starts on line 8.
@@ -194,7 +195,7 @@ describe('targetsFromManifests (files)', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  const names = (targets: { name?: string; source?: { file: string } }[]) => targets.map((t) => `${t.source?.file}:${t.name}`);
+  const names = (targets: TargetSpec[]) => targets.map((t) => `${t.source?.kind === 'file' ? t.source.file : ''}:${t.name}`);
 
   it('expands globs relative to the workspace, in a stable order, with workspace-relative file names', async () => {
     expect(names(await targetsFromManifests(['k8s/*.y*ml'], dir))).toEqual(['k8s/a.yml:a', 'k8s/b.yaml:b']);

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseSettings } from '../../src/inputs.js';
-import { dedupe, targetsFromInputs } from '../../src/targets/index.js';
+import { dedupe, targetsFromInputs, type TargetSpec } from '../../src/targets/index.js';
 
 describe('targetsFromInputs', () => {
   let workspace: string;
@@ -58,8 +58,8 @@ describe('targetsFromInputs', () => {
       { resources: 'deploy/web', manifests: 'app.yaml' },
       [
         { type: 'deploy', name: 'web' },
-        { type: 'Deployment', apiVersion: 'apps/v1', name: 'web', source: { file: 'app.yaml', line: 1 } },
-        { type: 'Job', apiVersion: 'batch/v1', name: 'migrate', namespace: 'db', source: { file: 'app.yaml', line: 6 } },
+        { type: 'Deployment', apiVersion: 'apps/v1', name: 'web', source: { kind: 'file', file: 'app.yaml', line: 1 } },
+        { type: 'Job', apiVersion: 'batch/v1', name: 'migrate', namespace: 'db', source: { kind: 'file', file: 'app.yaml', line: 6 } },
       ],
     ],
     ['the same ref twice counts once', { resources: 'deploy/web\ndeploy/web,Deploy/web' }, [{ type: 'deploy', name: 'web' }]],
@@ -67,8 +67,8 @@ describe('targetsFromInputs', () => {
       'a manifest listed twice counts once',
       { manifests: 'app.yaml\n*.yaml' },
       [
-        { type: 'Deployment', apiVersion: 'apps/v1', name: 'web', source: { file: 'app.yaml', line: 1 } },
-        { type: 'Job', apiVersion: 'batch/v1', name: 'migrate', namespace: 'db', source: { file: 'app.yaml', line: 6 } },
+        { type: 'Deployment', apiVersion: 'apps/v1', name: 'web', source: { kind: 'file', file: 'app.yaml', line: 1 } },
+        { type: 'Job', apiVersion: 'batch/v1', name: 'migrate', namespace: 'db', source: { kind: 'file', file: 'app.yaml', line: 6 } },
       ],
     ],
   ])('%s', async (_case, inputs, expected) => {
@@ -78,8 +78,8 @@ describe('targetsFromInputs', () => {
 
 describe('dedupe', () => {
   it('keeps targets that differ in any field, and the first of identical ones', () => {
-    const first = { type: 'Deployment', apiVersion: 'apps/v1', name: 'web', source: { file: 'a.yaml', line: 1 } };
-    const again = { ...first, source: { file: 'b.yaml', line: 9 } };
+    const first: TargetSpec = { type: 'Deployment', apiVersion: 'apps/v1', name: 'web', source: { kind: 'file', file: 'a.yaml', line: 1 } };
+    const again: TargetSpec = { ...first, source: { kind: 'file', file: 'b.yaml', line: 9 } };
     const otherNamespace = { ...first, namespace: 'shop' };
     const bare = { type: 'pods', selector: 'app=web' };
     const bareOwnerless = { ...bare, ownerless: true };

@@ -3,8 +3,8 @@
  * A reviewer reads it in the PR conversation, so it is short: the verdict, what is not ready and why the
  * first failure happened; everything else is one link away in the job summary.
  */
-import type { EngineResult, TargetReport, WaitFor } from '../../engine/types.js';
-import { describeInputProblem } from '../../settings.js';
+import type { RunResult as EngineResult, TargetReport } from '../../result.js';
+import { describeInputProblem, type WaitFor } from '../../settings.js';
 import { cell, details, escapeHtml, escapeMarkdown, table } from '../markdown.js';
 import { headline, statusSymbol } from '../summary.js';
 import { byStanding, desiredPhrase, diagnosisLines, formatSeconds, targetCount, titleRef, truncate } from '../text.js';

@@ -3,7 +3,8 @@
  * the wait starts, `success` / `failure` / `error` when it ends. A job with `environment:` already has a
  * Deployment that GitHub made and will finish itself; then kubewait makes none (see `findJobDeployment`).
  */
-import type { EngineResult, Result, WaitFor } from '../../engine/types.js';
+import type { RunResult as EngineResult, Result } from '../../result.js';
+import type { WaitFor } from '../../settings.js';
 import { publicResult } from '../outputs.js';
 import { headline } from '../summary.js';
 import { formatSeconds, truncate, waitForInput } from '../text.js';

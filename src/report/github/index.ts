@@ -6,8 +6,8 @@
  * are the same steps without `@actions/core`, returning their messages (the tests call them).
  */
 import * as core from '@actions/core';
-import type { EngineResult, WaitFor } from '../../engine/types.js';
-import type { InputProblem, Settings } from '../../settings.js';
+import type { RunResult as EngineResult } from '../../result.js';
+import type { InputProblem, Settings, WaitFor } from '../../settings.js';
 import { CLIENT_DEFAULTS, createGitHubClient, type ClientOptions, type GitHubClient } from './client.js';
 import type { LogTail } from './comment-body.js';
 import { finishDeployment, startDeployment, type DeploymentStarted, type DeploymentTarget } from './deployment.js';

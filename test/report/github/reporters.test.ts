@@ -3,7 +3,8 @@
  * the sticky comment, the Deployment statuses, and that no reporting failure ever touches the verdict.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import type { EngineResult, WaitFor } from '../../../src/engine/types.js';
+import type { RunResult as EngineResult } from '../../../src/result.js';
+import type { WaitFor } from '../../../src/settings.js';
 import {
   finishGitHubReports,
   MAX_COMMENT_CHARS,

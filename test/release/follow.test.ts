@@ -4,13 +4,13 @@
  * state: no timing is assumed.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { settleRelease, type SettledRelease } from '../../src/engine/release.js';
+import { settleRelease, type SettledRelease } from '../../src/release/follow.js';
 import { KubeClient } from '../../src/kube/client.js';
 import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
-import type { ReleaseDecision } from '../../src/targets/release-policy.js';
+import type { ReleaseDecision } from '../../src/release/policy.js';
 import { InputError } from '../../src/settings.js';
 import { startCluster, type TestCluster } from '../cluster/index.js';
-import { releaseRecord, SECRET_VALUE, type RecordKey } from '../targets/fixtures/release/index.js';
+import { releaseRecord, SECRET_VALUE, type RecordKey } from './fixtures/index.js';
 
 let cluster: TestCluster;
 let client: KubeClient;

@@ -1,6 +1,6 @@
 /**
- * What to do with a Helm release as last read (pure). The engine calls it after every read of the
- * release and acts on the answer:
+ * What to do with a Helm release as last read (pure). follow.ts asks it after every read of the
+ * release, and wait.ts acts on the settled answer:
  *
  * | latest revision's status | decision |
  * |---|---|
@@ -11,8 +11,8 @@
  * | `uninstalling` | `wait-deleted`: a deletion wait for the objects |
  * | `superseded`, `uninstalled`, `unknown`, anything else | `error`: nothing sensible to wait for; the message says why and what to run |
  */
-import type { Release } from './release.js';
-import type { TargetSpec } from './types.js';
+import type { TargetSpec } from '../targets/types.js';
+import type { Release } from './decode.js';
 
 export type ReleaseDecision =
   | { action: 'wait'; targets: TargetSpec[]; message: string }
@@ -22,7 +22,7 @@ export type ReleaseDecision =
   | { action: 'error'; message: string };
 
 /**
- * `release` is what kube/releases.ts `readRelease` returned for `name` in `namespace`. Each message is
+ * `release` is what read.ts `readRelease` returned for `name` in `namespace`. Each message is
  * one line for the log; none of them holds anything of the release's values or manifest.
  */
 export function decideRelease(release: Release | 'not-found', name: string, namespace: string): ReleaseDecision {

@@ -1,24 +1,16 @@
 /**
- * Helm release records -> Release, on records the real helm v4.1.4 wrote (fixtures/release/record.ts).
+ * Helm release records -> Release, on records the real helm v4.1.4 wrote (fixtures/record.ts); the policy
+ * that decides what to do with one; and the source a release's targets carry.
  * The fixtures decode the payload independently (payloadOf) to know what each record holds.
  */
-import { InputError } from '../../src/settings.js';
+import { documentName, InputError } from '../../src/settings.js';
 import { describe, expect, it } from '@jest/globals';
 import { gzipSync } from 'node:zlib';
 import { targetsFromManifestText } from '../../src/targets/manifests.js';
-import {
-  decodeRelease,
-  isReleaseSource,
-  latestRelease,
-  releaseHeadline,
-  releaseNameProblem,
-  releaseSource,
-  type Release,
-  type ReleaseDriver,
-} from '../../src/targets/release.js';
-import { decideRelease } from '../../src/targets/release-policy.js';
+import { decodeRelease, latestRelease, releaseHeadline, releaseNameProblem, type Release, type ReleaseDriver } from '../../src/release/decode.js';
+import { decideRelease } from '../../src/release/policy.js';
 import { inputOf } from '../../src/targets/types.js';
-import { payloadOf, RECORD_KEYS, releaseRecord, SECRET_VALUE, type RecordKey, type StoredRecord } from './fixtures/release/index.js';
+import { payloadOf, RECORD_KEYS, releaseRecord, SECRET_VALUE, type RecordKey, type StoredRecord } from './fixtures/index.js';
 
 const driverOf = (record: StoredRecord): ReleaseDriver => record.kind;
 
@@ -40,7 +32,7 @@ function releaseError(action: () => unknown): InputError {
   throw new Error('no InputError');
 }
 
-const shop = (revision: number) => ({ file: `release shop (revision ${revision})` });
+const shop = (revision: number) => ({ kind: 'release' as const, name: 'shop', revision });
 const chart = { name: 'shop', version: '1.2.3', appVersion: '4.5.6' };
 
 describe('decodeRelease on records helm v4.1.4 wrote', () => {
@@ -151,7 +143,7 @@ describe('decodeRelease on records helm v4.1.4 wrote', () => {
 
   it('splits exactly as the manifests input does, namespaces defaulted to the release namespace', () => {
     const record = releaseRecord('v2-deployed');
-    const asManifest = targetsFromManifestText(payloadOf(record).manifest, 'release shop (revision 2)');
+    const asManifest = targetsFromManifestText(payloadOf(record).manifest, shop(2));
     expect(asManifest.some((target) => target.namespace === undefined)).toBe(true);
     expect(decodeRelease(record, 'Secret').targets).toEqual(asManifest.map((target) => ({ ...target, namespace: target.namespace ?? 'store' })));
   });
@@ -347,26 +339,29 @@ describe('naming the release in the report', () => {
   });
 
   it.each([
-    [releaseSource('shop', 3), true],
-    [releaseSource('shop-staging.eu', 12), true],
-    ['k8s/release shop (revision 3).yaml', false],
-    ['deploy/web.yaml', false],
-  ])('%s is a release source: %s', (file, expected) => {
-    expect(isReleaseSource(file)).toBe(expected);
+    [shop(3), 'release shop (revision 3)'],
+    [{ kind: 'release' as const, name: 'shop-staging.eu', revision: 12 }, 'release shop-staging.eu (revision 12)'],
+    // Named by its path, whatever the path looks like: only the kind makes a source a release.
+    [{ kind: 'file' as const, file: 'k8s/release shop (revision 3).yaml' }, 'k8s/release shop (revision 3).yaml'],
+    [{ kind: 'file' as const, file: 'release shop (revision 3)' }, 'release shop (revision 3)'],
+    [{ kind: 'file' as const, file: 'deploy/web.yaml' }, 'deploy/web.yaml'],
+  ])('%j is named %s', (document, expected) => {
+    expect(documentName(document)).toBe(expected);
   });
 
   it('marks every target of a decoded release as coming from it', () => {
-    expect(decodeRelease(releaseRecord('v2-deployed'), 'Secret').targets.every((target) => target.source && isReleaseSource(target.source.file))).toBe(true);
+    expect(decodeRelease(releaseRecord('v2-deployed'), 'Secret').targets.every((target) => target.source?.kind === 'release')).toBe(true);
   });
 });
 
 describe('inputOf: the input a problem found later is blamed on', () => {
   it.each([
     [{}, 'resources'],
-    [{ source: { file: 'k8s/web.yaml', line: 3 } }, 'manifests'],
-    [{ source: { file: releaseSource('shop', 3), line: 40 } }, 'release'],
-    // A workspace file that merely looks alike is still a manifest.
-    [{ source: { file: 'release shop (revision 3).yaml', line: 1 } }, 'manifests'],
+    [{ source: { kind: 'file', file: 'k8s/web.yaml', line: 3 } }, 'manifests'],
+    [{ source: { ...shop(3), line: 40 } }, 'release'],
+    // A workspace file that merely looks alike is still a manifest, even named exactly like a release's.
+    [{ source: { kind: 'file', file: 'release shop (revision 3).yaml', line: 1 } }, 'manifests'],
+    [{ source: { kind: 'file', file: 'release shop (revision 3)', line: 1 } }, 'manifests'],
   ] as const)('%j -> %s', (spec, input) => {
     expect(inputOf(spec)).toBe(input);
   });

@@ -1,16 +1,17 @@
 /**
- * Following a Helm release until there is something to wait for: read it (kube/releases.ts), decide
- * (targets/release-policy.ts), and while the decision is `poll-again` (helm still at work, or no
+ * Following a Helm release until there is something to wait for: read it (read.ts), decide
+ * (policy.ts), and while the decision is `poll-again` (helm still at work, or no
  * release yet) read it again every poll interval until the deadline. The engine then waits for the
  * settled decision's targets: `wait` as the `wait-for` input says, `wait-deleted` for deletion,
  * `fail` Failed at once while still judging the objects.
  */
-import { ApiError } from '../kube/errors.js';
+import { Scheduler } from '../engine/scheduler.js';
 import type { KubeClient } from '../kube/client.js';
-import { readRelease } from '../kube/releases.js';
-import { decideRelease, type ReleaseDecision } from '../targets/release-policy.js';
-import type { Release } from '../targets/release.js';
-import { Scheduler } from './scheduler.js';
+import { ApiError } from '../kube/index.js';
+import type { Release } from './decode.js';
+import { decideRelease, type ReleaseDecision } from './policy.js';
+import { readRelease } from './read.js';
+import type { Time } from '../time.js';
 
 export interface SettleOptions {
   /** Time between reads while the release is pending or missing (the `poll-interval` input). */
@@ -21,6 +22,8 @@ export interface SettleOptions {
   onDecision?: (decision: ReleaseDecision) => void;
   /** Why a storage driver was skipped, or a read failed and is retried. */
   warn?: (message: string) => void;
+  /** The run's clock and timers (the engine options'); default: real time. */
+  time?: Time;
 }
 
 export interface SettledRelease {
@@ -38,7 +41,7 @@ export interface SettledRelease {
 export async function settleRelease(client: KubeClient, namespace: string, name: string, options: SettleOptions): Promise<SettledRelease> {
   const { signal } = options;
   // Every timer through a Scheduler (docs/architecture.md): the poll interval's sleep ends when the signal aborts.
-  const timers = new Scheduler();
+  const timers = new Scheduler(options.time);
   const stop = () => timers.close();
   signal.addEventListener('abort', stop, { once: true });
   try {

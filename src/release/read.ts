@@ -2,16 +2,15 @@
  * Reads a Helm release's latest revision the way Helm's storage does: one LIST of Secrets by
  * `owner=helm,name=NAME` in the release namespace (Helm's default driver), then, when that finds no
  * record or is forbidden, one LIST of ConfigMaps by the same labels (HELM_DRIVER=configmap).
- * Decoding is targets/release.ts's; nothing read here is logged.
+ * Decoding is decode.ts's; nothing read here is logged.
  *
  * RBAC cannot limit `list` by label, so this needs `list` on Secrets in the release namespace
  * (docs/helm-release.md gives the least-privilege Role and the ConfigMap alternative).
  */
-import { ApiError } from './errors.js';
-import { listPages, resourcePath } from './index.js';
-import type { KubeClient } from './client.js';
+import type { KubeClient } from '../kube/client.js';
+import { ApiError, listCoreByLabel } from '../kube/index.js';
 import { InputError } from '../settings.js';
-import { latestRelease, releaseNameProblem, type Release, type ReleaseDriver } from '../targets/release.js';
+import { latestRelease, releaseNameProblem, type Release, type ReleaseDriver } from './decode.js';
 
 const COLLECTION = { Secret: 'secrets', ConfigMap: 'configmaps' } as const;
 
@@ -50,21 +49,12 @@ export async function readRelease(
 }
 
 async function listRecords(client: KubeClient, driver: ReleaseDriver, namespace: string, name: string, signal?: AbortSignal): Promise<unknown[] | 'forbidden'> {
-  const path = resourcePath({ group: '', version: 'v1', resource: COLLECTION[driver], namespaced: true }, namespace);
-  const items: unknown[] = [];
   try {
-    await listPages(
-      client,
-      path,
-      (page) => items.push(...page),
-      { labelSelector: `owner=helm,name=${name}`, signal },
-      () => (items.length = 0),
-    );
+    return await listCoreByLabel(client, COLLECTION[driver], namespace, `owner=helm,name=${name}`, signal);
   } catch (error) {
     if (error instanceof ApiError && error.status === 403) return 'forbidden';
     throw error;
   }
-  return items;
 }
 
 function forbiddenMessage(namespace: string, name: string): string {

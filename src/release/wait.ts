@@ -1,7 +1,7 @@
 /**
  * The `release` input's flow (issue 14), between connecting and reporting: follow the Helm release until
- * there is something to wait for (engine/release.ts), then hand its objects, with what is left of the
- * overall deadline, to the engine, and put the release into the result for the report.
+ * there is something to wait for (follow.ts), then hand its objects, with what is left of the overall
+ * deadline, to the engine, and put the release into the result for the report.
  *
  * | release | what the run does |
  * |---|---|
@@ -13,40 +13,49 @@
  *
  * Without `release` it is exactly `waitForTargets`.
  */
-import * as core from '@actions/core';
-import { waitForTargets } from './engine/index.js';
-import { settleRelease, type SettledRelease } from './engine/release.js';
-import type { EngineOptions, EngineResult, ReleaseReport, TargetReport } from './engine/types.js';
-import { groupVersion, type Cluster } from './kube/index.js';
-import { InputError, type Settings } from './settings.js';
-import { dedupe, type TargetSpec } from './targets/index.js';
-import { releaseHeadline } from './targets/release.js';
-import { Scheduler } from './engine/scheduler.js';
+import { waitForTargets } from '../engine/index.js';
+import { Scheduler } from '../engine/scheduler.js';
+import type { EngineOptions, EngineResult } from '../engine/types.js';
+import { groupVersion, type Cluster } from '../kube/index.js';
+import { reportedSource, type ReleaseReport, type RunResult, type TargetReport } from '../result.js';
+import { InputError, type Settings } from '../settings.js';
+import { dedupe, type TargetSpec } from '../targets/index.js';
+import { releaseHeadline } from './decode.js';
+import { settleRelease, type SettledRelease } from './follow.js';
 
 /** How long the objects of a failed release are judged: long enough for a failing image pull to count as
  *  unrecoverable (the status library's 15 s grace), so the summary names it. */
 const FAILED_RELEASE_JUDGING_MS = 20_000;
 
-export type ReleaseWaitOptions = EngineOptions & Pick<Settings, 'release'>;
+export interface ReleaseWaitOptions extends EngineOptions, Pick<Settings, 'release'> {
+  /** The release's decisions, one line each, for the run's live log (the pipeline's sink): never stdout
+   *  directly, so the command's `-o json` stays one document and its redactor sees every line. */
+  say(line: string): void;
+}
 
-export async function waitWithRelease(cluster: Cluster, options: ReleaseWaitOptions, say: (line: string) => void = core.info): Promise<EngineResult> {
+/** Waits for the targets and, when `release` names one, for the Helm release's objects; every target in every outcome. */
+export async function waitWithRelease(cluster: Cluster, options: ReleaseWaitOptions): Promise<RunResult> {
   if (!options.release) return waitForTargets(cluster, options);
-  const started = Date.now();
+  // The deadline and the judging window of a failed release; every time read is the run's clock.
+  const timers = new Scheduler(options.time);
+  const started = timers.now();
   const cancelled = options.signal ?? new AbortController().signal;
-  const timers = new Scheduler(); // the deadline and the judging window of a failed release
   try {
-    return await follow(cluster, options, say, { started, cancelled, timers });
+    return await follow(cluster, options, { started, cancelled, timers });
   } finally {
     timers.close();
   }
 }
 
-async function follow(
-  cluster: Cluster,
-  options: ReleaseWaitOptions,
-  say: (line: string) => void,
-  { started, cancelled, timers }: { started: number; cancelled: AbortSignal; timers: Scheduler },
-): Promise<EngineResult> {
+/** The release wing's run: when it started (on the run's clock), its cancellation, its timers. */
+interface Run {
+  started: number;
+  cancelled: AbortSignal;
+  timers: Scheduler;
+}
+
+async function follow(cluster: Cluster, options: ReleaseWaitOptions, run: Run): Promise<RunResult> {
+  const { started, cancelled, timers } = run;
   const name = options.release;
   const namespace = options.defaultNamespace;
   const deadline = abortAfter(timers, options.timeoutMs, cancelled);
@@ -56,13 +65,14 @@ async function follow(
     settled = await settleRelease(cluster.client, namespace, name, {
       pollIntervalMs: options.pollIntervalMs,
       signal: deadline,
-      onDecision: (decision) => say(`kubewait: ${decision.message}`),
+      onDecision: (decision) => options.say(`kubewait: ${decision.message}`),
       warn: (message) => options.observer?.warning?.(message),
+      ...(options.time && { time: options.time }),
     });
   } catch (error) {
     if (!(error instanceof InputError)) throw error; // credentials rejected: the step's one clean error
     const report: ReleaseReport = { name, namespace, title: name, message: error.message };
-    return unjudged(cluster, options, options.targets, error.message, started, {
+    return unjudged(cluster, options, options.targets, error.message, run, {
       outcome: 'failed',
       error: { input: 'release', message: error.message },
       release: report,
@@ -74,7 +84,7 @@ async function follow(
     release === 'not-found'
       ? { name, namespace, title: name, message: decision.message }
       : { name, namespace, revision: release.revision, status: release.status, title: releaseHeadline(release), message: decision.message };
-  const remainingMs = Math.max(0, options.timeoutMs - (Date.now() - started));
+  const remainingMs = Math.max(0, options.timeoutMs - (timers.now() - started));
 
   switch (decision.action) {
     case 'poll-again': {
@@ -82,7 +92,7 @@ async function follow(
       const known = release === 'not-found' ? [] : release.targets;
       const targets = dedupe([...options.targets, ...known]);
       const message = `not judged: ${decision.message}`;
-      return unjudged(cluster, options, targets, message, started, {
+      return unjudged(cluster, options, targets, message, run, {
         outcome: 'timeout',
         cancelled: cancelled.aborted,
         release: { ...report, verdict: 'unsettled' },
@@ -94,7 +104,7 @@ async function follow(
         options,
         dedupe([...options.targets, ...(release === 'not-found' ? [] : release.targets)]),
         `not judged: ${decision.message}`,
-        started,
+        run,
         {
           outcome: 'failed',
           error: { input: 'release', message: decision.message },
@@ -103,7 +113,7 @@ async function follow(
       );
     case 'wait': {
       const result = await waitForTargets(cluster, { ...options, targets: dedupe([...options.targets, ...decision.targets]), timeoutMs: remainingMs });
-      return withRelease(result, report, started);
+      return withRelease(result, report, run);
     }
     case 'wait-deleted': {
       // One engine has one goal: the release's objects are waited for deletion beside the other targets.
@@ -114,7 +124,7 @@ async function follow(
       ]);
       // Alone, the release's deletion is the run's goal, and the report says "deleted"; beside other targets it is mixed.
       const goal = others.length === 0 ? { waitFor: { kind: 'deleted' as const } } : {};
-      return withRelease({ ...merge(results), ...goal }, report, started);
+      return withRelease({ ...merge(results), ...goal }, report, run);
     }
     case 'fail': {
       // Helm already said it failed: judge the objects only briefly (so the summary shows which one
@@ -127,7 +137,7 @@ async function follow(
         signal: judging,
       });
       const outcome = cancelled.aborted ? result : { ...result, outcome: 'failed' as const, cancelled: false };
-      return withRelease(outcome, { ...report, verdict: 'failed' }, started);
+      return withRelease(outcome, { ...report, verdict: 'failed' }, run);
     }
   }
 }
@@ -140,8 +150,8 @@ function abortAfter(timers: Scheduler, ms: number, signal: AbortSignal): AbortSi
 }
 
 /** The time spent following the release counts: every `seconds` is from the start of the step. */
-function withRelease(result: EngineResult, release: ReleaseReport, started: number): EngineResult {
-  const offset = Math.max(0, (Date.now() - started) / 1000 - result.durationSeconds);
+function withRelease(result: RunResult, release: ReleaseReport, { started, timers }: Run): RunResult {
+  const offset = Math.max(0, (timers.now() - started) / 1000 - result.durationSeconds);
   const shift = (seconds: number) => Math.round((seconds + offset) * 100) / 100;
   for (const target of result.targets) {
     target.seconds = shift(target.seconds);
@@ -163,13 +173,13 @@ async function unjudged(
   options: ReleaseWaitOptions,
   targets: TargetSpec[],
   message: string,
-  started: number,
-  result: Pick<EngineResult, 'outcome' | 'release'> & Partial<Pick<EngineResult, 'error' | 'cancelled'>>,
-): Promise<EngineResult> {
+  { started, timers }: Run,
+  result: Pick<RunResult, 'outcome' | 'release'> & Partial<Pick<RunResult, 'error' | 'cancelled'>>,
+): Promise<RunResult> {
   if (targets.length > 0 && !options.signal?.aborted) {
     await cluster.discovery.load(AbortSignal.timeout(DISCOVERY_BUDGET_MS)).catch(() => undefined);
   }
-  const seconds = Math.round((Date.now() - started) / 10) / 100;
+  const seconds = Math.round((timers.now() - started) / 10) / 100;
   const reports = targets.map((spec): TargetReport => {
     const resolution = cluster.discovery.resolve(spec);
     const type = resolution.ok ? resolution.type : undefined;
@@ -183,7 +193,7 @@ async function unjudged(
       message,
       done: false,
       seconds,
-      ...(spec.source ? { file: spec.source.file, line: spec.source.line } : {}),
+      ...reportedSource(spec.source),
       history: [{ status: 'Unknown', message, atSeconds: seconds }],
       conditions: [],
       rule: 'kstatus',

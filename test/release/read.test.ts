@@ -1,6 +1,6 @@
 /**
  * readRelease against the API server stand-in, holding the records the real helm v4.1.4 wrote
- * (test/targets/fixtures/release/). The real helm then reads the same stored records, and must say
+ * (test/release/fixtures/). The real helm then reads the same stored records, and must say
  * what readRelease says.
  */
 import { InputError } from '../../src/settings.js';
@@ -12,12 +12,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { KubeClient } from '../../src/kube/client.js';
 import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
-import { readRelease } from '../../src/kube/releases.js';
+import { readRelease } from '../../src/release/read.js';
 import { targetsFromManifestText } from '../../src/targets/manifests.js';
-import { releaseSource, type Release } from '../../src/targets/release.js';
+import type { Release } from '../../src/release/decode.js';
 import { startCluster, type TestCluster } from '../cluster/index.js';
 import { helmPath } from '../cluster/kubectl.js';
-import { releaseRecord, SECRET_VALUE, type RecordKey } from '../targets/fixtures/release/index.js';
+import { releaseRecord, SECRET_VALUE, type RecordKey } from './fixtures/index.js';
 
 const run = promisify(execFile);
 const NAMESPACE = 'store';
@@ -181,7 +181,7 @@ describe('the real helm v4.1.4 reads the same stored records as readRelease', ()
       appVersion: metadata.appVersion,
     });
     const manifest = await helm('get', 'manifest', name);
-    const helmTargets = targetsFromManifestText(manifest, releaseSource(name, ours.revision)).map((target) => ({
+    const helmTargets = targetsFromManifestText(manifest, { kind: 'release', name, revision: ours.revision }).map((target) => ({
       ...target,
       namespace: target.namespace ?? NAMESPACE,
     }));

@@ -1,5 +1,5 @@
 /**
- * Helm release records -> the release and its targets (pure; kube/releases.ts reads the records).
+ * Helm release records -> the release and its targets (pure; read.ts lists the records).
  *
  * Helm 3 and 4 store each revision of a release as a Secret `sh.helm.release.v1.NAME.vN` (type
  * `helm.sh/release.v1`) or, with HELM_DRIVER=configmap, a ConfigMap of the same name, labelled
@@ -18,8 +18,8 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { InputError } from '../settings.js';
-import { targetsFromManifestText, type ManifestFailure } from './manifests.js';
-import type { TargetSpec } from './types.js';
+import { targetsFromManifestText, type ManifestFailure } from '../targets/manifests.js';
+import type { TargetSpec } from '../targets/types.js';
 
 /** Where a release is stored: the storage driver's object kind. */
 export type ReleaseDriver = 'Secret' | 'ConfigMap';
@@ -40,8 +40,8 @@ export interface Release {
   /** The storage object it was read from, for messages: `Secret sh.helm.release.v1.shop.v3`. */
   record: { kind: ReleaseDriver; name: string };
   /**
-   * The manifest's objects, split as the `manifests` input splits a file (source file: `release NAME
-   * (revision N)`, lines as `helm get manifest NAME --revision N` prints them). An object without a
+   * The manifest's objects, split as the `manifests` input splits a file (source: kind `release`, with
+   * the lines as `helm get manifest NAME --revision N` prints them). An object without a
    * namespace gets the release's: Helm installs namespaced objects there, and the engine drops the
    * namespace of a type that discovery finds cluster-scoped, as it does for manifests.
    */
@@ -74,19 +74,6 @@ export function releaseNameProblem(name: string): string | undefined {
   if (!RELEASE_NAME.test(name))
     return 'Helm release names are lower-case letters, digits, "-" and ".", starting and ending with a letter or digit, like shop or shop-staging';
   return undefined;
-}
-
-/** The pseudo file name of a release's manifest in messages, annotations and the summary. */
-export function releaseSource(name: string, revision: number): string {
-  return `release ${name} (revision ${revision})`;
-}
-
-/**
- * Whether a target's `source.file` is a release's manifest rather than a file of the workspace: the
- * report must not link it to the repository nor put it in an annotation's `file=`.
- */
-export function isReleaseSource(file: string): boolean {
-  return /^release \S+ \(revision [1-9][0-9]*\)$/.test(file);
 }
 
 /** One line naming the release for the summary headline: `shop revision 3 (chart shop-1.2.3, app 4.5.6)`. */
@@ -171,13 +158,14 @@ function releaseOf(payload: unknown, record: RecordObject, driver: ReleaseDriver
   if (revision === undefined) throw broken('the release has no revision');
   const namespace = text(json.namespace) || text(record.metadata?.namespace) || 'default';
   const manifest = typeof json.manifest === 'string' ? json.manifest : '';
-  const file = releaseSource(name, revision);
   // The parser's own reason may quote the manifest (which holds the chart's Secrets): only the line is named.
   const fail: ManifestFailure = ({ line, kind, reason }) =>
     broken(
       `line ${line ?? 1} of its manifest (helm get manifest ${name} --revision ${revision}) ${kind === 'yaml' ? 'is not valid YAML' : kind === 'name' ? `has a name Kubernetes does not accept: ${reason}` : `is not a Kubernetes object: ${reason}`}`,
     );
-  const targets = targetsFromManifestText(manifest, file, fail).map((target) => (target.namespace ? target : { ...target, namespace }));
+  const targets = targetsFromManifestText(manifest, { kind: 'release', name, revision }, fail).map((target) =>
+    target.namespace ? target : { ...target, namespace },
+  );
   return {
     name,
     namespace,

@@ -1,0 +1,148 @@
+/**
+ * The run's result, in one leaf module beside settings.ts: what a wait says about each target, as the
+ * report, the outputs and the command's text, JSON and JUnit read it.
+ *
+ * Three parts fill it in, each with what it owns: the engine (src/engine/) the outcome, every target's
+ * status and history, and its warnings (`EngineResult` there is this result without the rest); the Helm
+ * release wing (src/release/) the release as last read and, for an uninstalling one, the goal; the
+ * pipeline's explain step (engine/explain-result.ts) the explanations of the workloads that did not get
+ * there. The report layer (src/report/) and the command (src/cli/) import this module, never the engine.
+ *
+ * Imports only the vocabulary (settings.ts) and the pure status library's types.
+ */
+import { documentName, type InputProblem, type TargetSource, type WaitFor } from './settings.js';
+import type { FailureExplanation } from './status/explain-failure.js';
+import type { ContainerToExplain, PodToExplain } from './status/explain-pods.js';
+import type { Condition, Diagnosis, Status, WarningEvent } from './status/types.js';
+
+/** How the wait itself ended. The public `result` adds `cancelled` and `error` (see `publicResult` in report/outputs.ts). */
+export type Outcome = 'ready' | 'failed' | 'timeout';
+
+/** The `result` output: `error` means the targets could not be judged (bad input, credentials rejected,
+ *  cluster unreachable); `cancelled`, that the job was cancelled before the outcome was known. */
+export type Result = Outcome | 'cancelled' | 'error';
+
+/** One status change of a target. */
+export interface Transition {
+  status: Status;
+  message: string;
+  /** Seconds since the wait started. */
+  atSeconds: number;
+}
+
+/** Everything the report layer needs to know about one target. */
+export interface TargetReport {
+  apiVersion: string;
+  kind: string;
+  /** Empty for cluster-scoped objects. */
+  namespace: string;
+  /** Empty for a selector target that matched nothing (then `selector` says what was looked for). */
+  name: string;
+  selector?: string;
+  status: Status;
+  message: string;
+  /** What judged it: `kstatus`, `builtin:<name>` or `health-checks[<i>]`. */
+  rule: string;
+  /** Whether this target is at the desired status (`wait-for`). */
+  done: boolean;
+  /** Seconds from the start until it reached its final status. */
+  seconds: number;
+  /** Where the target was defined, by kind: the report links and annotates a `file` only. */
+  source?: TargetSource;
+  /** `source` in words, as the `resources` output and the log show it (`documentName` of settings.ts). */
+  file?: string;
+  line?: number;
+  history: Transition[];
+  conditions: Condition[];
+  diagnosis?: Diagnosis;
+  /** Annotated `kubewait.io/wait: "false"`: reported with its own status, but `done`, so it never holds
+   *  the wait nor fails it. */
+  optedOut?: boolean;
+  /** Read after the wait for a workload that is not done: its failing pods, their log tails, a failed Job in words. */
+  explanation?: TargetExplanation;
+}
+
+/** What the explain step read about one workload that did not get there. */
+export interface TargetExplanation {
+  /** The pods that explain it, worst first (for a failed Job or Pod: its failed pods). */
+  pods: PodToExplain[];
+  /** For a Job or bare Pod that failed. */
+  failure?: FailureExplanation;
+  /** One per failing container of `pods`, in order: the log read, or (no `outcome`) why there is none. */
+  logs: ContainerLogView[];
+}
+
+/** One failing container as the report shows it: what was read (`outcome`, absent when nothing could be). */
+export interface ContainerLogView {
+  request: ContainerToExplain;
+  outcome?: LogOutcome;
+  /** The pod's recent Warning events: shown when there is no log. */
+  events?: readonly WarningEvent[];
+}
+
+/** What reading one container's log gave (kube/logs.ts reads it; the text is already masked). */
+export type LogOutcome =
+  /** `previous` says which run the text is of: a previous run that turned out not to exist falls back to the current one. */
+  | { kind: 'text'; text: string; previous: boolean; truncated: boolean }
+  /** No log to read: the API's reason (`container "api" in pod "p" is waiting to start: ContainerCreating`). */
+  | { kind: 'unavailable'; reason: string }
+  | { kind: 'forbidden' }
+  /** Not read: the time budget ran out, the server failed, the connection broke. */
+  | { kind: 'failed'; message: string };
+
+/** The result of a run, in every outcome. */
+export interface RunResult {
+  outcome: Outcome;
+  /** True when the wait ended because the run's cancellation signal was aborted. */
+  cancelled: boolean;
+  durationSeconds: number;
+  /** Every target, resolved ones and ones that could not be resolved. */
+  targets: TargetReport[];
+  /** Warnings already emitted (fallback to polling, ...), for the summary. */
+  warnings: string[];
+  /** A problem found after the wait started that is the user's to fix (an ambiguous type, a forbidden
+   *  LIST, ...): the outcome is `failed`, every target is still reported, and this names the input. */
+  error?: InputProblem;
+  /** Every target reached the desired status but the `stable-for` window did not pass before the
+   *  deadline: "did not stay ready for 30s" (the outcome is `timeout`). */
+  unstable?: string;
+  /** The Helm release waited for (the `release` input), as last read. */
+  release?: ReleaseReport;
+  /** The goal every target was waited for, when it is not the `wait-for` input's (an uninstalling Helm
+   *  release: `deleted`). The report phrases the result with it. */
+  waitFor?: WaitFor;
+}
+
+/** A Helm release as the report shows it: never its values or manifest. */
+export interface ReleaseReport {
+  name: string;
+  namespace: string;
+  /** Undefined when no record was found. */
+  revision?: number;
+  /** As Helm recorded it (`deployed`, `failed`, `pending-upgrade`, ...); undefined when no record was found. */
+  status?: string;
+  /** `shop revision 3 (chart shop-1.2.3, app 4.5.6)`, or the name alone when no record was found. */
+  title: string;
+  /** What the release itself says (Helm's description, or why it is not waited for yet). */
+  message: string;
+  /** The release decided the result rather than its objects: Helm recorded it `failed`, or it was still
+   *  pending or missing at the deadline (`unsettled`). */
+  verdict?: 'failed' | 'unsettled';
+}
+
+/** Live notifications of a wait, for the log (report/live-log.ts implements it). */
+export interface EngineObserver {
+  /** Targets as resolved (types known), and the goal they are waited for; called once before waiting starts. */
+  resolved?(targets: TargetReport[], waitFor: WaitFor): void;
+  /** A target changed status (or its message changed while not done). */
+  transition?(target: TargetReport, previous: Status | undefined): void;
+  /** Something the user should see as a warning (fallback to polling, retries, ...). */
+  warning?(message: string): void;
+  /** Every 30 s while waiting: the targets not yet done. */
+  heartbeat?(pending: TargetReport[], elapsedSeconds: number): void;
+}
+
+/** A target's `source` for its report, with `file` and `line` in words (absent without a source). */
+export function reportedSource(source: TargetSource | undefined): Pick<TargetReport, 'source' | 'file' | 'line'> {
+  return source ? { source, file: documentName(source), line: source.line } : {};
+}
