@@ -8,6 +8,7 @@ import path from 'node:path';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { EngineResult } from '../engine/types.js';
 import type { KubeconfigSources } from '../kube/index.js';
+import { SecretMasks } from '../kube/masks.js';
 import type { ClusterInfo, PipelineSink } from '../pipeline.js';
 import { finalLogLines } from '../report/live-log.js';
 import { publicResult, resourceOutput } from '../report/outputs.js';
@@ -17,7 +18,6 @@ import { checkSomethingToWaitFor, parseCommandLine, settingsFrom, UsageError, ty
 import { helpText } from './help.js';
 import { renderJunit, renderSetupFailureJunit } from './junit.js';
 import { describeForCommand } from './messages.js';
-import { Redactor } from './redact.js';
 import { colourWanted, flavourOf, terminalLog, workflowCommand } from './terminal.js';
 
 export const VERSION = packageJson.version;
@@ -36,20 +36,21 @@ export interface CommandIO {
 }
 
 export async function runCommand(io: CommandIO): Promise<number> {
-  const redactor = new Redactor();
-  const out = (text: string) => io.stdout.write(redactor.redact(text));
-  const err = (text: string) => io.stderr.write(redactor.redact(text));
+  // Every secret the run registers is masked in everything the command writes, by the runner's rule.
+  const masks = new SecretMasks();
+  const out = (text: string) => io.stdout.write(masks.apply(text));
+  const err = (text: string) => io.stderr.write(masks.apply(text));
   let line: CommandLine | undefined;
   try {
     line = parseCommandLine(io.argv);
     // As gh and the action's default do: the job's token, unless one is given.
     if (!line.inputs['github-token'] && io.env.GITHUB_TOKEN) line.inputs['github-token'] = io.env.GITHUB_TOKEN;
-    if (line.inputs['github-token']) redactor.add(line.inputs['github-token']);
+    if (line.inputs['github-token']) masks.mask(line.inputs['github-token']);
     if (line.help) return (out(helpText(VERSION)), EXIT_CODES.ready);
     if (line.version) return (out(`kubewait ${VERSION}\n`), EXIT_CODES.ready);
     checkSomethingToWaitFor(line);
     const settings = settingsFrom(line);
-    const result = await wait(settings, line, io, await kubeconfigSources(line, io), redactor);
+    const result = await wait(settings, line, io, await kubeconfigSources(line, io), masks);
     finish(result, settings, line, io, out);
     if (result.error) err(`kubewait: ${describeForCommand(result.error)}\n`);
     return exitCodeOf(result);
@@ -72,16 +73,16 @@ async function kubeconfigSources(line: CommandLine, io: CommandIO): Promise<Kube
   return { ...defaultSources(), env, home: io.env.HOME || io.env.USERPROFILE };
 }
 
-async function wait(settings: Settings, line: CommandLine, io: CommandIO, kubeconfigSources: KubeconfigSources, redactor: Redactor): Promise<EngineResult> {
+async function wait(settings: Settings, line: CommandLine, io: CommandIO, kubeconfigSources: KubeconfigSources, masks: SecretMasks): Promise<EngineResult> {
   // With -o json, stdout holds the document alone: the live log goes to stderr.
   const stream = line.output === 'json' ? io.stderr : io.stdout;
   const flavour = flavourOf(io.env);
-  const write = (text: string) => stream.write(redactor.redact(text));
+  const write = (text: string) => stream.write(masks.apply(text));
   const log = terminalLog(write, { flavour, colour: colourWanted(stream, io.env) });
   const sink: PipelineSink = {
     log,
     mask(secret) {
-      redactor.add(secret);
+      masks.mask(secret);
       if (flavour === 'github') stream.write(`::add-mask::${secret}\n`);
     },
     async begin() {

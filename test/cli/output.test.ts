@@ -6,7 +6,6 @@ import { describe, expect, it } from '@jest/globals';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { EXIT_CODES, exitCodeOf, verdictOf } from '../../src/cli/exit-codes.js';
 import { renderJunit, renderSetupFailureJunit } from '../../src/cli/junit.js';
-import { Redactor } from '../../src/cli/redact.js';
 import { colourise, colourWanted, terminalLog, workflowCommand, type Flavour } from '../../src/cli/terminal.js';
 import type { EngineResult, TargetReport } from '../../src/engine/types.js';
 
@@ -58,14 +57,6 @@ describe('terminal log', () => {
     expect(workflowCommand('error', { title: 'Deployment a/b', file: 'k8s/x,y.yaml', line: 3 }, '100% down\nnext')).toBe(
       '::error title=Deployment a/b,file=k8s/x%2Cy.yaml,line=3::100%25 down%0Anext',
     );
-  });
-
-  it('redacts every registered secret, longest first, and each line of a multi-line one', () => {
-    const redactor = new Redactor();
-    redactor.add('token-abc');
-    redactor.add('token-abc-longer');
-    redactor.add('-----BEGIN KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END KEY-----');
-    expect(redactor.redact('a token-abc-longer b token-abc c MIIEvQIBADANBgkqhkiG9w0BAQEFAASC')).toBe('a *** b *** c ***');
   });
 });
 
