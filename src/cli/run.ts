@@ -12,13 +12,15 @@ import { SecretMasks } from '../kube/masks.js';
 import type { ClusterInfo, PipelineSink } from '../pipeline.js';
 import { finalLogLines } from '../report/live-log.js';
 import { publicResult, resourceOutput } from '../report/outputs.js';
+import { streamWriter } from '../report/stream-writer.js';
+import type { ReportWriter } from '../report/writer.js';
 import { InputError, type InputProblem, type Settings } from '../settings.js';
 import { EXIT_CODES, exitCodeOf } from './exit-codes.js';
 import { checkSomethingToWaitFor, parseCommandLine, settingsFrom, UsageError, type CommandLine } from './flags.js';
 import { helpText } from './help.js';
 import { renderJunit, renderSetupFailureJunit } from './junit.js';
-import { describeForCommand } from './messages.js';
-import { colourWanted, flavourOf, terminalLog, workflowCommand } from './terminal.js';
+import { describeForCommand, inCommandTerms } from './messages.js';
+import { colourWanted, flavourOf, terminalLog } from './terminal.js';
 
 export const VERSION = packageJson.version;
 
@@ -55,7 +57,7 @@ export async function runCommand(io: CommandIO): Promise<number> {
     if (result.error) err(`kubewait: ${describeForCommand(result.error)}\n`);
     return exitCodeOf(result);
   } catch (error) {
-    return failed(error, line, io, out, err);
+    return failed(error, line, io, masks, { out, err });
   }
 }
 
@@ -73,32 +75,42 @@ async function kubeconfigSources(line: CommandLine, io: CommandIO): Promise<Kube
   return { ...defaultSources(), env, home: io.env.HOME || io.env.USERPROFILE };
 }
 
+/** With -o json, stdout holds the document alone: the log goes to stderr. */
+function logStream(line: CommandLine, io: CommandIO): Stream {
+  return line.output === 'json' ? io.stderr : io.stdout;
+}
+
+/** Inside GitHub Actions, the command writes what the action writes (workflow commands, outputs, the job
+ *  summary), masked, with annotations in the command's terms. */
+function gitHubWriter(stream: Stream, masks: SecretMasks, env: CommandIO['env']): ReportWriter {
+  const writer = streamWriter({ write: (text) => void stream.write(text), redact: (text) => masks.apply(text), env });
+  return {
+    ...writer,
+    error: (message, properties = {}) =>
+      writer.error(inCommandTerms(message), { ...properties, ...(properties.title !== undefined && { title: inCommandTerms(properties.title) }) }),
+  };
+}
+
 async function wait(settings: Settings, line: CommandLine, io: CommandIO, kubeconfigSources: KubeconfigSources, masks: SecretMasks): Promise<EngineResult> {
-  // With -o json, stdout holds the document alone: the live log goes to stderr.
-  const stream = line.output === 'json' ? io.stderr : io.stdout;
+  const stream = logStream(line, io);
   const flavour = flavourOf(io.env);
-  const write = (text: string) => stream.write(masks.apply(text));
-  const log = terminalLog(write, { flavour, colour: colourWanted(stream, io.env) });
+  const log = terminalLog((text) => stream.write(masks.apply(text)), { flavour, colour: colourWanted(stream, io.env) });
+  const github = flavour === 'github' ? gitHubWriter(stream, masks, io.env) : undefined;
+  let reports: { finish(result: EngineResult): Promise<void> } | undefined;
   const sink: PipelineSink = {
     log,
     mask(secret) {
       masks.mask(secret);
-      if (flavour === 'github') stream.write(`::add-mask::${secret}\n`);
+      github?.setSecret(secret);
     },
     async begin() {
-      if (flavour === 'github') github = await (await import('./github.js')).startGitHub(settings, gitHubLog);
+      if (github) reports = await (await import('./github.js')).startGitHub(settings, github);
     },
     async report(result: EngineResult, cluster: ClusterInfo) {
-      log.info(finalLogLines(result, settings.waitFor).join('\n'));
-      if (flavour === 'github') await (await import('./github.js')).reportToGitHub(result, settings, cluster, write);
-      await github?.finish(result);
+      if (github) (await import('./github.js')).reportToGitHub(result, settings, cluster, github);
+      else log.info(finalLogLines(result, settings.waitFor).join('\n'));
+      await reports?.finish(result);
     },
-  };
-  let github: { finish(result: EngineResult): Promise<void> } | undefined;
-  const gitHubLog = {
-    info: (text: string) => log.info(text),
-    warning: (text: string | Error) => log.warning(String(text)),
-    setSecret: (secret: string) => sink.mask(secret),
   };
   // Loaded here, not up front: --help, --version and a bad flag answer without evaluating client-node.
   const { waitAndReport } = await import('../pipeline.js');
@@ -127,27 +139,24 @@ function writeJunit(file: string, io: CommandIO, xml: string): void {
 }
 
 /** Before any target was judged: one line, the JSON document and the JUnit file still say so. */
-async function failed(error: unknown, line: CommandLine | undefined, io: CommandIO, out: (text: string) => void, err: (text: string) => void): Promise<number> {
+async function failed(
+  error: unknown,
+  line: CommandLine | undefined,
+  io: CommandIO,
+  masks: SecretMasks,
+  { out, err }: { out: (text: string) => void; err: (text: string) => void },
+): Promise<number> {
   const usage = error instanceof UsageError || error instanceof InputError;
   const message = error instanceof InputError ? describeForCommand(error) : error instanceof Error ? error.message.split('\n')[0]! : String(error);
   err(`kubewait: ${message}\n`);
   if (line?.output === 'json') out(`${jsonDocument('error', undefined, message)}\n`);
   if (line?.junit) writeJunit(line.junit, io, renderSetupFailureJunit(message));
-  if (line && flavourOf(io.env) === 'github' && error instanceof InputError) await annotateSetupFailure(error, io, line, err);
+  if (line && flavourOf(io.env) === 'github' && error instanceof InputError) await annotateSetupFailure(error, io, line, masks);
   return usage ? EXIT_CODES['bad-input'] : EXIT_CODES['cluster-error'];
 }
 
 /** Inside GitHub Actions a bad input is also an annotation and a job summary, as in the action. */
-async function annotateSetupFailure(problem: InputProblem, io: CommandIO, line: CommandLine, err: (text: string) => void): Promise<void> {
-  const write = (text: string) => (line.output === 'json' ? err(text) : io.stdout.write(text));
-  const result: EngineResult = { outcome: 'failed', cancelled: false, durationSeconds: 0, targets: [], warnings: [], error: problem };
-  const summary = line.inputs.summary !== 'false';
-  const { reportToGitHub, reportSetupFailureToGitHub } = await import('./github.js');
-  await reportToGitHub(result, { waitFor: { kind: 'ready' }, failFast: true, summary }, {}, write);
-  const log = {
-    info: (text: string) => void write(`${text}\n`),
-    warning: (text: string | Error) => void write(`${workflowCommand('warning', {}, String(text))}\n`),
-    setSecret: (secret: string) => void write(`::add-mask::${secret}\n`),
-  };
-  await reportSetupFailureToGitHub(problem, line, log);
+async function annotateSetupFailure(problem: InputProblem, io: CommandIO, line: CommandLine, masks: SecretMasks): Promise<void> {
+  const { reportSetupFailureToGitHub } = await import('./github.js');
+  await reportSetupFailureToGitHub(problem, line, gitHubWriter(logStream(line, io), masks, io.env));
 }
