@@ -13,7 +13,7 @@ import { CLIENT_DEFAULTS, createGitHubClient, type ClientOptions, type GitHubCli
 import type { LogTail } from './comment-body.js';
 import { finishDeployment, startDeployment, type DeploymentStarted, type DeploymentTarget } from './deployment.js';
 import { upsertPrComment } from './pr-comment.js';
-import { gitHubRunContext, type GitHubRunContext } from './run-context.js';
+import { gitHubRunContext, reportHelpers, type GitHubRunContext } from './run-context.js';
 import { reportingWarning } from './warnings.js';
 
 export { gitHubRunContext, type GitHubRunContext } from './run-context.js';
@@ -196,11 +196,16 @@ export interface GitHubReports {
   finish(result: EngineResult): Promise<void>;
 }
 
+/** The options of both calls; a `report-job-id` or `report-matrix` the reports cannot use is one warning,
+ *  said when there is a report to make. */
 function shellOptions(settings: GitHubReportSettings, log: GitHubReportLog): GitHubReportOptions & { waitFor: WaitFor } {
+  const helpers = reportHelpers({ matrix: settings.reportMatrix, jobId: settings.reportJobId });
+  const want = wanted(settings);
+  if (want.comment || want.deployment) for (const warning of helpers.warnings) log.warning(warning);
   return {
     settings,
     waitFor: settings.waitFor,
-    run: gitHubRunContext({ matrix: settings.reportMatrix, jobId: settings.reportJobId }),
+    run: gitHubRunContext({ matrix: helpers.matrix, jobId: helpers.jobId }),
     mask: (secret) => log.setSecret(secret),
   };
 }
