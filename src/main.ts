@@ -7,8 +7,9 @@ import * as core from '@actions/core';
 import type { RunResult } from './result.js';
 import { parseGitHubReportInputs, parseSettings } from './inputs.js';
 import { waitAndReport, type PipelineSink } from './pipeline.js';
+import { coreWriter } from './report/core-writer.js';
 import { reportSetupFailureToGitHub, startGitHubReports, type GitHubReports } from './report/github/index.js';
-import { failureMessage, inputProblemAnnotation, publicResult, reportResult, reportSetupFailure, setOutputs } from './report/index.js';
+import { failureMessage, publicResult, reportResult, reportSetupFailure, setOutputs } from './report/index.js';
 import { InputError, type Settings } from './settings.js';
 
 /** A step that is done must end even if some library left a socket open. */
@@ -39,13 +40,13 @@ export async function run(): Promise<void> {
 function actionSink(settings: Settings): PipelineSink {
   let github: GitHubReports | undefined;
   return {
-    log: core,
-    mask: (secret) => core.setSecret(secret),
+    log: coreWriter,
+    mask: (secret) => coreWriter.setSecret(secret),
     async begin() {
-      github = await startGitHubReports(settings);
+      github = await startGitHubReports(settings, coreWriter);
     },
     async report(result, cluster) {
-      await reportResult(result, { ...settings, server: cluster.server, context: cluster.context });
+      reportResult(result, { ...settings, server: cluster.server, context: cluster.context }, coreWriter);
       await github?.finish(result);
     },
   };
@@ -57,11 +58,9 @@ function actionSink(settings: Settings): PipelineSink {
  */
 async function failStep(error: unknown): Promise<void> {
   if (error instanceof InputError) {
-    const { message, ...properties } = inputProblemAnnotation(error);
-    core.error(message, properties);
     // Settings may not have parsed, so the summary input is read as is: only an explicit `false` turns it off.
-    await reportSetupFailure(error, { summary: core.getInput('summary').trim() !== 'false' });
-    await reportSetupFailureToGitHub(error, () => parseGitHubReportInputs((name) => core.getInput(name)));
+    reportSetupFailure(error, { summary: core.getInput('summary').trim() !== 'false' }, coreWriter);
+    await reportSetupFailureToGitHub(error, () => parseGitHubReportInputs((name) => core.getInput(name)), coreWriter);
     process.exitCode = 1;
     return;
   }
@@ -76,5 +75,5 @@ async function failStep(error: unknown): Promise<void> {
 function setOutputsForNoTargets(): void {
   const none: RunResult = { outcome: 'failed', cancelled: false, durationSeconds: 0, targets: [], warnings: [] };
   // It could not judge the targets: `error`, like a bad input.
-  setOutputs(none, { result: 'error' });
+  setOutputs(none, coreWriter, { result: 'error' });
 }

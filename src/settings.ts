@@ -76,9 +76,9 @@ export interface Settings {
   deploymentEnvironment: string;
   /** '' for none; an http(s) URL otherwise. */
   deploymentUrl: string;
-  /** `report-matrix`: the job's matrix entry as `toJSON(matrix)` ('' or 'null' without one). */
+  /** `report-matrix`: the job's matrix entry as `toJSON(matrix)` ('' or 'null' without one), as given. */
   reportMatrix: string;
-  /** `report-job-id`: the job's check-run id, digits or '' when the runner does not know it. */
+  /** `report-job-id`: the job's check-run id, '' when the runner does not know it, as given (checked where used). */
   reportJobId: string;
   /** The `health-checks` input as given (inline rules or file lines); loaded before the wait. */
   healthChecks: string;

@@ -8,17 +8,19 @@ import path from 'node:path';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { RunResult as EngineResult } from '../result.js';
 import type { KubeconfigSources } from '../kube/index.js';
+import { SecretMasks } from '../kube/masks.js';
 import type { ClusterInfo, PipelineSink } from '../pipeline.js';
 import { finalLogLines } from '../report/live-log.js';
 import { publicResult, resourceOutput } from '../report/outputs.js';
+import { streamWriter } from '../report/stream-writer.js';
+import type { ReportWriter } from '../report/writer.js';
 import { InputError, type InputProblem, type Settings } from '../settings.js';
 import { EXIT_CODES, exitCodeOf } from './exit-codes.js';
 import { checkSomethingToWaitFor, parseCommandLine, settingsFrom, UsageError, type CommandLine } from './flags.js';
 import { helpText } from './help.js';
 import { renderJunit, renderSetupFailureJunit } from './junit.js';
-import { describeForCommand } from './messages.js';
-import { Redactor } from './redact.js';
-import { colourWanted, flavourOf, terminalLog, workflowCommand } from './terminal.js';
+import { describeForCommand, inCommandTerms } from './messages.js';
+import { colourWanted, flavourOf, terminalLog } from './terminal.js';
 
 export const VERSION = packageJson.version;
 
@@ -36,25 +38,26 @@ export interface CommandIO {
 }
 
 export async function runCommand(io: CommandIO): Promise<number> {
-  const redactor = new Redactor();
-  const out = (text: string) => io.stdout.write(redactor.redact(text));
-  const err = (text: string) => io.stderr.write(redactor.redact(text));
+  // Every secret the run registers is masked in everything the command writes, by the runner's rule.
+  const masks = new SecretMasks();
+  const out = (text: string) => io.stdout.write(masks.apply(text));
+  const err = (text: string) => io.stderr.write(masks.apply(text));
   let line: CommandLine | undefined;
   try {
     line = parseCommandLine(io.argv);
     // As gh and the action's default do: the job's token, unless one is given.
     if (!line.inputs['github-token'] && io.env.GITHUB_TOKEN) line.inputs['github-token'] = io.env.GITHUB_TOKEN;
-    if (line.inputs['github-token']) redactor.add(line.inputs['github-token']);
+    if (line.inputs['github-token']) masks.mask(line.inputs['github-token']);
     if (line.help) return (out(helpText(VERSION)), EXIT_CODES.ready);
     if (line.version) return (out(`kubewait ${VERSION}\n`), EXIT_CODES.ready);
     checkSomethingToWaitFor(line);
     const settings = settingsFrom(line);
-    const result = await wait(settings, line, io, await kubeconfigSources(line, io), redactor);
+    const result = await wait(settings, line, io, await kubeconfigSources(line, io), masks);
     finish(result, settings, line, io, out);
     if (result.error) err(`kubewait: ${describeForCommand(result.error)}\n`);
     return exitCodeOf(result);
   } catch (error) {
-    return failed(error, line, io, out, err);
+    return failed(error, line, io, masks, { out, err });
   }
 }
 
@@ -72,32 +75,42 @@ async function kubeconfigSources(line: CommandLine, io: CommandIO): Promise<Kube
   return { ...defaultSources(), env, home: io.env.HOME || io.env.USERPROFILE };
 }
 
-async function wait(settings: Settings, line: CommandLine, io: CommandIO, kubeconfigSources: KubeconfigSources, redactor: Redactor): Promise<EngineResult> {
-  // With -o json, stdout holds the document alone: the live log goes to stderr.
-  const stream = line.output === 'json' ? io.stderr : io.stdout;
+/** With -o json, stdout holds the document alone: the log goes to stderr. */
+function logStream(line: CommandLine, io: CommandIO): Stream {
+  return line.output === 'json' ? io.stderr : io.stdout;
+}
+
+/** Inside GitHub Actions, the command writes what the action writes (workflow commands, outputs, the job
+ *  summary), masked, with annotations in the command's terms. */
+function gitHubWriter(stream: Stream, masks: SecretMasks, env: CommandIO['env']): ReportWriter {
+  const writer = streamWriter({ write: (text) => void stream.write(text), redact: (text) => masks.apply(text), env });
+  return {
+    ...writer,
+    error: (message, properties = {}) =>
+      writer.error(inCommandTerms(message), { ...properties, ...(properties.title !== undefined && { title: inCommandTerms(properties.title) }) }),
+  };
+}
+
+async function wait(settings: Settings, line: CommandLine, io: CommandIO, kubeconfigSources: KubeconfigSources, masks: SecretMasks): Promise<EngineResult> {
+  const stream = logStream(line, io);
   const flavour = flavourOf(io.env);
-  const write = (text: string) => stream.write(redactor.redact(text));
-  const log = terminalLog(write, { flavour, colour: colourWanted(stream, io.env) });
+  const log = terminalLog((text) => stream.write(masks.apply(text)), { flavour, colour: colourWanted(stream, io.env) });
+  const github = flavour === 'github' ? gitHubWriter(stream, masks, io.env) : undefined;
+  let reports: { finish(result: EngineResult): Promise<void> } | undefined;
   const sink: PipelineSink = {
     log,
     mask(secret) {
-      redactor.add(secret);
-      if (flavour === 'github') stream.write(`::add-mask::${secret}\n`);
+      masks.mask(secret);
+      github?.setSecret(secret);
     },
     async begin() {
-      if (flavour === 'github') github = await (await import('./github.js')).startGitHub(settings, gitHubLog);
+      if (github) reports = await (await import('./github.js')).startGitHub(settings, github);
     },
     async report(result: EngineResult, cluster: ClusterInfo) {
-      log.info(finalLogLines(result, settings.waitFor).join('\n'));
-      if (flavour === 'github') await (await import('./github.js')).reportToGitHub(result, settings, cluster, write);
-      await github?.finish(result);
+      if (github) (await import('./github.js')).reportToGitHub(result, settings, cluster, github);
+      else log.info(finalLogLines(result, settings.waitFor).join('\n'));
+      await reports?.finish(result);
     },
-  };
-  let github: { finish(result: EngineResult): Promise<void> } | undefined;
-  const gitHubLog = {
-    info: (text: string) => log.info(text),
-    warning: (text: string | Error) => log.warning(String(text)),
-    setSecret: (secret: string) => sink.mask(secret),
   };
   // Loaded here, not up front: --help, --version and a bad flag answer without evaluating client-node.
   const { waitAndReport } = await import('../pipeline.js');
@@ -128,27 +141,24 @@ function writeJunit(file: string, io: CommandIO, xml: string): void {
 }
 
 /** Before any target was judged: one line, the JSON document and the JUnit file still say so. */
-async function failed(error: unknown, line: CommandLine | undefined, io: CommandIO, out: (text: string) => void, err: (text: string) => void): Promise<number> {
+async function failed(
+  error: unknown,
+  line: CommandLine | undefined,
+  io: CommandIO,
+  masks: SecretMasks,
+  { out, err }: { out: (text: string) => void; err: (text: string) => void },
+): Promise<number> {
   const usage = error instanceof UsageError || error instanceof InputError;
   const message = error instanceof InputError ? describeForCommand(error) : error instanceof Error ? error.message.split('\n')[0]! : String(error);
   err(`kubewait: ${message}\n`);
   if (line?.output === 'json') out(`${jsonDocument('error', undefined, message)}\n`);
   if (line?.junit) writeJunit(line.junit, io, renderSetupFailureJunit(message));
-  if (line && flavourOf(io.env) === 'github' && error instanceof InputError) await annotateSetupFailure(error, io, line, err);
+  if (line && flavourOf(io.env) === 'github' && error instanceof InputError) await annotateSetupFailure(error, io, line, masks);
   return usage ? EXIT_CODES['bad-input'] : EXIT_CODES['cluster-error'];
 }
 
 /** Inside GitHub Actions a bad input is also an annotation and a job summary, as in the action. */
-async function annotateSetupFailure(problem: InputProblem, io: CommandIO, line: CommandLine, err: (text: string) => void): Promise<void> {
-  const write = (text: string) => (line.output === 'json' ? err(text) : io.stdout.write(text));
-  const result: EngineResult = { outcome: 'failed', cancelled: false, durationSeconds: 0, targets: [], warnings: [], error: problem };
-  const summary = line.inputs.summary !== 'false';
-  const { reportToGitHub, reportSetupFailureToGitHub } = await import('./github.js');
-  await reportToGitHub(result, { waitFor: { kind: 'ready' }, failFast: true, summary }, {}, write);
-  const log = {
-    info: (text: string) => void write(`${text}\n`),
-    warning: (text: string | Error) => void write(`${workflowCommand('warning', {}, String(text))}\n`),
-    setSecret: (secret: string) => void write(`::add-mask::${secret}\n`),
-  };
-  await reportSetupFailureToGitHub(problem, line, log);
+async function annotateSetupFailure(problem: InputProblem, io: CommandIO, line: CommandLine, masks: SecretMasks): Promise<void> {
+  const { reportSetupFailureToGitHub } = await import('./github.js');
+  await reportSetupFailureToGitHub(problem, line, gitHubWriter(logStream(line, io), masks, io.env));
 }

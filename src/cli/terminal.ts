@@ -3,7 +3,8 @@
  * A terminal gets colour (only on a TTY, never with NO_COLOR); GitLab CI gets collapsible sections; GitHub
  * Actions gets its groups and warnings as workflow commands. Every line passes through the redactor first.
  */
-import type { LogSink } from '../report/live-log.js';
+import { workflowCommandLog } from '../report/stream-writer.js';
+import type { LogSink } from '../report/writer.js';
 
 export type Flavour = 'plain' | 'gitlab' | 'github';
 
@@ -47,17 +48,6 @@ export function colourise(line: string): string {
   return line.replace(STATUS_WORDS, (word) => STATUS_COLOUR[word]!(word));
 }
 
-/** A workflow command line (`::error title=...::message`), escaped as @actions/core escapes it. */
-export function workflowCommand(command: string, properties: Record<string, string | number | undefined>, message: string): string {
-  const escapeData = (text: string) => text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-  const escapeProperty = (text: string) => escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
-  const props = Object.entries(properties)
-    .filter(([, value]) => value !== undefined && value !== '')
-    .map(([key, value]) => `${key}=${escapeProperty(String(value))}`)
-    .join(',');
-  return `::${command}${props ? ` ${props}` : ''}::${escapeData(message)}`;
-}
-
 export interface TerminalOptions {
   flavour: Flavour;
   colour: boolean;
@@ -69,16 +59,18 @@ export interface TerminalOptions {
 export function terminalLog(write: (text: string) => void, options: TerminalOptions): LogSink {
   const now = options.now ?? Date.now;
   const lines = (text: string) => write(`${options.colour ? text.split('\n').map(colourise).join('\n') : text}\n`);
+  // GitHub Actions: the workflow commands the report writes too (report/stream-writer.ts).
+  if (options.flavour === 'github') {
+    return { ...workflowCommandLog(write), info: lines };
+  }
   const sections: string[] = [];
   let counter = 0;
   return {
     info: lines,
     warning(message) {
-      if (options.flavour === 'github') write(`${workflowCommand('warning', {}, message)}\n`);
-      else lines(options.colour ? `${yellow('warning')}: ${message}` : `warning: ${message}`);
+      lines(options.colour ? `${yellow('warning')}: ${message}` : `warning: ${message}`);
     },
     startGroup(name) {
-      if (options.flavour === 'github') return write(`::group::${name}\n`);
       if (options.flavour === 'gitlab') {
         // https://docs.gitlab.com/ci/jobs/job_logs/#custom-collapsible-sections
         const section = `kubewait_${++counter}`;
@@ -88,7 +80,6 @@ export function terminalLog(write: (text: string) => void, options: TerminalOpti
       lines(options.colour ? bold(name) : name);
     },
     endGroup() {
-      if (options.flavour === 'github') return write('::endgroup::\n');
       const section = sections.pop();
       if (options.flavour === 'gitlab' && section) write(`${ESC}[0Ksection_end:${Math.floor(now() / 1000)}:${section}\r${ESC}[0K\n`);
     },

@@ -1,31 +1,38 @@
 /**
  * The secret values registered with the runner, kept so text the runner never filters can be masked too: the
  * runner masks `core.setSecret` values in the step log only, not in the job summary or outputs, and container
- * logs written there must not carry a credential. Implements `Secrets`: register through it, then `mask(text)`.
+ * logs written there must not carry a credential. The command masks everything it writes with the same class,
+ * as the runner would (`***`). Implements `Secrets`: register through it, then `apply(text)`.
  */
 import type { Secrets } from './kubeconfig.js';
 
-/** A line of a multi-line secret shorter than this is not masked alone: `}` or `--` would mask half a log. */
-const MIN_LINE_CHARS = 4;
+/**
+ * What one registered secret masks: the value as given, and each line of it, trimmed, whatever its length. This
+ * is the runner's own rule for `::add-mask::` (actions/runner, AddMaskCommandExtension: the whole value, then
+ * every non-empty trimmed line, with no minimum length), so the job summary, the outputs and the command's
+ * output hide exactly what the step log hides. A shorter rule would show there what the log masks (the last
+ * line of a PEM key can be 4 characters); a longer one would mask what the log shows.
+ */
+export function maskedPieces(value: string): string[] {
+  if (value.trim() === '') return [];
+  const lines = value
+    .split(/[\r\n]+/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+  return [...new Set([value, ...lines])];
+}
 
 export class SecretMasks implements Secrets {
   private readonly values = new Set<string>();
   private sorted: string[] = [];
 
+  /** `register`: also registers each secret with the runner (`::add-mask::`), which splits it the same way. */
   constructor(private readonly register: (value: string) => void = () => undefined) {}
 
-  /** Registers a secret (also with the runner, through `register`); each line of a multi-line one as well,
-   *  as the runner does, since a log may show it a line at a time. */
   mask(value: string): void {
-    if (value === '') return;
+    const pieces = maskedPieces(value);
+    if (pieces.length === 0) return;
     this.register(value);
-    const pieces = [
-      value,
-      ...value
-        .split(/\r?\n/)
-        .map((l) => l.trim())
-        .filter((l) => l.length >= MIN_LINE_CHARS),
-    ];
     for (const piece of pieces) this.values.add(piece);
     // Longest first: a secret that contains another is masked whole.
     this.sorted = [...this.values].sort((a, b) => b.length - a.length);

@@ -1,24 +1,26 @@
 /**
- * The report layer's shell: writes the live log, outputs, annotations and job summary through
- * `@actions/core`. Everything it writes is built by the pure modules beside it.
+ * The report, written once for both shells: outputs, closing log lines, container-log groups, annotations
+ * and the job summary, through a `ReportWriter` (writer.ts: `@actions/core` in the action, workflow commands
+ * on a stream for the command inside GitHub Actions). Everything it writes is built by the pure modules beside it.
  */
 import { randomUUID } from 'node:crypto';
-import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import * as core from '@actions/core';
 import { context as githubContext } from '@actions/github';
 import type { RunResult as EngineResult } from '../result.js';
 import type { InputProblem, Settings, WaitFor } from '../settings.js';
-import { annotationsFor } from './annotations.js';
+import { annotationsFor, inputProblemAnnotation } from './annotations.js';
 import { finalLogLines } from './live-log.js';
 import { distinctLogs, logGroup } from './logs.js';
 import { byStanding } from './text.js';
 import { completeResources, outputsFor } from './outputs.js';
 import { renderSummary, type RunInfo } from './summary.js';
+import type { ReportWriter } from './writer.js';
 
 export { annotationsFor, failureMessage, inputProblemAnnotation, MAX_ERROR_ANNOTATIONS, type Annotation, type AnnotationOptions } from './annotations.js';
-export { bufferedSink, createLiveLog, finalLogLines, heartbeatLines, transitionLine, type LiveLogOptions, type LogSink } from './live-log.js';
+export { bufferedSink, createLiveLog, finalLogLines, heartbeatLines, transitionLine, type LiveLogOptions } from './live-log.js';
+export type { AnnotationProperties, LogSink, ReportWriter } from './writer.js';
 export { completeResources, outputsFor, publicResult, resourceOutput, type Outputs, type ResourceOutput } from './outputs.js';
 export { renderSummary, DEFAULT_LIMITS, type RunInfo, type SummaryContext, type SummaryLimits } from './summary.js';
 
@@ -52,36 +54,39 @@ export function runInfoFromGitHub(): RunInfo {
 
 /**
  * Reports a finished wait in every outcome: outputs first (so they exist even if something later
- * fails), then the closing log lines, the error annotations and the job summary. Never throws for
- * a summary that cannot be written; it warns instead. Does not fail the step: the caller does, e.g.
- * with `core.setFailed(failureMessage(result, waitFor))` (one annotation is kept free for that).
+ * fails), then the closing log lines, the container-log groups, the error annotations and the job summary.
+ * Never throws for a summary that cannot be written; it warns instead. Does not fail the step: the caller
+ * does, e.g. with `core.setFailed(failureMessage(result, waitFor))` (one annotation is kept free for that).
  */
-export async function reportResult(result: EngineResult, ctx: ReportContext): Promise<void> {
-  setOutputs(result);
+export function reportResult(result: EngineResult, ctx: ReportContext, writer: ReportWriter): void {
+  setOutputs(result, writer);
 
   const waitFor = result.waitFor ?? ctx.waitFor;
-  core.info(finalLogLines(result, waitFor).join('\n'));
-  writeLogGroups(result);
+  writer.info(finalLogLines(result, waitFor).join('\n'));
+  writeLogGroups(result, writer);
 
-  for (const { message, ...properties } of annotationsFor(result, waitFor, { failFast: ctx.failFast })) core.error(message, properties);
+  for (const { message, ...properties } of annotationsFor(result, waitFor, { failFast: ctx.failFast })) writer.error(message, properties);
 
   if (!ctx.summary) return;
   const markdown = renderSummary(result, { server: ctx.server, context: ctx.context, waitFor, run: ctx.run ?? runInfoFromGitHub() });
-  await writeSummary(markdown);
+  writeSummary(markdown, writer);
 }
 
 /**
- * For a failure before any target was resolved (a bad input, an unusable kubeconfig): the outputs (no
- * targets, `result: failed`) and, when `summary` is on, a short job summary saying which input is wrong.
- * The caller writes the error annotation itself (`inputProblemAnnotation`).
+ * For a failure before any target was resolved (a bad input, an unusable kubeconfig): the error annotation
+ * naming the input, the outputs (no targets, `result: error`) and, when `summary` is on, a short job summary
+ * saying which input is wrong.
  */
-export async function reportSetupFailure(
+export function reportSetupFailure(
   problem: InputProblem,
   ctx: { summary: boolean; waitFor?: WaitFor; server?: string; context?: string; run?: RunInfo },
-): Promise<void> {
+  writer: ReportWriter,
+): void {
+  const { message, ...properties } = inputProblemAnnotation(problem);
+  writer.error(message, properties);
   const error = { input: problem.input, message: problem.message };
   const result: EngineResult = { outcome: 'failed', cancelled: false, durationSeconds: 0, targets: [], warnings: [], error };
-  setOutputs(result);
+  setOutputs(result, writer);
   if (!ctx.summary) return;
   const markdown = renderSummary(result, {
     server: ctx.server ?? '',
@@ -89,18 +94,18 @@ export async function reportSetupFailure(
     waitFor: ctx.waitFor ?? { kind: 'ready' },
     run: ctx.run ?? runInfoFromGitHub(),
   });
-  await writeSummary(markdown);
+  writeSummary(markdown, writer);
 }
 
 /** One collapsed group per failing container's log tail, after the closing lines that name the targets. */
-function writeLogGroups(result: EngineResult): void {
+function writeLogGroups(result: EngineResult, writer: ReportWriter): void {
   for (const target of byStanding(result.targets)) {
     for (const { view, samePods } of distinctLogs(target.explanation?.logs ?? [])) {
       // A fresh token per group: a log line cannot guess it to end `::stop-commands::` early.
       const { title, lines } = logGroup(view, randomUUID(), { lines: Number.MAX_SAFE_INTEGER, samePods });
-      core.startGroup(title);
-      for (const line of lines) core.info(line);
-      core.endGroup();
+      writer.startGroup(title);
+      for (const line of lines) writer.info(line);
+      writer.endGroup();
     }
   }
 }
@@ -110,32 +115,29 @@ function writeLogGroups(result: EngineResult): void {
  * complete `resources` JSON is written to a file under RUNNER_TEMP first, named by `resources-file`, so
  * the outputs may be cut to GitHub's 1 MB limit without losing anything.
  */
-export function setOutputs(result: EngineResult, overrides: Partial<Record<string, string>> = {}): void {
-  const file = writeResourcesFile(result);
+export function setOutputs(result: EngineResult, writer: ReportWriter, overrides: Partial<Record<string, string>> = {}): void {
+  const file = writeResourcesFile(result, writer);
   const outputs = { ...outputsFor(result, file ? {} : { where: 'the job summary' }), 'resources-file': file ?? '', ...overrides };
-  for (const [name, value] of Object.entries(outputs)) core.setOutput(name, value ?? '');
+  for (const [name, value] of Object.entries(outputs)) writer.setOutput(name, value ?? '');
 }
 
-function writeResourcesFile(result: EngineResult): string | undefined {
+function writeResourcesFile(result: EngineResult, writer: ReportWriter): string | undefined {
   try {
     const dir = mkdtempSync(path.join(process.env.RUNNER_TEMP || tmpdir(), 'kubewait-'));
     const file = path.join(dir, 'resources.json');
     writeFileSync(file, completeResources(result));
     return file;
   } catch (error) {
-    core.warning(`kubewait: could not write the resources file: ${error instanceof Error ? error.message : String(error)}`);
+    writer.warning(`kubewait: could not write the resources file: ${error instanceof Error ? error.message : String(error)}`);
     return undefined;
   }
 }
 
-export async function writeSummary(markdown: string): Promise<void> {
+/** Appends to the job summary, or says in one warning why it could not. */
+export function writeSummary(markdown: string, writer: ReportWriter): void {
   try {
-    // Synchronously: core.summary's asynchronous file calls go through libuv's thread pool, which costs
-    // 2-50 ms after the outcome is known (bench/), for one small append.
-    const file = process.env.GITHUB_STEP_SUMMARY;
-    if (!file) throw new Error('GITHUB_STEP_SUMMARY is not set');
-    appendFileSync(file, markdown.endsWith('\n') ? markdown : `${markdown}\n`);
+    writer.appendSummary(markdown);
   } catch (error) {
-    core.warning(`kubewait: could not write the job summary: ${error instanceof Error ? error.message : String(error)}`);
+    writer.warning(`kubewait: could not write the job summary: ${error instanceof Error ? error.message : String(error)}`);
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The live log: what a user watching the step sees while kubewait waits.
- * Line formatting is pure; `createLiveLog` only routes lines to a core-like sink.
+ * Line formatting is pure; `createLiveLog` only routes lines to a `LogSink` (the shell's `ReportWriter`).
  */
 import type { EngineObserver, RunResult as EngineResult, TargetReport } from '../result.js';
 import { publicResult } from './outputs.js';
@@ -8,14 +8,9 @@ import { isSelectorPlaceholder, memberJoinedLine, selectorExpansionLine } from '
 import type { WaitFor } from '../settings.js';
 import type { Status } from '../status/types.js';
 import { byStanding, desiredPhrase, diagnosisLines, fileLine, formatSeconds, logRef, oneLine, targetCount, truncate } from './text.js';
+import type { LogSink } from './writer.js';
 
-/** The subset of `@actions/core` the live log writes through. */
-export interface LogSink {
-  info(message: string): void;
-  warning(message: string): void;
-  startGroup(name: string): void;
-  endGroup(): void;
-}
+export type { LogSink } from './writer.js';
 
 export interface LiveLogOptions {
   waitFor: WaitFor;
@@ -99,7 +94,7 @@ export function bufferedSink(sink: LogSink): LogSink & { flush(): void } {
   };
 }
 
-/** An `EngineObserver` that writes the live log through `sink` (`@actions/core` in the action). */
+/** An `EngineObserver` that writes the live log through `sink` (the shell's `ReportWriter`). */
 export function createLiveLog(sink: LogSink, options: LiveLogOptions): EngineObserver {
   let total = 0;
   let resolved = false;

@@ -6,8 +6,7 @@ import { describe, expect, it } from '@jest/globals';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { EXIT_CODES, exitCodeOf, verdictOf } from '../../src/cli/exit-codes.js';
 import { renderJunit, renderSetupFailureJunit } from '../../src/cli/junit.js';
-import { Redactor } from '../../src/cli/redact.js';
-import { colourise, colourWanted, terminalLog, workflowCommand, type Flavour } from '../../src/cli/terminal.js';
+import { colourise, colourWanted, terminalLog, type Flavour } from '../../src/cli/terminal.js';
 import type { RunResult as EngineResult, TargetReport } from '../../src/result.js';
 
 const ESC = '\u001b';
@@ -52,20 +51,6 @@ describe('terminal log', () => {
     ['github', '::group::Waiting for 1 target to be ready\ndeployment/web (shop)  apps/v1  Current\n::endgroup::\n::warning::watch forbidden, polling\n'],
   ])('%s', (flavour, expected) => {
     expect(written(flavour)).toBe(expected);
-  });
-
-  it('escapes workflow commands as the runner unescapes them', () => {
-    expect(workflowCommand('error', { title: 'Deployment a/b', file: 'k8s/x,y.yaml', line: 3 }, '100% down\nnext')).toBe(
-      '::error title=Deployment a/b,file=k8s/x%2Cy.yaml,line=3::100%25 down%0Anext',
-    );
-  });
-
-  it('redacts every registered secret, longest first, and each line of a multi-line one', () => {
-    const redactor = new Redactor();
-    redactor.add('token-abc');
-    redactor.add('token-abc-longer');
-    redactor.add('-----BEGIN KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END KEY-----');
-    expect(redactor.redact('a token-abc-longer b token-abc c MIIEvQIBADANBgkqhkiG9w0BAQEFAASC')).toBe('a *** b *** c ***');
   });
 });
 

@@ -12,6 +12,7 @@ import type { ResourceOutput } from '../../src/report/outputs.js';
 import { startCluster, type TestCluster } from '../cluster/index.js';
 import { ensureDist } from './dist.js';
 import { deployment, job, pendingClaim } from './objects.js';
+import { parseCommands, parseOutputFile } from './runAction.js';
 import { runCommand, type CommandRun } from './runCommand.js';
 
 let cluster: TestCluster;
@@ -222,6 +223,56 @@ describe('kubewait, the command', () => {
     expect(run.stderr).toMatch(/^::group::Waiting for 1 target to be ready$/m);
     expect(readFileSync(summary, 'utf8')).toMatch(/ImagePullBackOff|ErrImagePull/);
   }, 120_000);
+
+  it('inside GitHub Actions writes the report the action writes: container-log groups, outputs, the summary', async () => {
+    cluster.create(deployment('api', { namespace: 'cli-gha-logs', podFailure: 'CrashLoopBackOff' }));
+    const output = path.join(scratch, 'gha-logs-output');
+    const summary = path.join(scratch, 'gha-logs-summary.md');
+    writeFileSync(output, '');
+    writeFileSync(summary, '');
+
+    const run = await runCommand(['deployment/api', '-o', 'json'], {
+      env: {
+        KUBECONFIG: kubeconfigFile('cli-gha-logs'),
+        GITHUB_ACTIONS: 'true',
+        GITHUB_OUTPUT: output,
+        GITHUB_STEP_SUMMARY: summary,
+        GITHUB_REPOSITORY: 'octo-org/shop',
+        RUNNER_TEMP: scratch,
+      },
+    });
+
+    expect(run.exitCode).toBe(1);
+    expect(json(run).result).toBe('failed');
+    const commands = parseCommands(run.stderr);
+    expect(commands.filter((c) => c.command === 'group').map((c) => c.message)).toContainEqual(
+      expect.stringMatching(/^Logs cli-gha-logs\/api-[\w-]+\/api \(previous\): exit 1: panic: missing DATABASE_URL$/),
+    );
+    // The container's own lines are shown, not obeyed: inside `::stop-commands::`.
+    expect(run.stderr).toMatch(/^::stop-commands::[\w-]+\n(?:.*\n)*goroutine 1 \[running\]:/m);
+    const outputs = parseOutputFile(readFileSync(output, 'utf8'));
+    expect([outputs.result, outputs.failed]).toEqual(['failed', 'cli-gha-logs/Deployment/api']);
+    expect(readFileSync(outputs['resources-file']!, 'utf8')).toBe(outputs.resources);
+    expect(readFileSync(summary, 'utf8')).toContain('goroutine 1 [running]:');
+  }, 120_000);
+
+  it('inside GitHub Actions a bad flag is an annotation in the command`s terms, the outputs and the summary', async () => {
+    const output = path.join(scratch, 'gha-usage-output');
+    const summary = path.join(scratch, 'gha-usage-summary.md');
+    writeFileSync(output, '');
+    writeFileSync(summary, '');
+
+    const run = await runCommand(['deployment/web', '--timeout', 'soon'], {
+      env: { GITHUB_ACTIONS: 'true', GITHUB_OUTPUT: output, GITHUB_STEP_SUMMARY: summary, RUNNER_TEMP: scratch },
+    });
+
+    expect(run.exitCode).toBe(3);
+    expect(parseCommands(run.stdout).filter((c) => c.command === 'error')).toEqual([
+      { command: 'error', properties: { title: 'kubewait: input --timeout' }, message: expect.stringMatching(/^--timeout is "soon"/) },
+    ]);
+    expect(parseOutputFile(readFileSync(output, 'utf8')).result).toBe('error');
+    expect(readFileSync(summary, 'utf8')).toContain('a problem with input `timeout`');
+  }, 60_000);
 
   it('folds the target list into a collapsible section inside GitLab CI', async () => {
     cluster.create(deployment('web', { namespace: 'cli-gitlab', readyAfterMs: 100 }));

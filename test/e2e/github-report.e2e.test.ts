@@ -154,6 +154,38 @@ describe('reporting to GitHub end to end', () => {
     expect(run.log.join('\n')).toContain('already deploys to environment "production"');
   }, 150_000);
 
+  // A runner that does not expand the defaults (`${{ job.check_run_id }}`, `${{ toJSON(matrix) }}`) passes them
+  // as literal text: the reports go on without them, with one warning, and the verdict is the cluster's.
+  it.each<[string, number, string]>([
+    ['report-job-id', 7, '${{ job.check_run_id }}'],
+    ['report-matrix', 8, '${{ toJSON(matrix) }}'],
+  ])(
+    'an unparseable %s is one warning naming it, never the verdict',
+    async (input, number, literal) => {
+      cluster.create(deployment('web', { namespace: `gh-literal-${number}`, readyAfterMs: 300 }));
+      const sha = `${number}e`.repeat(20);
+      gh.addPull({ number, headSha: sha });
+      const run = await runAction(
+        {
+          kubeconfig: cluster.kubeconfig({ namespace: `gh-literal-${number}` }),
+          resources: 'deployment/web',
+          timeout: '60s',
+          'pr-comment': 'always',
+          ...reportInputs(WRITE_TOKEN, { [input]: literal }),
+        },
+        { env: pullRequestEnv(number, sha) },
+      );
+      expect(run.outputs.result).toBe('ready');
+      expect(run.exitCode).toBe(0);
+      expect(run.errors).toEqual([]);
+      expect(run.warnings.map((w) => w.message)).toEqual([expect.stringContaining(`input "${input}" is "${literal}"`)]);
+      expect(comments(number)).toHaveLength(1);
+      expect(comments(number)[0]?.body).toContain('✅ kubewait: 1 of 1 target ready');
+      expect(comments(number)[0]?.body).not.toContain('${{');
+    },
+    150_000,
+  );
+
   it.each<[string, number, Record<string, string>, string]>([
     ['a bad input', 5, { timeout: 'soon' }, 'timeout'],
     ['an unusable kubeconfig', 6, { kubeconfig: 'clusters: [' }, 'kubeconfig'],

@@ -147,6 +147,11 @@ describe('parseSettings: good inputs', () => {
     expect(parseGitHubReportInputs((name) => inputs[name as keyof typeof inputs] ?? '')).toEqual(expected);
   });
 
+  it('keeps report-job-id and report-matrix as given: helpers of the reports, never a bad input (report/github/ checks them)', () => {
+    const inputs = { 'report-job-id': '${{ job.check_run_id }}', 'report-matrix': '${{ toJSON(matrix) }}' };
+    expect(settingsFrom({ ...target, ...inputs })).toMatchObject({ reportJobId: '${{ job.check_run_id }}', reportMatrix: '${{ toJSON(matrix) }}' });
+  });
+
   it('accepts a bare type filtered by a selector', () => {
     const settings = settingsFrom({ resources: 'deployments', selector: 'app=web' });
     expect(settings.resources).toEqual([{ type: 'deployments' }]);
@@ -469,11 +474,6 @@ describe('parseSettings: bad inputs name the input, the problem and an example',
       'deployment-url',
       { ...target, 'deployment-url': 'https://staging.example.com' },
       'Input "deployment-url" is set but "deployment-environment" is empty: name the environment too, like deployment-environment: staging.',
-    ],
-    [
-      'report-job-id',
-      { ...target, 'report-job-id': 'verify' },
-      'Input "report-job-id" is "verify": expected the job\'s numeric check-run id; leave it unset (its default is ${{ job.check_run_id }}).',
     ],
   ])('%s: %j', (input, inputs, message) => {
     const error = inputErrorFrom(inputs);

@@ -1,12 +1,13 @@
 /**
- * reportResult writes through @actions/core: here core is replaced by recording fakes (the one place
- * in the project where core is mocked) to check exactly what reaches the runner.
+ * reportResult and reportSetupFailure write through a `ReportWriter`: here a recording one, to check exactly
+ * what reaches the runner and in which order (runner-files.test.ts checks the real writers' files and commands).
  */
-import { afterAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { afterAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RunResult as EngineResult } from '../../src/result.js';
+import { reportResult, reportSetupFailure, type ReportWriter } from '../../src/report/index.js';
 import { failed, fromFile, imagePullDiagnosis, pending, ready, result } from './fixtures.js';
 
 const calls: Array<[string, ...unknown[]]> = [];
@@ -14,17 +15,21 @@ const calls: Array<[string, ...unknown[]]> = [];
 const summaryDir = mkdtempSync(path.join(tmpdir(), 'kubewait-summary-'));
 const summaryPath = path.join(summaryDir, 'step-summary.md');
 const writtenSummary = () => (existsSync(summaryPath) ? readFileSync(summaryPath, 'utf8') : '');
+let summaryFile: string | undefined;
 
-jest.unstable_mockModule('@actions/core', () => ({
-  setOutput: (name: string, value: string) => calls.push(['setOutput', name, value]),
-  error: (message: string, properties?: object) => calls.push(['error', message, properties]),
-  warning: (message: string) => calls.push(['warning', message]),
-  info: (message: string) => calls.push(['info', message]),
-  startGroup: (name: string) => calls.push(['startGroup', name]),
+const writer: ReportWriter = {
+  setOutput: (name, value) => calls.push(['setOutput', name, value]),
+  error: (message, properties) => calls.push(['error', message, properties]),
+  warning: (message) => calls.push(['warning', message]),
+  info: (message) => calls.push(['info', message]),
+  startGroup: (name) => calls.push(['startGroup', name]),
   endGroup: () => calls.push(['endGroup']),
-}));
-
-const { reportResult, reportSetupFailure } = await import('../../src/report/index.js');
+  setSecret: (secret) => calls.push(['setSecret', secret]),
+  appendSummary(markdown) {
+    if (!summaryFile) throw new Error('GITHUB_STEP_SUMMARY is not set');
+    appendFileSync(summaryFile, markdown);
+  },
+};
 
 const run = { serverUrl: 'https://github.com', repository: 'acme/shop', runId: 7, sha: 'abc' };
 const base = { server: 'https://10.0.0.1:6443', context: 'ci', summary: true, waitFor: { kind: 'ready' as const }, failFast: true, run };
@@ -36,11 +41,10 @@ function named(kind: string) {
 beforeEach(() => {
   calls.length = 0;
   rmSync(summaryPath, { force: true });
-  process.env.GITHUB_STEP_SUMMARY = summaryPath;
+  summaryFile = summaryPath;
 });
 
 afterAll(() => {
-  delete process.env.GITHUB_STEP_SUMMARY;
   rmSync(summaryDir, { recursive: true, force: true });
 });
 
@@ -51,8 +55,8 @@ describe('reportResult', () => {
     pending('worker'),
   ]);
 
-  it('sets every output first, then logs, annotates and writes the summary', async () => {
-    await reportResult(failure, base);
+  it('sets every output first, then logs, annotates and writes the summary', () => {
+    reportResult(failure, base, writer);
     expect(writtenSummary()).not.toBe('');
     expect(calls.map((c) => (c[0] === 'setOutput' ? `setOutput:${c[1]}` : c[0]))).toEqual([
       'setOutput:result',
@@ -116,8 +120,8 @@ describe('reportResult', () => {
     expect(readFileSync(outputs['resources-file'], 'utf8')).toBe(outputs.resources);
   });
 
-  it('annotates the failed target with title, file, line and diagnosis', async () => {
-    await reportResult(failure, base);
+  it('annotates the failed target with title, file, line and diagnosis', () => {
+    reportResult(failure, base, writer);
     expect(named('error')).toEqual([
       [
         'error',
@@ -127,50 +131,50 @@ describe('reportResult', () => {
     ]);
   });
 
-  it('writes the rendered summary once', async () => {
-    await reportResult(failure, base);
+  it('writes the rendered summary once', () => {
+    reportResult(failure, base, writer);
     expect(writtenSummary()).toMatch(/^## ❌ kubewait: 1 of 3 targets failed\n/);
     expect(writtenSummary()).toContain('[Workflow run](https://github.com/acme/shop/actions/runs/7)');
     expect(writtenSummary().match(/^## /gm)).toHaveLength(1);
   });
 
-  it('writes no summary when the summary input is false', async () => {
-    await reportResult(failure, { ...base, summary: false });
+  it('writes no summary when the summary input is false', () => {
+    reportResult(failure, { ...base, summary: false }, writer);
     expect(existsSync(summaryPath)).toBe(false);
     expect(named('setOutput')).toHaveLength(9);
   });
 
-  it('warns instead of throwing when the summary cannot be written, keeping the outputs', async () => {
-    delete process.env.GITHUB_STEP_SUMMARY;
-    await expect(reportResult(result([ready('a')]), base)).resolves.toBeUndefined();
+  it('warns instead of throwing when the summary cannot be written, keeping the outputs', () => {
+    summaryFile = undefined;
+    expect(() => reportResult(result([ready('a')]), base, writer)).not.toThrow();
     expect(named('warning')).toEqual([['warning', 'kubewait: could not write the job summary: GITHUB_STEP_SUMMARY is not set']]);
     expect(named('setOutput')).toHaveLength(9);
   });
 
-  it('annotates nothing on success and says so in the log', async () => {
-    await reportResult(result([ready('a')], { durationSeconds: 3 }), base);
+  it('annotates nothing on success and says so in the log', () => {
+    reportResult(result([ready('a')], { durationSeconds: 3 }), base, writer);
     expect(named('error')).toEqual([]);
     expect(named('info')).toEqual([['info', 'kubewait: ready after 3.0s: 1 of 1 target ready']]);
   });
 
-  it('passes fail-fast on: without it, targets pending at the deadline of a failed wait are annotated', async () => {
+  it('passes fail-fast on: without it, targets pending at the deadline of a failed wait are annotated', () => {
     const r = result([failed('bad'), pending('slow')], { outcome: 'failed', durationSeconds: 300 });
-    await reportResult(r, { ...base, failFast: false });
+    reportResult(r, { ...base, failFast: false }, writer);
     expect(named('error').map((c) => (c[2] as { title: string }).title)).toEqual(['Deployment shop/bad', 'Deployment shop/slow']);
     calls.length = 0;
-    await reportResult(r, base);
+    reportResult(r, base, writer);
     expect(named('error').map((c) => (c[2] as { title: string }).title)).toEqual(['Deployment shop/bad']);
   });
 
-  it('reports the input error by name', async () => {
-    await reportResult(result([pending('a')], { outcome: 'failed', error: { input: 'resources', message: 'type "foo" is ambiguous' } }), base);
+  it('reports the input error by name', () => {
+    reportResult(result([pending('a')], { outcome: 'failed', error: { input: 'resources', message: 'type "foo" is ambiguous' } }), base, writer);
     expect(named('error')[0]).toEqual(['error', 'type "foo" is ambiguous', { title: 'kubewait: input "resources"' }]);
   });
 });
 
 describe('reportSetupFailure', () => {
-  it('sets the outputs for no targets and writes a summary naming the input, without annotating', async () => {
-    await reportSetupFailure({ input: 'timeout', message: 'Input "timeout" is "5 minutes": expected a duration like 90s or 5m.' }, { summary: true, run });
+  it('annotates the input, sets the outputs for no targets and writes a summary naming the input', () => {
+    reportSetupFailure({ input: 'timeout', message: 'Input "timeout" is "5 minutes": expected a duration like 90s or 5m.' }, { summary: true, run }, writer);
     const outputs = Object.fromEntries(named('setOutput').map(([, n, v]) => [n, v]));
     expect(outputs).toEqual({
       result: 'error',
@@ -184,13 +188,13 @@ describe('reportSetupFailure', () => {
       'resources-file': expect.stringMatching(/resources\.json$/),
     });
     expect(readFileSync(outputs['resources-file'], 'utf8')).toBe('[]');
-    expect(named('error')).toEqual([]);
+    expect(named('error')).toEqual([['error', 'Input "timeout" is "5 minutes": expected a duration like 90s or 5m.', { title: 'kubewait: input "timeout"' }]]);
     expect(writtenSummary()).toContain('## ❌ kubewait: stopped: a problem with input `timeout`');
     expect(writtenSummary()).toContain('> [!CAUTION]\n> Input &quot;timeout&quot; is &quot;5 minutes&quot;: expected a duration like 90s or 5m.');
   });
 
-  it('writes no summary when asked not to', async () => {
-    await reportSetupFailure({ input: 'kubeconfig', message: 'no context "prod"' }, { summary: false });
+  it('writes no summary when asked not to', () => {
+    reportSetupFailure({ input: 'kubeconfig', message: 'no context "prod"' }, { summary: false }, writer);
     expect(existsSync(summaryPath)).toBe(false);
     expect(named('setOutput')).toHaveLength(9);
   });

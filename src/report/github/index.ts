@@ -2,17 +2,18 @@
  * Reporting back to GitHub: the sticky pull-request comment and the Deployment status. The action's shell
  * makes one call before the wait (`startGitHubReports`) and one after it (`finish`), or one after a setup
  * failure (`reportSetupFailureToGitHub`). Nothing here throws: every failure comes back as one warning, and
- * the wait's result and exit code are the caller's alone. `startDeploymentReport` and `finishGitHubReports`
- * are the same steps without `@actions/core`, returning their messages (the tests call them).
+ * the wait's result and exit code are the caller's alone. The shells log through their `ReportWriter`;
+ * `startDeploymentReport` and `finishGitHubReports` are the same steps returning their messages instead
+ * (the tests call them).
  */
-import * as core from '@actions/core';
 import type { RunResult as EngineResult } from '../../result.js';
 import type { InputProblem, Settings, WaitFor } from '../../settings.js';
+import type { ReportWriter } from '../writer.js';
 import { CLIENT_DEFAULTS, createGitHubClient, type ClientOptions, type GitHubClient } from './client.js';
 import type { LogTail } from './comment-body.js';
 import { finishDeployment, startDeployment, type DeploymentStarted, type DeploymentTarget } from './deployment.js';
 import { upsertPrComment } from './pr-comment.js';
-import { gitHubRunContext, type GitHubRunContext } from './run-context.js';
+import { gitHubRunContext, reportHelpers, type GitHubRunContext } from './run-context.js';
 import { reportingWarning } from './warnings.js';
 
 export { gitHubRunContext, type GitHubRunContext } from './run-context.js';
@@ -30,16 +31,16 @@ export type ReporterSettings = Pick<GitHubReportSettings, 'prComment' | 'githubT
 export interface GitHubReportOptions {
   settings: ReporterSettings;
   run: GitHubRunContext;
-  /** `core.setSecret`: the token is masked before any request. */
+  /** The writer's `setSecret`: the token is masked before any request. */
   mask?: (secret: string) => void;
   /** Timeouts, retries and budget of the client (defaults: CLIENT_DEFAULTS); tests shorten them. */
   client?: Partial<Omit<ClientOptions, 'token' | 'apiUrl' | 'mask'>>;
 }
 
 export interface GitHubReportMessages {
-  /** One per failed report, for `core.warning`. */
+  /** One per failed report, for the log's `warning`. */
   warnings: string[];
-  /** What was done or skipped, for `core.info`. */
+  /** What was done or skipped, for the log's `info`. */
   notices: string[];
 }
 
@@ -187,19 +188,24 @@ export async function finishGitHubReports(
   return out;
 }
 
-/** Where the shell logs: `@actions/core` in the action. */
-export type GitHubReportLog = Pick<typeof core, 'info' | 'warning' | 'setSecret'>;
+/** Where the shell logs: its `ReportWriter`. */
+export type GitHubReportLog = Pick<ReportWriter, 'info' | 'warning' | 'setSecret'>;
 
 /** The reports started before the wait; `finish` after the job summary is written. */
 export interface GitHubReports {
   finish(result: EngineResult): Promise<void>;
 }
 
+/** The options of both calls; a `report-job-id` or `report-matrix` the reports cannot use is one warning,
+ *  said when there is a report to make. */
 function shellOptions(settings: GitHubReportSettings, log: GitHubReportLog): GitHubReportOptions & { waitFor: WaitFor } {
+  const helpers = reportHelpers({ matrix: settings.reportMatrix, jobId: settings.reportJobId });
+  const want = wanted(settings);
+  if (want.comment || want.deployment) for (const warning of helpers.warnings) log.warning(warning);
   return {
     settings,
     waitFor: settings.waitFor,
-    run: gitHubRunContext({ matrix: settings.reportMatrix, jobId: settings.reportJobId }),
+    run: gitHubRunContext({ matrix: helpers.matrix, jobId: helpers.jobId }),
     mask: (secret) => log.setSecret(secret),
   };
 }
@@ -211,7 +217,7 @@ function logMessages(messages: GitHubReportMessages, log: GitHubReportLog): void
 }
 
 /** Call right before the wait: starts the Deployment when one is configured. Resolves, never rejects. */
-export async function startGitHubReports(settings: GitHubReportSettings, log: GitHubReportLog = core): Promise<GitHubReports> {
+export async function startGitHubReports(settings: GitHubReportSettings, log: GitHubReportLog): Promise<GitHubReports> {
   const options = shellOptions(settings, log);
   const deployment = await startDeploymentReport(options);
   logMessages(deployment, log);
@@ -230,7 +236,7 @@ export async function startGitHubReports(settings: GitHubReportSettings, log: Gi
 export async function reportSetupFailureToGitHub(
   problem: InputProblem,
   readSettings: () => Omit<GitHubReportSettings, 'waitFor'>,
-  log: GitHubReportLog = core,
+  log: GitHubReportLog,
 ): Promise<void> {
   let settings: GitHubReportSettings;
   try {

@@ -99,6 +99,42 @@ export function gitHubRunContext(extra: { matrix?: string; jobId?: string | numb
   return context;
 }
 
+/**
+ * `report-job-id` and `report-matrix` as the reports can use them. The runner fills them in from their defaults
+ * (`${{ job.check_run_id }}`, `${{ toJSON(matrix) }}`); a runner that does not expand those passes the literal
+ * text. Such a value is left out, with one warning naming the input: a helper of the reports never changes the
+ * wait's result.
+ */
+export function reportHelpers(inputs: { matrix: string; jobId: string }): { matrix: string; jobId: string; warnings: string[] } {
+  const warnings: string[] = [];
+  const jobId = inputs.jobId.trim();
+  const validJobId = jobId === '' || /^[1-9]\d*$/.test(jobId);
+  if (!validJobId) {
+    warnings.push(
+      `kubewait: input "report-job-id" is "${jobId}": expected the job's numeric check-run id, as its default \${{ job.check_run_id }} gives; reporting without it, so links point at the run instead of the job. The wait's result is not affected.`,
+    );
+  }
+  const matrix = inputs.matrix.trim();
+  const validMatrix = isJson(matrix);
+  if (!validMatrix) {
+    warnings.push(
+      `kubewait: input "report-matrix" is "${matrix}": expected the job's matrix entry as JSON, as its default \${{ toJSON(matrix) }} gives; reporting without it, so this job's matrix entries share one pull-request comment. The wait's result is not affected.`,
+    );
+  }
+  return { matrix: validMatrix ? matrix : '', jobId: validJobId ? jobId : '', warnings };
+}
+
+/** '' (no matrix) or a JSON text. */
+function isJson(text: string): boolean {
+  if (text === '') return true;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The matrix entry in a canonical form (keys sorted), '' for none, so formatting never splits one comment in two. */
 export function canonicalMatrix(matrix: string): string {
   const text = matrix.trim();

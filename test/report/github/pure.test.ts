@@ -2,7 +2,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { commentMarker, renderPrComment } from '../../../src/report/github/comment-body.js';
 import { deploymentDescription, deploymentState } from '../../../src/report/github/deployment.js';
-import { gitHubRunContext, type ContextSource, type GitHubRunContext } from '../../../src/report/github/run-context.js';
+import { gitHubRunContext, reportHelpers, type ContextSource, type GitHubRunContext } from '../../../src/report/github/run-context.js';
 import { failed, imagePullDiagnosis, pending, ready, result } from '../fixtures.js';
 
 const HEAD = 'a'.repeat(40);
@@ -54,6 +54,34 @@ describe('gitHubRunContext', () => {
     const run = gitHubRunContext({ matrix: '{"cluster":"eu"}' }, source(event, payload));
     expect(run).toMatchObject({ eventName: event, owner: 'octo-org', repo: 'shop', job: 'verify', matrix: '{"cluster":"eu"}', runId: 42, ...expected });
     if (!expected.pullRequest) expect(run.pullRequest).toBeUndefined();
+  });
+});
+
+describe('reportHelpers', () => {
+  it.each<[string, { matrix: string; jobId: string }, { matrix: string; jobId: string }, string[]]>([
+    ['the runner expanded both', { matrix: '{"os":"linux"}', jobId: '4711' }, { matrix: '{"os":"linux"}', jobId: '4711' }, []],
+    ['no matrix, no job id (older GHES)', { matrix: 'null', jobId: '' }, { matrix: 'null', jobId: '' }, []],
+    ['nothing given', { matrix: '', jobId: '' }, { matrix: '', jobId: '' }, []],
+    ['spaces around', { matrix: ' {} ', jobId: ' 42 ' }, { matrix: '{}', jobId: '42' }, []],
+    [
+      'an unexpanded job id',
+      { matrix: '', jobId: '${{ job.check_run_id }}' },
+      { matrix: '', jobId: '' },
+      ['kubewait: input "report-job-id" is "${{ job.check_run_id }}": expected the job\'s numeric check-run id'],
+    ],
+    ['a job id that is no id', { matrix: '', jobId: '0' }, { matrix: '', jobId: '' }, ['kubewait: input "report-job-id" is "0"']],
+    [
+      'an unexpanded matrix',
+      { matrix: '${{ toJSON(matrix) }}', jobId: '7' },
+      { matrix: '', jobId: '7' },
+      ['kubewait: input "report-matrix" is "${{ toJSON(matrix) }}": expected the job\'s matrix entry as JSON'],
+    ],
+  ])('%s', (_name, inputs, expected, warnings) => {
+    const helpers = reportHelpers(inputs);
+    expect({ matrix: helpers.matrix, jobId: helpers.jobId }).toEqual(expected);
+    expect(helpers.warnings).toEqual(
+      warnings.map((start) => expect.stringMatching(new RegExp(`^${start.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*The wait's result is not affected\\.$`))),
+    );
   });
 });
 

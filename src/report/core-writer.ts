@@ -1,0 +1,17 @@
+/**
+ * The action's `ReportWriter`: `@actions/core`, which the runner reads on the action's stdout and in its files.
+ * Besides src/main.ts (the action's shell reading its inputs), the only module that imports `@actions/core`.
+ */
+import * as core from '@actions/core';
+import { appendStepSummary, type ReportWriter } from './writer.js';
+
+export const coreWriter: ReportWriter = {
+  info: (message) => core.info(message),
+  warning: (message) => core.warning(message),
+  error: (message, properties) => core.error(message, properties),
+  startGroup: (name) => core.startGroup(name),
+  endGroup: () => core.endGroup(),
+  setOutput: (name, value) => core.setOutput(name, value),
+  setSecret: (secret) => core.setSecret(secret),
+  appendSummary: (markdown) => appendStepSummary(markdown),
+};

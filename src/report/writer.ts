@@ -1,0 +1,44 @@
+/**
+ * Where the report goes: the one interface both shells write the live log and the report through. The
+ * action writes with `@actions/core` (core-writer.ts); the command inside GitHub Actions writes the same
+ * workflow commands and runner files itself (stream-writer.ts). The report is rendered once (report/index.ts)
+ * and does not know which one it writes to.
+ */
+import { appendFileSync } from 'node:fs';
+
+/** The live log's part of a writer: what a user watching the step sees. */
+export interface LogSink {
+  info(message: string): void;
+  warning(message: string): void;
+  startGroup(name: string): void;
+  endGroup(): void;
+}
+
+/** Where an error annotation points (GitHub shows it on that file and line). */
+export interface AnnotationProperties {
+  title?: string;
+  file?: string;
+  startLine?: number;
+}
+
+export interface ReportWriter extends LogSink {
+  /** An error annotation. */
+  error(message: string, properties?: AnnotationProperties): void;
+  /** A step output. */
+  setOutput(name: string, value: string): void;
+  /** Registers a credential with the runner before anything could show it. */
+  setSecret(secret: string): void;
+  /** Appends markdown to the job summary; throws when there is none to append to (the report warns). */
+  appendSummary(markdown: string): void;
+}
+
+/**
+ * Appends to the file the runner names in GITHUB_STEP_SUMMARY. Synchronously, and not through `core.summary`:
+ * its asynchronous file calls go through libuv's thread pool, which costs 2-50 ms after the outcome is known
+ * (bench/), for one small append.
+ */
+export function appendStepSummary(markdown: string, env: Record<string, string | undefined> = process.env): void {
+  const file = env.GITHUB_STEP_SUMMARY;
+  if (!file) throw new Error('GITHUB_STEP_SUMMARY is not set');
+  appendFileSync(file, markdown.endsWith('\n') ? markdown : `${markdown}\n`);
+}
