@@ -3,6 +3,7 @@
  * a HOME without ~/.kube, no CI variables unless the test sets them), and reads back stdout, stderr and
  * the exit code. `viaKubectl` runs it as `kubectl kubewait ...` through the real kubectl, which finds the
  * plugin `kubectl-kubewait` on PATH: a link to dist/cli.js itself, so its shebang and mode are tested too.
+ * `command` runs an installed executable instead of dist/cli.js (the npm package's bin link).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -27,6 +28,8 @@ export interface CommandOptions {
   signalWhen?: (output: string) => NodeJS.Signals | undefined;
   /** Run as `kubectl kubewait ARGS` through the real kubectl v1.35.2. */
   viaKubectl?: boolean;
+  /** An executable to run instead of `node dist/cli.js`: an installed `kubewait` (test/e2e/package.e2e.test.ts). */
+  command?: string;
   /** Run on a pseudo-terminal (util-linux `script`), as in a person's shell; stdout and stderr both arrive on stdout. */
   terminal?: boolean;
 }
@@ -41,11 +44,11 @@ export async function runCommand(args: string[], options: CommandOptions = {}): 
       HOME: scratch,
       ...options.env,
     };
-    let command = process.execPath;
-    let argv = [DIST_CLI, ...args];
+    let command = options.command ?? process.execPath;
+    let argv = options.command ? [...args] : [DIST_CLI, ...args];
     if (options.viaKubectl) {
       mkdirSync(bin);
-      symlinkSync(DIST_CLI, path.join(bin, 'kubectl-kubewait'));
+      symlinkSync(options.command ?? DIST_CLI, path.join(bin, 'kubectl-kubewait'));
       command = await kubectlPath();
       argv = ['kubewait', ...args];
     }
