@@ -1,6 +1,8 @@
 /**
- * `npx tsx bench/cli.ts [ROUNDS]`: only the command's start-up against kubectl wait (bench/cli-startup.ts),
- * printed, and put into bench/results.json and bench/RESULTS.md beside the last full `npm run bench`.
+ * `npx tsx bench/cli.ts [ROUNDS] [BEFORE_CLI]`: only the command's start-up against kubectl wait
+ * (bench/cli-startup.ts), printed, and put into bench/results.json and bench/RESULTS.md beside the last full
+ * `npm run bench`. BEFORE_CLI is another build's dist/cli.js (a worktree of the commit to compare with, after
+ * `npm run package` there), measured in the same rounds.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +16,7 @@ const RESULTS_JSON = fileURLToPath(new URL('./results.json', import.meta.url));
 const RESULTS_MD = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 
 await ensureDist();
-const startup = await measureCliStartup(DIST_CLI, await kubectlPath(), Number(process.argv[2] ?? 15));
+const startup = await measureCliStartup(DIST_CLI, await kubectlPath(), Number(process.argv[2] ?? 15), process.argv[3]);
 console.log(renderCliStartup(startup));
 const results = JSON.parse(readFileSync(RESULTS_JSON, 'utf8')) as BenchResults;
 results.startedAt = new Date(results.startedAt);

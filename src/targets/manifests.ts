@@ -5,7 +5,6 @@
  * object is an input error naming the file and line. Namespaces stay undefined when a manifest sets
  * none: the engine applies the `namespace` input (or the context's) and knows which kinds are cluster-scoped.
  */
-import * as glob from '@actions/glob';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Composer, LineCounter, Parser, isMap, isSeq, type Node } from 'yaml';
@@ -195,7 +194,12 @@ function notAnObject(place: Place, line: number, why: string): never {
   throw place.fail({ file: place.file, line, kind: 'object', reason: why });
 }
 
+/** @actions/glob, loaded when a pattern is read: it brings @actions/core and undici, which the command's
+ *  --version, --help and every wait without `manifests` never need (bench/RESULTS.md, start-up). */
+const loadGlob = () => import('@actions/glob');
+
 async function manifestFiles(patterns: string[], cwd: string): Promise<string[]> {
+  const glob = await loadGlob();
   const exclusions = patterns.filter((pattern) => pattern.startsWith('!')).map((pattern) => `!${absolute(pattern.slice(1), cwd)}`);
   const files = new Set<string>();
   // The globber applies `!` lines to what it matches, not to the files of a directory it matched (`k8s/`):
@@ -220,6 +224,7 @@ async function manifestFiles(patterns: string[], cwd: string): Promise<string[]>
 async function excludedFiles(patterns: string[], cwd: string): Promise<Set<string>> {
   const exclusions = patterns.filter((pattern) => pattern.startsWith('!') && pattern.length > 1).map((pattern) => absolute(pattern.slice(1), cwd));
   if (exclusions.length === 0) return new Set();
+  const glob = await loadGlob();
   const globber = await glob.create(exclusions.join('\n'), { implicitDescendants: true, matchDirectories: false });
   return new Set(await globber.glob());
 }
