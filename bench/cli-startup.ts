@@ -12,7 +12,7 @@
  * prints the medians and puts them into results.json and RESULTS.md. A figure, not a test: nothing asserts
  * time.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startCluster } from '../test/cluster/index.js';
@@ -33,6 +33,8 @@ export interface CliStartup {
   /** 1-minute load average at the start and the end: on a busy machine every figure is higher. */
   load: [number, number];
   records: CliStartupRecord[];
+  /** Size of the single executable, when it was measured. */
+  seaBytes?: number;
 }
 
 export const LABELS = {
@@ -44,9 +46,17 @@ export const LABELS = {
   kubectlVersion: 'kubectl version --client (no cluster)',
   waitBefore: 'before: kubewait deployment/web',
   versionBefore: 'before: kubewait --version (no cluster)',
+  waitSea: 'single executable: kubewait deployment/web',
+  versionSea: 'single executable: kubewait --version (no cluster)',
 };
 
-export async function measureCliStartup(cli: string, kubectl: string, rounds: number, before?: string): Promise<CliStartup> {
+/** Other builds measured in the same rounds: another checkout's dist/cli.js, the single executable. */
+export interface OtherBuilds {
+  before?: string;
+  sea?: string;
+}
+
+export async function measureCliStartup(cli: string, kubectl: string, rounds: number, { before, sea }: OtherBuilds = {}): Promise<CliStartup> {
   const loadAtStart = os.loadavg()[0] ?? Number.NaN;
   const cluster = await startCluster({ speed: 1 });
   const scratch = mkdtempSync(path.join(tmpdir(), 'kubewait-cli-bench-'));
@@ -73,6 +83,12 @@ export async function measureCliStartup(cli: string, kubectl: string, rounds: nu
             { label: LABELS.versionBefore, command: process.execPath, args: [before, '--version'] },
           ]
         : []),
+      ...(sea
+        ? [
+            { label: LABELS.waitSea, command: sea, args: waitArgs },
+            { label: LABELS.versionSea, command: sea, args: ['--version'] },
+          ]
+        : []),
     ];
     const records: CliStartupRecord[] = programs.map(({ label }) => ({ label, totalMs: [], peakRssKiB: [] }));
     for (let round = 0; round <= rounds; round++) {
@@ -87,7 +103,8 @@ export async function measureCliStartup(cli: string, kubectl: string, rounds: nu
         records[index]!.peakRssKiB.push(exit.peakRssKiB);
       }
     }
-    return { rounds, load: [loadAtStart, os.loadavg()[0] ?? Number.NaN], records };
+    const seaBytes = sea ? statSync(sea).size : undefined;
+    return { rounds, load: [loadAtStart, os.loadavg()[0] ?? Number.NaN], records, ...(seaBytes && { seaBytes }) };
   } finally {
     await cluster.close();
     rmSync(scratch, { recursive: true, force: true });
@@ -97,23 +114,26 @@ export async function measureCliStartup(cli: string, kubectl: string, rounds: nu
 /** The RESULTS.md section. */
 export function renderCliStartup(startup: CliStartup): string {
   const rows = startup.records.map((r) => [`\`${r.label}\``, formatSummary(summarize(r.totalMs)), formatMiB(summarize(r.peakRssKiB).median)]);
-  const medianOf = (label: string) => summarize(startup.records.find((r) => r.label === label)?.totalMs ?? []).median;
+  const statOf = (label: string) => summarize(startup.records.find((r) => r.label === label)?.totalMs ?? []);
   const ms = (value: number) => (Number.isFinite(value) ? formatMs(value) : '—');
   const times = (a: number, b: number) => (Number.isFinite(a / b) ? `${(a / b).toFixed(1)}×` : '—');
-  const [wait, waitNoCache, kubectlWait, version, help, kubectlVersion, waitBefore, versionBefore] = [
-    LABELS.wait,
-    LABELS.waitNoCache,
-    LABELS.kubectlWait,
-    LABELS.version,
-    LABELS.help,
-    LABELS.kubectlVersion,
-    LABELS.waitBefore,
-    LABELS.versionBefore,
-  ].map(medianOf) as [number, number, number, number, number, number, number, number];
-  const before = Number.isFinite(waitBefore)
-    ? ` The \`before:\` rows are the previous build (one 2.4 MB file) in the same rounds: the wait went from
-${ms(waitBefore)} to ${ms(wait)} (${ms(waitNoCache)} without the compile cache), \`--version\` from ${ms(versionBefore)} to ${ms(version)}.`
-    : '';
+  /** "wait A (before B)" for a statistic: median or min. */
+  const compare = (pick: (label: string) => number) => {
+    const entries = Object.entries(LABELS).map(([key, label]) => [key, pick(label)]);
+    const { wait, waitNoCache, kubectlWait, version, help, kubectlVersion, waitBefore, versionBefore, waitSea, versionSea } = Object.fromEntries(
+      entries,
+    ) as Record<keyof typeof LABELS, number>;
+    const before = Number.isFinite(waitBefore)
+      ? `; before, the wait was ${ms(waitBefore)} (${times(waitBefore, kubectlWait)}) and \`--version\` ${ms(versionBefore)} (${times(versionBefore, kubectlVersion)})`
+      : '';
+    const sea = Number.isFinite(waitSea)
+      ? `; the single executable waits in ${ms(waitSea)} (${times(waitSea, kubectlWait)}) and answers \`--version\` in ${ms(versionSea)} (${times(versionSea, kubectlVersion)})`
+      : '';
+    return (
+      `the wait ${ms(wait)}, ${times(wait, kubectlWait)} \`kubectl wait\`'s ${ms(kubectlWait)} (${times(waitNoCache, kubectlWait)} without the compile cache); ` +
+      `\`--version\` ${ms(version)} and \`--help\` ${ms(help)}, ${times(version, kubectlVersion)} and ${times(help, kubectlVersion)} \`kubectl version --client\`'s ${ms(kubectlVersion)}${before}${sea}`
+    );
+  };
   return `## Start-up of the command
 
 \`dist/cli.js\` against \`kubectl wait\` on the same target (a Deployment already Available), each with a fresh
@@ -125,8 +145,14 @@ spawn -> exit: median (min–max, n); peak RSS: median (kubectl's sampled every 
 
 ${table(['program', { title: 'spawn -> exit', align: 'right' }, { title: 'peak RSS', align: 'right' }], rows)}
 
-The wait takes ${times(wait, kubectlWait)} \`kubectl wait\`'s time (medians), ${times(waitNoCache, kubectlWait)} without the compile cache;
-\`--version\` ${times(version, kubectlVersion)} and \`--help\` ${times(help, kubectlVersion)} \`kubectl version --client\`'s.${before}
+Medians: ${compare((label) => statOf(label).median)}. Minima (the runs that met the least contention, closest to an
+idle machine): ${compare((label) => statOf(label).min)}. The \`before:\` rows are the previous build (dist/cli.js in one file),
+run in the same rounds.${
+    startup.seaBytes
+      ? ` The \`single executable:\` rows are \`npm run sea\` (scripts/sea.ts: Node ${process.version} with the command injected,
+${(startup.seaBytes / 1024 / 1024).toFixed(0)} MiB, V8 code cache; it has no compile cache of its own).`
+      : ''
+  }
 \`--version\`, \`--help\` and a bad flag load dist/cli.js and the flag parser's chunks (about 0.2 MB of the
 1.2 MB; test/e2e/startup.e2e.test.ts holds it): client-node, the engine and CEL are loaded only to wait
 (scripts/package.ts splits the bundle where src/ uses \`import()\`).`;

@@ -39,8 +39,13 @@ divertLibraryDebug();
 /** A wait that is done must end even if some library left a socket open. */
 const EXIT_GRACE_MS = 10_000;
 
-const { runCommand } = await import('./cli/run.js');
-const code = await runCommand({ argv: process.argv.slice(2), env: process.env, cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr });
-process.exitCode = code;
-process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
-setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
+// A function, not top-level await: the single executable (scripts/sea.ts) runs this file as CommonJS.
+async function main(): Promise<void> {
+  const { runCommand } = await import('./cli/run.js');
+  const code = await runCommand({ argv: process.argv.slice(2), env: process.env, cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr });
+  process.exitCode = code;
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+  setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
+}
+
+void main();

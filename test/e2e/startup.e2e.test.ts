@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startCluster, type TestCluster } from '../cluster/index.js';
-import { ensureDist, ROOT } from './dist.js';
+import { DIST_CLI, ensureDist, ROOT } from './dist.js';
 import { deployment } from './objects.js';
 import { runCommand } from './runCommand.js';
 
@@ -46,7 +46,8 @@ afterAll(async () => {
 /** Runs the command with the preload; the dist/ files it loaded and their bytes. */
 async function loadedBy(args: string[], name: string): Promise<{ exitCode: number | null; files: string[]; bytes: number }> {
   const record = path.join(scratch, `${name}.txt`);
-  const run = await runCommand(args, { env: { NODE_OPTIONS: `--import ${preload}`, KUBEWAIT_LOADED_FILE: record } });
+  // dist/cli.js itself, also when KUBEWAIT_BIN names another build: this is about how dist/ is split.
+  const run = await runCommand([DIST_CLI, ...args], { command: process.execPath, env: { NODE_OPTIONS: `--import ${preload}`, KUBEWAIT_LOADED_FILE: record } });
   const dist = path.join(ROOT, 'dist') + path.sep;
   const files = readFileSync(record, 'utf8')
     .split('\n')
