@@ -25,4 +25,13 @@ const results = JSON.parse(readFileSync(RESULTS_JSON, 'utf8')) as BenchResults;
 results.startedAt = new Date(results.startedAt);
 results.cliStartup = startup;
 writeFileSync(RESULTS_JSON, `${JSON.stringify(results, null, 1)}\n`);
-writeFileSync(RESULTS_MD, renderResults(results, explanation(results)));
+writeFileSync(RESULTS_MD, withStartupSection(readFileSync(RESULTS_MD, 'utf8'), renderCliStartup(startup)));
+
+/** RESULTS.md with its start-up section replaced, and every other section kept as it is: those written by
+ *  other scripts (bench:real, the CEL comparison) or by hand would be lost by rendering the file anew. */
+function withStartupSection(markdown: string, section: string): string {
+  const start = markdown.indexOf('## Start-up of the command');
+  if (start < 0) return renderResults(results, explanation(results));
+  const next = markdown.indexOf('\n## ', start + 1);
+  return `${markdown.slice(0, start)}${section}\n${next < 0 ? '' : markdown.slice(next)}`;
+}
