@@ -9,15 +9,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { ApiError } from './errors.js';
-import type { Secrets } from './kubeconfig.js';
-
-/** The `exec` stanza of a kubeconfig user. */
-export interface ExecConfig {
-  command: string;
-  args?: string[];
-  env?: Array<{ name: string; value: string }>;
-  apiVersion?: string;
-}
+import type { ExecConfig, Secrets } from './kubeconfig.js';
 
 export interface ExecCredential {
   token?: string;
