@@ -18,7 +18,7 @@ import type { ResourceOutput } from '../../src/report/outputs.js';
 import { startCluster, type TestCluster } from '../cluster/index.js';
 import { pidsIn, survivors } from '../processes.js';
 import { ensureDist } from './dist.js';
-import { deployment } from './objects.js';
+import { deployment, job } from './objects.js';
 import { runAction, type ActionRun } from './runAction.js';
 import { runCommand } from './runCommand.js';
 
@@ -239,15 +239,24 @@ describe('the deadline and cancellation always win', () => {
     30_000,
   );
 
-  it('a 429 with Retry-After: 3600 does not blind the wait until its deadline', async () => {
-    cluster.create(deployment('web', { namespace: 'retry-after', readyAfterMs: 200 }));
+  // The honoured wait is capped by the time left, too (a third of it): max(30 s, poll-interval) alone
+  // outlasted a 20 s deadline, and the wait timed out with everything ready after 1.5 s.
+  it('a 429 with Retry-After: 3600 holds back its group for a third of the time left, and the others go on', async () => {
+    cluster.create(deployment('web', { namespace: 'retry-after', readyAfterMs: 7500 }));
+    cluster.create(job('migrate', { namespace: 'retry-after', readyAfterMs: 7500 }));
     cluster.faults.failNext(1, { status: 429, retryAfterSeconds: 3600, verb: 'list', resource: 'deployments' });
     const run = await runAction(
-      { kubeconfig: cluster.kubeconfig({ namespace: 'retry-after' }), resources: 'deployment/web', timeout: '90s' },
-      { killAfterMs: 120_000 },
+      { kubeconfig: cluster.kubeconfig({ namespace: 'retry-after' }), resources: 'deployment/web\njob/migrate', timeout: '20s' },
+      { killAfterMs: 60_000 },
     );
     expect(run.outputs.result).toBe('ready');
-  }, 150_000);
+    const seconds = Object.fromEntries((JSON.parse(run.outputs.resources!) as ResourceOutput[]).map((r) => [r.kind, r.seconds]));
+    // About 20 s / 3 after the 429 (honoured, not ignored), and well before the deadline.
+    expect(seconds.Deployment).toBeGreaterThanOrEqual(5);
+    expect(Number(run.outputs.duration)).toBeLessThan(14);
+    // The Job's group did not wait for the Deployment's.
+    expect(seconds.Job).toBeLessThan(seconds.Deployment!);
+  }, 90_000);
 });
 
 describe('backoff that drains', () => {
