@@ -72,6 +72,7 @@ export async function waitAndReport(settings: Settings, sink: PipelineSink, opti
       // The release's decisions are the live log's too: nothing below the shells writes to stdout itself.
       say: (line) => log.info(line),
     });
+    cluster.endOfWait();
     log.flush();
     const result = await explainResult(cluster.client, waited, settings, {
       mask: (text) => masks.apply(text),
