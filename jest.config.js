@@ -5,6 +5,7 @@
  * (test/real/, a minute of kube-apiserver and etcd start-up and real controllers).
  */
 import { availableParallelism } from 'node:os';
+import process from 'node:process';
 
 const everything = process.env.KUBEWAIT_TEST_ALL === '1';
 
