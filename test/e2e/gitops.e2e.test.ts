@@ -12,7 +12,7 @@ import { parse } from 'yaml';
 import type { ResourceOutput } from '../../src/report/outputs.js';
 import { startCluster, type TestCluster } from '../cluster/index.js';
 import { until } from '../cluster/testkit.js';
-import { application, BUILD_FAILED, kustomization, NEW, NEW_SHA, OLD, OLD_SHA, PROGRESS_DEADLINE } from '../status/gitops/statuses.js';
+import { application, BUILD_FAILED, HEALTH_CHECK_FAILED, kustomization, NEW, NEW_SHA, OLD, OLD_SHA, PROGRESS_DEADLINE } from '../status/gitops/statuses.js';
 import { ensureDist } from './dist.js';
 import { runAction } from './runAction.js';
 import { runCommand } from './runCommand.js';
@@ -137,6 +137,19 @@ describe('Flux Kustomization with revision', () => {
     expect(document.resources).toMatchObject([
       { name: 'apps', status: 'InProgress', message: `Flux has not applied main@sha1:${NEW_SHA} yet; applied: ${OLD}` },
     ]);
+  }, 120_000);
+});
+
+describe('Flux Kustomization without revision', () => {
+  it('a failed health check fails with Flux’s message instead of waiting out the timeout', async () => {
+    const ns = 'flux-norevision';
+    createKustomization(ns, kustomization.failed(OLD, NEW, 'HealthCheckFailed', HEALTH_CHECK_FAILED));
+
+    const run = await runAction({ kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: `${KUSTOMIZATION}/apps`, timeout: '20s' });
+
+    expect(run.outputs.result).toBe('failed');
+    const message = `HealthCheckFailed (revision ${NEW}): ${HEALTH_CHECK_FAILED}`;
+    expect(resourcesOf(run.outputs)).toMatchObject([{ name: 'apps', status: 'Failed', message, rule: 'gitops:flux-kustomization' }]);
   }, 120_000);
 });
 
