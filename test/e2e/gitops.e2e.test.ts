@@ -12,7 +12,18 @@ import { parse } from 'yaml';
 import type { ResourceOutput } from '../../src/report/outputs.js';
 import { startCluster, type TestCluster } from '../cluster/index.js';
 import { until } from '../cluster/testkit.js';
-import { application, BUILD_FAILED, HEALTH_CHECK_FAILED, kustomization, NEW, NEW_SHA, OLD, OLD_SHA, PROGRESS_DEADLINE } from '../status/gitops/statuses.js';
+import {
+  application,
+  BUILD_FAILED,
+  HEALTH_CHECK_FAILED,
+  helmRelease,
+  kustomization,
+  NEW,
+  NEW_SHA,
+  OLD,
+  OLD_SHA,
+  PROGRESS_DEADLINE,
+} from '../status/gitops/statuses.js';
 import { ensureDist } from './dist.js';
 import { runAction } from './runAction.js';
 import { runCommand } from './runCommand.js';
@@ -150,6 +161,31 @@ describe('Flux Kustomization without revision', () => {
     expect(run.outputs.result).toBe('failed');
     const message = `HealthCheckFailed (revision ${NEW}): ${HEALTH_CHECK_FAILED}`;
     expect(resourcesOf(run.outputs)).toMatchObject([{ name: 'apps', status: 'Failed', message, rule: 'gitops:flux-kustomization' }]);
+  }, 120_000);
+});
+
+describe('Flux HelmRelease with revision', () => {
+  it('released at the previous commit -> upgrading -> upgraded: ready only then', async () => {
+    const ns = 'flux-helm';
+    const OLD_CHART = `0.1.0+${OLD_SHA.slice(0, 12)}`;
+    const NEW_CHART = `0.1.0+${NEW_SHA.slice(0, 12)}`;
+    const object = helmRelease.object(helmRelease.ready(OLD_CHART)) as { metadata: Record<string, unknown> };
+    cluster.create({ ...object, metadata: { ...object.metadata, namespace: ns } });
+    const write = (status: object) => () => cluster.patchStatus('helm.toolkit.fluxcd.io/v2', 'HelmRelease', ns, 'shop', status);
+    const play = controller([
+      { after: `Flux has not released ${SHORT} yet; released: shop@${OLD_CHART} (deployed)`, write: write(helmRelease.upgrading(OLD_CHART, NEW_CHART)) },
+      { after: `Flux is releasing ${NEW_CHART}`, write: write(helmRelease.ready(NEW_CHART, 2)) },
+    ]);
+
+    const run = await runAction(
+      { kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: 'helmreleases.helm.toolkit.fluxcd.io/shop', revision: SHORT, timeout: '60s' },
+      { onStdout: play },
+    );
+
+    expect(run.errors).toEqual([]);
+    expect(run.outputs.result).toBe('ready');
+    expect(run.log.some((line) => line.includes(`Flux is releasing ${NEW_CHART}: Running 'upgrade' action`))).toBe(true);
+    expect(resourcesOf(run.outputs)).toMatchObject([{ kind: 'HelmRelease', name: 'shop', status: 'Current', rule: 'gitops:flux-helmrelease' }]);
   }, 120_000);
 });
 

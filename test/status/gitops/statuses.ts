@@ -22,6 +22,9 @@ const condition = (type: string, status: string, reason: string, message: string
   lastTransitionTime: AT,
 });
 
+/** kustomize-controller's progress message before the step each reason comes from. */
+const STEP_OF: Record<string, string> = { BuildFailed: 'Building manifests', HealthCheckFailed: 'Running health checks', ArtifactFailed: 'Fetching manifests' };
+
 const inventory = {
   entries: [
     { id: 'shop_api_apps_Deployment', v: 'v1' },
@@ -80,7 +83,8 @@ export const kustomization = {
     lastAttemptedRevision: revision,
     inventory,
     conditions: [
-      condition('Reconciling', 'True', 'ProgressingWithRetry', `Running health checks for revision ${revision} with a timeout of ${TIMEOUT}`),
+      // The last progress message of the step that failed: building, applying (drift detection) or health checks.
+      condition('Reconciling', 'True', 'ProgressingWithRetry', `${STEP_OF[reason] ?? 'Detecting drift'} for revision ${revision} with a timeout of ${TIMEOUT}`),
       condition('Ready', 'False', reason, message),
       ...(reason === 'HealthCheckFailed' ? [condition('Healthy', 'False', reason, message)] : []),
     ],
