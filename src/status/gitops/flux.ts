@@ -81,8 +81,9 @@ export function helmReleaseStatus(obj: KubeObject, { now, revision }: GitOpsJudg
   const attemptedMatches = revisionMatches(revision, attempted);
 
   const failure = terminalFailure(obj, ready, HELM_RELEASE_FAILURES);
-  if (attemptedMatches && kstatus.status === 'Failed') return failed('Stalled', `Flux could not release ${attempted}: ${kstatus.message}`);
+  // Helm's own error (Ready mirrors the failed release) says more than Stalled's "Failed to upgrade after 1 attempt(s)".
   if (attemptedMatches && failure) return failed(failure.reason, `Flux could not release ${attempted}: ${failure.reason}: ${failure.message}`);
+  if (attemptedMatches && kstatus.status === 'Failed') return failed('Stalled', `Flux could not release ${attempted}: ${kstatus.message}`);
   if (attemptedMatches) {
     const releasedAttempt = released === undefined || (released.status === 'deployed' && isVersionOf(attempted, released.chartVersion));
     if (releasedAttempt && kstatus.status === 'Current' && ready?.status === 'True' && readyForGeneration(obj, ready))

@@ -139,7 +139,7 @@ describe('Flux HelmRelease with revision: the chart version, with the commit as 
       'upgrade failed, retries exhausted (Stalled)',
       h.upgradeFailed(OLD_CHART, NEW_CHART),
       'Failed',
-      `Flux could not release ${NEW_CHART}: Failed to upgrade after 1 attempt(s)`,
+      `Flux could not release ${NEW_CHART}: UpgradeFailed: Helm upgrade failed for release shop/shop with chart shop@${NEW_CHART}: context deadline exceeded`,
     ],
   ])('%s: %s', (_state, status, expected, message) => {
     expect(judge(HELM_RELEASE, h.object(status), { revision: NEW_SHA })).toEqual({
@@ -147,6 +147,15 @@ describe('Flux HelmRelease with revision: the chart version, with the commit as 
       message,
       rule: 'gitops:flux-helmrelease',
       done: expected === 'Current',
+    });
+  });
+
+  it('retries exhausted on another reason (Stalled, Ready not a release failure): Stalled’s message', () => {
+    const stalled = h.upgradeFailed(OLD_CHART, NEW_CHART);
+    stalled.conditions = stalled.conditions.map((c) => (c.type === 'Ready' ? { ...c, reason: 'ReconcileError', message: 'x' } : c));
+    expect(judge(HELM_RELEASE, h.object(stalled), { revision: NEW_SHA })).toMatchObject({
+      status: 'Failed',
+      message: `Flux could not release ${NEW_CHART}: Failed to upgrade after 1 attempt(s)`,
     });
   });
 
