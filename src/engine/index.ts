@@ -108,6 +108,7 @@ class Engine {
       },
       healthRules: options.healthRules,
       statusGraceMs: options.statusGraceMs ?? 0,
+      ...(options.revision ? { revision: options.revision } : {}),
       statusSubresource: (() => {
         const crds = new StatusSubresources(cluster, this.stop.signal, (message) => this.warn(message));
         return (type, known) => crds.of(type, known);
