@@ -8,6 +8,7 @@ import { parseTemplate } from './status/jsonpath/parser.js';
 import { relaxedJsonPath } from './status/wait-for.js';
 import { namespaceNameProblem, parseResourceRef, splitResourceEntries } from './targets/refs.js';
 import { releaseNameProblem } from './release/decode.js';
+import { parseClusterPolicy, parseClusters } from './fleet/clusters-input.js';
 import { selectorProblem } from './targets/selector.js';
 
 /** Returns the (trimmed) value of an input, '' when unset: `core.getInput` in the action. */
@@ -47,6 +48,8 @@ export function parseSettings(read: InputReader): Settings {
     kubeconfig: read('kubeconfig').trim(),
     context: value('context'),
     namespace,
+    clusters: parseClusters(value('clusters'), value('context')),
+    clusterPolicy: parseClusterPolicy(value('cluster-policy')),
     resources,
     selector,
     manifests,
