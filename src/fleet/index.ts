@@ -16,7 +16,8 @@ import type { KubeconfigSources } from '../kube/index.js';
 import { defaultSources } from '../kube/kubeconfig.js';
 import { waitAndReport, type PipelineOptions, type PipelineSink } from '../pipeline.js';
 import type { LogSink } from '../report/writer.js';
-import type { ClusterRun, RunResult } from '../result.js';
+import { reportedSource, type ClusterRun, type RunResult, type TargetReport } from '../result.js';
+import { targetsFromInputs, type TargetSpec } from '../targets/index.js';
 import { InputError, type ClusterSpec, type Settings } from '../settings.js';
 import { installSignalHandlers } from '../signals.js';
 import { ENVIRONMENT_VARIABLE } from './clusters-input.js';
@@ -74,7 +75,11 @@ async function waitAcrossClusters(settings: Settings, sink: PipelineSink, option
   if (problems.length === runs.length && problems.every((problem) => !CLUSTER_OWN_INPUTS.has(problem.input))) {
     throw problems[0]!;
   }
-  const clusterRuns = runs.map((run, at) => (run instanceof InputError ? unusable(settings.clusters[at]!, run) : run));
+  const clusterRuns = await Promise.all(
+    runs.map(async (run, at) =>
+      run instanceof InputError ? unusable(settings.clusters[at]!, run, await namedTargets(settings, options.cwd), settings.namespace) : run,
+    ),
+  );
   const result = combineClusterRuns(clusterRuns, settings.clusterPolicy, cancelled.aborted);
   await sink.report(result, { server: '', context: '' });
   return result;
@@ -83,10 +88,41 @@ async function waitAcrossClusters(settings: Settings, sink: PipelineSink, option
 /** Problems of one cluster's own connection (its entry of `clusters`, its kubeconfig and context), not of the step. */
 const CLUSTER_OWN_INPUTS = new Set(['clusters', 'kubeconfig', 'context']);
 
-/** A cluster whose kubeconfig could not be used: its error, named, and no targets (none was resolved). */
-function unusable(spec: ClusterSpec, problem: InputError): ClusterRun {
+/** A cluster whose kubeconfig could not be used: its error, named, and every target it would have waited
+ *  for, as named (no type was resolved), `Unknown`: not checked. */
+function unusable(spec: ClusterSpec, problem: InputError, targets: TargetSpec[], namespace: string): ClusterRun {
   const error = { input: problem.input, message: problem.message };
-  return { name: spec.name, server: '', context: '', result: { outcome: 'failed', cancelled: false, durationSeconds: 0, targets: [], warnings: [], error } };
+  const reports = targets.map((target): TargetReport => ({
+    apiVersion: target.apiVersion ?? '',
+    kind: target.type,
+    namespace: target.namespace ?? (spec.namespace || namespace),
+    name: target.name ?? '',
+    ...(target.selector && { selector: target.selector }),
+    status: 'Unknown',
+    message: `not checked: ${problem.message}`,
+    rule: 'kstatus',
+    done: false,
+    seconds: 0,
+    history: [],
+    conditions: [],
+    ...reportedSource(target.source),
+  }));
+  return {
+    name: spec.name,
+    server: '',
+    context: '',
+    result: { outcome: 'failed', cancelled: false, durationSeconds: 0, targets: reports, warnings: [], error },
+  };
+}
+
+/** The targets of `resources`, `selector` and `manifests` as named; none when they cannot be read (another
+ *  cluster's report says why). A Helm release's objects are only known by reading the cluster. */
+async function namedTargets(settings: Settings, cwd: string): Promise<TargetSpec[]> {
+  try {
+    return await targetsFromInputs(settings, { cwd });
+  } catch {
+    return [];
+  }
 }
 
 /**

@@ -64,17 +64,24 @@ const euAndAp = [
 
 describe('the action', () => {
   it('names a cluster whose credentials are rejected as the step`s error, and still judges and reports the others', async () => {
-    const run = await runAction({ clusters: euAndAp, resources: 'deployment/api', timeout: '60s' }, { workspace, env: env() });
+    const clusters = `${euAndAp}\n- name: nowhere\n  kubeconfig: KUBECONFIG_NOWHERE`; // a variable the step does not set
+
+    const run = await runAction({ clusters, resources: 'deployment/api', timeout: '60s' }, { workspace, env: env() });
 
     expect(run.exitCode).toBe(1);
     expect(run.outputs.result).toBe('error');
     expect(clustersOf(run)).toMatchObject({
       'eu-west': { result: 'ready', ready: true, failed: [], pending: [] },
       'ap-south': { result: 'error', ready: false, error: expect.stringMatching(/rejected the credentials \(401 Unauthorized\)/) },
+      nowhere: { result: 'error', error: expect.stringMatching(/environment variable KUBECONFIG_NOWHERE, which is empty or unset/) },
     });
     expect(run.errors.map((e) => e.message).join('\n')).toMatch(/\[ap-south\] .*rejected the credentials/);
     expect(resourcesOf(run).filter((r) => r.cluster === 'eu-west')).toEqual([expect.objectContaining({ name: 'api', status: 'Current' })]);
-    expect(run.summary).toMatch(/## ❌ `ap-south`[\s\S]*## ✅ `eu-west`/); // one section per cluster, the worst first
+    // Every target in every cluster, also where nothing could be checked.
+    for (const cluster of ['ap-south', 'nowhere']) {
+      expect(resourcesOf(run).filter((r) => r.cluster === cluster)).toEqual([expect.objectContaining({ name: 'api', status: 'Unknown' })]);
+    }
+    expect(run.summary).toMatch(/## ❌ `ap-south`[\s\S]*## ❌ `nowhere`[\s\S]*## ✅ `eu-west`/); // one section per cluster, the worst first
     // The secret of the environment variable's kubeconfig was masked, and shown nowhere.
     expect(run.masks).toContain(euToken);
     const visible = [...run.log, run.stderr, JSON.stringify(run.outputs), run.summary].join('\n');
@@ -106,6 +113,27 @@ describe('the action', () => {
       dark: { result: 'error', error: expect.stringMatching(/cannot reach the API server at https:\/\/127\.0\.0\.1:\d+/) },
     });
     expect(run.errors.map((e) => e.message).join('\n')).toMatch(/\[dark\] .*cannot reach the API server/);
+  }, 90_000);
+
+  it('a cancelled job stops every cluster with the one signal: cancelled, every cluster reported', async () => {
+    const clusters = ['- name: eu-west', '  kubeconfig: KUBECONFIG_EU', '- name: us-east', '  kubeconfig: us.yaml'].join('\n');
+
+    const run = await runAction(
+      { clusters, namespace: 'shop', resources: 'deployment/slow', timeout: '120s' },
+      // Once both clusters have listed: us-east has no deployment/slow (NotFound), eu-west's is not ready.
+      {
+        workspace,
+        env: env(),
+        signalWhen: (stdout) => (/\[eu-west\].*InProgress/.test(stdout) && /\[us-east\].*NotFound/.test(stdout) ? 'SIGTERM' : undefined),
+      },
+    );
+
+    expect(run.outputs.result).toBe('cancelled');
+    expect(clustersOf(run)).toEqual({
+      'eu-west': expect.objectContaining({ result: 'cancelled', pending: ['shop/Deployment/slow'] }),
+      'us-east': expect.objectContaining({ result: 'cancelled', pending: ['shop/Deployment/slow'] }),
+    });
+    expect(Object.values(clustersOf(run)).some((cluster) => cluster.stopped)).toBe(false); // the job's signal, not fail-fast
   }, 90_000);
 
   it('ends every cluster`s wait at the first Failed target anywhere, reporting the others as they stood', async () => {
