@@ -5,6 +5,8 @@ export const INPUT_NAMES = [
   'kubeconfig',
   'context',
   'namespace',
+  'clusters',
+  'cluster-policy',
   'resources',
   'selector',
   'manifests',
@@ -35,6 +37,7 @@ export type InputName = (typeof INPUT_NAMES)[number];
 
 /** The defaults of action.yml that are values (an expression default is the runner's to evaluate). */
 export const INPUT_DEFAULTS = {
+  'cluster-policy': 'all',
   'wait-for': 'ready',
   timeout: '5m',
   'poll-interval': '2s',

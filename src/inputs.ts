@@ -8,6 +8,7 @@ import { parseTemplate } from './status/jsonpath/parser.js';
 import { relaxedJsonPath } from './status/wait-for.js';
 import { namespaceNameProblem, parseResourceRef, splitResourceEntries } from './targets/refs.js';
 import { releaseNameProblem } from './release/decode.js';
+import { parseClusterPolicy, parseClusters } from './fleet/clusters-input.js';
 import { parseRevision } from './status/gitops/revision.js';
 import { selectorProblem } from './targets/selector.js';
 
@@ -48,6 +49,8 @@ export function parseSettings(read: InputReader): Settings {
     kubeconfig: read('kubeconfig').trim(),
     context: value('context'),
     namespace,
+    clusters: parseClusters(value('clusters'), value('context')),
+    clusterPolicy: parseClusterPolicy(value('cluster-policy')),
     resources,
     selector,
     manifests,

@@ -44,6 +44,11 @@ export interface PipelineOptions {
   kubeconfigSources?: KubeconfigSources;
   /** The clock and timers of every decision, from discovery's rate limit to the log budget (default: real time; tests make it virtual). */
   time?: Time;
+  /** Ends the wait early, as a cancelled job does (default: the process's SIGINT/SIGTERM, src/signals.ts;
+   *  the fleet adds its fail-fast across clusters, src/fleet/). */
+  signal?: AbortSignal;
+  /** The wait is over, before the explain step reads pods and logs: the fleet stops the other clusters here. */
+  waited?(result: Pick<RunResult, 'outcome' | 'error' | 'cancelled'>): void;
 }
 
 /**
@@ -58,7 +63,7 @@ export async function waitAndReport(settings: Settings, sink: PipelineSink, opti
   const time = options.time ?? realTime;
   const cluster = await connect(settings, masks, options.kubeconfigSources, time);
   // Installed first thing by the entry points (src/signals.ts); here it only hands out the signal.
-  const signal = installSignalHandlers();
+  const signal = options.signal ?? installSignalHandlers();
   const log = bufferedSink(sink.log);
   try {
     await sink.begin?.();
@@ -74,6 +79,7 @@ export async function waitAndReport(settings: Settings, sink: PipelineSink, opti
       say: (line) => log.info(line),
     });
     cluster.endOfWait();
+    options.waited?.(waited);
     log.flush();
     const result = await explainResult(cluster.client, waited, settings, {
       mask: (text) => masks.apply(text),

@@ -27,8 +27,18 @@ export interface InputFlag {
 /** Every input of action.yml, in its order: the compiler holds the table to one entry per input (action-inputs.ts). */
 export const INPUT_FLAGS = {
   kubeconfig: { flag: 'kubeconfig', value: 'PATH', help: 'kubeconfig file (default: $KUBECONFIG, then ~/.kube/config, then the in-cluster service account)' },
-  context: { flag: 'context', value: 'NAME', help: "kubeconfig context (default: the kubeconfig's current-context)" },
+  context: {
+    flag: 'context',
+    value: 'NAME',
+    help: "kubeconfig context (default: the kubeconfig's current-context); several, like eu-west,us-east: wait in each",
+  },
   namespace: { flag: 'namespace', short: 'n', value: 'NAME', help: "namespace of targets that name none (default: the context's, else default)" },
+  clusters: {
+    flag: 'clusters',
+    value: 'YAML',
+    help: 'several clusters: a YAML list of {name, context, kubeconfig (an environment variable or a file), namespace}, or contexts like eu-west,us-east',
+  },
+  'cluster-policy': { flag: 'cluster-policy', value: 'POLICY', help: 'with several clusters: all must be ready, or any one is enough' },
   resources: { help: 'TYPE/NAME, NAMESPACE/TYPE/NAME, TYPE NAME..., or a bare TYPE (every object of it matching -l)' },
   selector: { flag: 'selector', short: 'l', value: 'SELECTOR', help: 'label selector; alone, every workload in the namespace that matches' },
   manifests: {
@@ -114,6 +124,8 @@ const EXAMPLES: Record<string, string> = {
   kubeconfig: '~/.kube/config',
   context: 'kind-ci',
   namespace: 'shop',
+  clusters: 'eu-west,us-east',
+  'cluster-policy': 'any',
   selector: 'app=web',
   filename: 'k8s/',
   for: 'condition=Available',

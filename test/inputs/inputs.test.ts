@@ -27,6 +27,8 @@ describe('parseSettings: good inputs', () => {
       kubeconfig: '',
       context: '',
       namespace: '',
+      clusters: [],
+      clusterPolicy: 'all',
       resources: [{ type: 'deployment', name: 'web' }],
       selector: '',
       manifests: [],
