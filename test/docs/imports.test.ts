@@ -10,6 +10,9 @@ import { fileURLToPath } from 'node:url';
 
 const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 
+/** The shells and the writers they hand down: the only modules that may write to stdout. */
+const STDOUT_WRITERS = /^(main\.ts|cli\.ts|boot\.ts|cli\/|report\/(core|stream)-writer\.ts)/;
+
 /** The only modules that may import `@actions/core`. */
 const CORE_USERS = ['main.ts', 'report/core-writer.ts'];
 
@@ -103,5 +106,12 @@ describe('the import graph of src/', () => {
       .map((file) => path.relative(SRC, file))
       .sort();
     expect(users.filter((file) => !CORE_USERS.includes(file))).toEqual([]);
+  });
+
+  it('writes to stdout only in the shells and their writers', () => {
+    const writers = sourceFiles(SRC)
+      .filter((file) => /\bprocess\.stdout\b|\bconsole\.(log|info|warn|error)\b/.test(readFileSync(file, 'utf8')))
+      .map((file) => path.relative(SRC, file));
+    expect(writers.filter((file) => !STDOUT_WRITERS.test(file))).toEqual([]);
   });
 });
