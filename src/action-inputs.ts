@@ -9,6 +9,7 @@ export const INPUT_NAMES = [
   'selector',
   'manifests',
   'release',
+  'release-min-revision',
   'wait-for',
   'timeout',
   'poll-interval',

@@ -3,7 +3,17 @@
  * becomes an `InputError` that names the input, says what is wrong and shows a correct example; the caller turns
  * it into one error annotation. Pure: the input values come through `read`, so tests need no environment.
  */
-import { INPUT_DEFAULTS, InputError, selectorStandsAlone, type Mode, type PrCommentMode, type ResourceRef, type Settings, type WaitFor } from './settings.js';
+import {
+  INPUT_DEFAULTS,
+  InputError,
+  selectorStandsAlone,
+  type Mode,
+  type PrCommentMode,
+  type ReleaseMinRevision,
+  type ResourceRef,
+  type Settings,
+  type WaitFor,
+} from './settings.js';
 import { parseTemplate } from './status/jsonpath/parser.js';
 import { relaxedJsonPath } from './status/wait-for.js';
 import { namespaceNameProblem, parseResourceRef, splitResourceEntries } from './targets/refs.js';
@@ -64,6 +74,7 @@ export function parseSettings(read: InputReader): Settings {
     statusGraceMs: parseWindow('status-grace', value('status-grace'), '30s'),
     stableForMs: parseWindow('stable-for', value('stable-for'), '30s'),
     release,
+    releaseMinRevision: parseReleaseMinRevision(value('release-min-revision'), release),
     logs: parseBoolean('logs', value('logs')),
     logLines: parseLogLines(value('log-lines')),
   };
@@ -95,6 +106,21 @@ function parseRelease(name: string): string {
   const problem = name === '' ? undefined : releaseNameProblem(name);
   if (problem) throw new InputError('release', `Input "release" is "${name}": ${problem}. Expected the name given to helm install, like release: shop.`);
   return name;
+}
+
+/** `next`, a revision number, or '' (0: whichever revision is latest); only with `release`. */
+function parseReleaseMinRevision(text: string, release: string): ReleaseMinRevision {
+  if (text === '') return 0;
+  const expected =
+    'Expected next (a revision newer than the one recorded when the step starts) or a revision number, like release-min-revision: next or release-min-revision: 4.';
+  if (!/^(next|[1-9]\d{0,8})$/.test(text)) throw new InputError('release-min-revision', `Input "release-min-revision" is "${text}". ${expected}`);
+  if (release === '') {
+    throw new InputError(
+      'release-min-revision',
+      `Input "release-min-revision" is "${text}", but "release" is empty: it says which revision of a Helm release to wait for, like release: shop with release-min-revision: ${text}.`,
+    );
+  }
+  return text === 'next' ? 'next' : Number(text);
 }
 
 function checkSomethingToWaitFor(resources: ResourceRef[], selector: string, manifests: string[], release: string): void {

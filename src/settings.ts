@@ -89,11 +89,17 @@ export interface Settings {
   stableForMs: number;
   /** A Helm release name (docs/helm-release.md); empty when not set. Its namespace is `namespace`'s. */
   release: string;
+  /** `release-min-revision`: the oldest revision of `release` to wait for; `next`: one newer than the one recorded
+   *  at the start; 0: whichever is latest. */
+  releaseMinRevision: ReleaseMinRevision;
   /** Container log tails of failing containers in the report. */
   logs: boolean;
   /** Lines of each failing container's log (1-1000). */
   logLines: number;
 }
+
+/** `release-min-revision`: `next`, or the oldest revision to wait for (0: any, the input's default). */
+export type ReleaseMinRevision = 'next' | number;
 
 /** The defaults of action.yml, applied when an input is unset (the runner fills them in; tests may not):
  *  generated from action.yml (`npm run inputs`). */

@@ -48,6 +48,7 @@ describe('parseSettings: good inputs', () => {
       statusGraceMs: 30_000,
       stableForMs: 0,
       release: '',
+      releaseMinRevision: 0,
       logs: true,
       logLines: 30,
     });
@@ -55,6 +56,13 @@ describe('parseSettings: good inputs', () => {
 
   it('takes a Helm release name alone: release: shop is enough', () => {
     expect(settingsFrom({ release: 'shop.staging-2' })).toMatchObject({ release: 'shop.staging-2', resources: [], manifests: [], selector: '' });
+  });
+
+  it.each<[string, 'next' | number]>([
+    ['next', 'next'],
+    ['4', 4],
+  ])('release-min-revision: %s', (text, expected) => {
+    expect(settingsFrom({ release: 'shop', 'release-min-revision': text })).toMatchObject({ releaseMinRevision: expected });
   });
 
   it.each([
@@ -338,6 +346,16 @@ describe('parseSettings: bad inputs name the input, the problem and an example',
       'release',
       { release: 'a'.repeat(54) },
       `Input "release" is "${'a'.repeat(54)}": it is longer than 53 characters, which Helm never allows. Expected the name given to helm install, like release: shop.`,
+    ],
+    ...['latest', '0', '-1', '2.5', 'Next'].map((text): [string, Record<string, string>, string] => [
+      'release-min-revision',
+      { release: 'shop', 'release-min-revision': text },
+      `Input "release-min-revision" is "${text}". Expected next (a revision newer than the one recorded when the step starts) or a revision number, like release-min-revision: next or release-min-revision: 4.`,
+    ]),
+    [
+      'release-min-revision',
+      { ...target, 'release-min-revision': 'next' },
+      'Input "release-min-revision" is "next", but "release" is empty: it says which revision of a Helm release to wait for, like release: shop with release-min-revision: next.',
     ],
     [
       'selector',
