@@ -23,6 +23,7 @@ export const INPUT_NAMES = [
   'builtin-health-checks',
   'status-grace',
   'stable-for',
+  'paused',
   'pr-comment',
   'deployment-environment',
   'deployment-url',
@@ -47,5 +48,6 @@ export const INPUT_DEFAULTS = {
   'builtin-health-checks': 'true',
   'status-grace': '30s',
   'stable-for': '0s',
+  paused: 'wait',
   'pr-comment': 'off',
 } as const satisfies Partial<Record<InputName, string>>;

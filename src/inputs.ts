@@ -8,6 +8,7 @@ import {
   InputError,
   selectorStandsAlone,
   type Mode,
+  type PausedPolicy,
   type PrCommentMode,
   type ReleaseMinRevision,
   type ResourceRef,
@@ -73,6 +74,7 @@ export function parseSettings(read: InputReader): Settings {
     builtinHealthChecks: parseBoolean('builtin-health-checks', value('builtin-health-checks')),
     statusGraceMs: parseWindow('status-grace', value('status-grace'), '30s'),
     stableForMs: parseWindow('stable-for', value('stable-for'), '30s'),
+    paused: parsePaused(value('paused')),
     release,
     releaseMinRevision: parseReleaseMinRevision(value('release-min-revision'), release),
     logs: parseBoolean('logs', value('logs')),
@@ -297,6 +299,15 @@ function parseWindow(name: string, text: string, example: string): number {
     throw new InputError(name, `Input "${name}" is "${text}": expected a duration of zero or more, like ${example}, 2m or 0s (off).`);
   }
   return ms;
+}
+
+function parsePaused(text: string): PausedPolicy {
+  const lower = text.toLowerCase();
+  if (lower === 'wait' || lower === 'ready') return lower;
+  throw new InputError(
+    'paused',
+    `Input "paused" is "${text}": expected wait (a paused rollout is not ready until it continues) or ready (it is ready where it paused), like paused: ready.`,
+  );
 }
 
 function parseMode(text: string): Mode {

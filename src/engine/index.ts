@@ -106,6 +106,7 @@ class Engine {
       },
       healthRules: options.healthRules,
       statusGraceMs: options.statusGraceMs ?? 0,
+      paused: options.paused ?? 'wait',
       statusSubresource: (() => {
         const crds = new StatusSubresources(cluster, this.stop.signal, (message) => this.warn(message));
         return (type, known) => crds.of(type, known);

@@ -7,7 +7,8 @@
  * This is kstatus's StatusReader idea (one reader per type; Flux plugs its CEL rules in as one of them),
  * with kubewait's layers in a fixed order:
  * 1. the `wait-for` goal, by the type's health rule (a user's beats a built-in one) or by kstatus plus the
- *    CI rules (goal.ts); an expression that cannot be evaluated warns once per target and rule;
+ *    CI rules (goal.ts); an expression that cannot be evaluated warns once per target and rule; for `ready`,
+ *    a paused Rollout or Deployment as the `paused` input says (paused.ts);
  * 2. `status-grace`: a custom resource with no rule and no status yet waits for its controller when its CRD
  *    declares a status subresource (health/grace.ts);
  * 3. the `kubewait.io/wait: "false"` opt-out: judged as above, reported done (opt-out.ts);
@@ -25,6 +26,7 @@ import { hasNoStatus, statusGrace } from './health/grace.js';
 import { suspendWarning } from './health/suspend.js';
 import type { HealthRule, ResolvedRules } from './health/types.js';
 import { optedOut, WAIT_ANNOTATION } from './opt-out.js';
+import { pauseOf, withPausePolicy, type PausedPolicy } from './paused.js';
 import { podOwnership, recheckAt, runsPods, type PodOwnership } from './workloads.js';
 
 /** The type a judge judges, as discovery names it. */
@@ -45,6 +47,8 @@ export interface JudgeOptions {
   statusGraceMs: number;
   /** The health rules (user > built-in); absent: kstatus only. */
   healthRules?: Pick<ResolvedRules, 'ruleFor'>;
+  /** `paused`: what a paused Rollout or Deployment is for the `ready` goal (default `wait`). */
+  paused?: PausedPolicy;
 }
 
 /** What is known besides the object itself at the moment it is judged. */
@@ -105,7 +109,9 @@ export class Judge {
   judge(object: KubeObject, sighting: Sighting): Verdict {
     const { waitFor, jobCompletion } = this.options;
     const warnings: JudgeWarning[] = [];
-    const { evaluationWarning, ...judged } = evaluateGoal(object, waitFor, { now: sighting.now, jobCompletion, rule: this.rule });
+    const { evaluationWarning, ...evaluated } = evaluateGoal(object, waitFor, { now: sighting.now, jobCompletion, rule: this.rule });
+    const pause = waitFor.kind === 'ready' ? pauseOf(this.type.group, this.type.kind, object) : undefined;
+    const judged = withPausePolicy(evaluated, pause, this.options.paused ?? 'wait');
     if (evaluationWarning) warnings.push(this.evaluationWarning(object, judged.rule, evaluationWarning));
     const suspended = waitFor.kind === 'deleted' ? undefined : suspendWarning(object);
     if (suspended) warnings.push({ message: suspended });
