@@ -10,6 +10,7 @@ export const INPUT_NAMES = [
   'manifests',
   'release',
   'release-min-revision',
+  'revision',
   'wait-for',
   'timeout',
   'poll-interval',

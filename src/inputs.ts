@@ -19,6 +19,7 @@ import { parseTemplate } from './status/jsonpath/parser.js';
 import { relaxedJsonPath } from './status/wait-for.js';
 import { namespaceNameProblem, parseResourceRef, splitResourceEntries } from './targets/refs.js';
 import { releaseNameProblem } from './release/decode.js';
+import { parseRevision } from './status/gitops/revision.js';
 import { selectorProblem } from './targets/selector.js';
 
 /** Returns the (trimmed) value of an input, '' when unset: `core.getInput` in the action. */
@@ -77,6 +78,7 @@ export function parseSettings(read: InputReader): Settings {
     paused: parsePaused(value('paused')),
     release,
     releaseMinRevision: parseReleaseMinRevision(value('release-min-revision'), release),
+    ...parseRevisionInput(value('revision')),
     logs: parseBoolean('logs', value('logs')),
     logLines: parseLogLines(value('log-lines')),
   };
@@ -123,6 +125,17 @@ function parseReleaseMinRevision(text: string, release: string): ReleaseMinRevis
     );
   }
   return text === 'next' ? 'next' : Number(text);
+}
+
+/** `revision`: a commit sha, a tag or branch, or Flux's `main@sha1:<sha>`; unset leaves it out. */
+function parseRevisionInput(text: string): Pick<Settings, 'revision'> {
+  if (text === '') return {};
+  const parsed = parseRevision(text);
+  if (parsed.ok) return { revision: parsed.value };
+  throw new InputError(
+    'revision',
+    `Input "revision" is "${text}": ${parsed.problem}. Expected the commit sha the step pushed, a tag or branch, or Flux's form, like revision: \${{ github.sha }}, revision: v1.2.3 or revision: main@sha1:0123abc.`,
+  );
 }
 
 function checkSomethingToWaitFor(resources: ResourceRef[], selector: string, manifests: string[], release: string): void {

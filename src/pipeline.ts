@@ -15,6 +15,7 @@ import { installSignalHandlers } from './signals.js';
 import { healthRulesFromSettings } from './status/health/index.js';
 import { targetsFromInputs } from './targets/index.js';
 import { realTime, type Time } from './time.js';
+import { workspaceFiles } from './workspace-files.js';
 
 /** The cluster a wait ran against, for the report. */
 export interface ClusterInfo {
@@ -51,7 +52,7 @@ export interface PipelineOptions {
  */
 export async function waitAndReport(settings: Settings, sink: PipelineSink, options: PipelineOptions): Promise<RunResult> {
   const targets = await targetsFromInputs(settings, { cwd: options.cwd });
-  const healthRules = await healthRulesFromSettings(settings, { cwd: options.cwd });
+  const healthRules = await healthRulesFromSettings(settings, { files: workspaceFiles(options.cwd) });
   // Kept beside the shell's masks: log text the cluster returns goes into the report, which nobody else masks.
   const masks = new SecretMasks((secret) => sink.mask(secret));
   const time = options.time ?? realTime;
@@ -72,6 +73,7 @@ export async function waitAndReport(settings: Settings, sink: PipelineSink, opti
       // The release's decisions are the live log's too: nothing below the shells writes to stdout itself.
       say: (line) => log.info(line),
     });
+    cluster.endOfWait();
     log.flush();
     const result = await explainResult(cluster.client, waited, settings, {
       mask: (text) => masks.apply(text),

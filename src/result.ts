@@ -41,7 +41,7 @@ export interface TargetReport {
   selector?: string;
   status: Status;
   message: string;
-  /** What judged it: `kstatus`, `builtin:<name>` or `health-checks[<i>]`. */
+  /** What judged it: `kstatus`, `builtin:<name>`, `health-checks[<i>]` or `gitops:<name>` (Flux and Argo CD kinds). */
   rule: string;
   /** Whether this target is at the desired status (`wait-for`). */
   done: boolean;

@@ -18,6 +18,16 @@ export type WaitFor =
   /** `jsonpath=EXPR[=VALUE]`; without VALUE the path must merely exist (kubectl wait). */
   | { kind: 'jsonpath'; expression: string; value?: string };
 
+/** The `revision` input, parsed (src/status/gitops/revision.ts): the source revision a deploy step shipped. */
+export interface WantedRevision {
+  /** As given, for messages. */
+  text: string;
+  /** Lowercase hex: a commit sha (or a digest) to match by prefix. */
+  sha?: string;
+  /** A tag, branch or chart version to match exactly (only when no sha is given). */
+  name?: string;
+}
+
 /** `auto`: watch, and per group fall back to polling when watching is forbidden or keeps failing. */
 export type Mode = 'auto' | 'watch' | 'poll';
 
@@ -94,6 +104,8 @@ export interface Settings {
   /** `release-min-revision`: the oldest revision of `release` to wait for; `next`: one newer than the one recorded
    *  at the start; 0: whichever is latest. */
   releaseMinRevision: ReleaseMinRevision;
+  /** `revision`: what Flux and Argo CD targets must have applied to be ready; undefined when not set. */
+  revision?: WantedRevision;
   /** Container log tails of failing containers in the report. */
   logs: boolean;
   /** Lines of each failing container's log (1-1000). */

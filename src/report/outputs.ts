@@ -14,7 +14,7 @@ export interface ResourceOutput {
   status: TargetReport['status'];
   message: string;
   seconds: number;
-  /** What judged it: `kstatus`, `builtin:<name>` or `health-checks[<i>]`. */
+  /** What judged it: `kstatus`, `builtin:<name>`, `health-checks[<i>]` or `gitops:<name>` (Flux and Argo CD kinds). */
   rule: string;
   file?: string;
   line?: number;
