@@ -11,6 +11,7 @@ export const INPUT_NAMES = [
   'selector',
   'manifests',
   'release',
+  'release-min-revision',
   'revision',
   'wait-for',
   'timeout',
@@ -25,6 +26,7 @@ export const INPUT_NAMES = [
   'builtin-health-checks',
   'status-grace',
   'stable-for',
+  'paused',
   'pr-comment',
   'deployment-environment',
   'deployment-url',
@@ -50,5 +52,6 @@ export const INPUT_DEFAULTS = {
   'builtin-health-checks': 'true',
   'status-grace': '30s',
   'stable-for': '0s',
+  paused: 'wait',
   'pr-comment': 'off',
 } as const satisfies Partial<Record<InputName, string>>;

@@ -3,7 +3,18 @@
  * becomes an `InputError` that names the input, says what is wrong and shows a correct example; the caller turns
  * it into one error annotation. Pure: the input values come through `read`, so tests need no environment.
  */
-import { INPUT_DEFAULTS, InputError, selectorStandsAlone, type Mode, type PrCommentMode, type ResourceRef, type Settings, type WaitFor } from './settings.js';
+import {
+  INPUT_DEFAULTS,
+  InputError,
+  selectorStandsAlone,
+  type Mode,
+  type PausedPolicy,
+  type PrCommentMode,
+  type ReleaseMinRevision,
+  type ResourceRef,
+  type Settings,
+  type WaitFor,
+} from './settings.js';
 import { parseTemplate } from './status/jsonpath/parser.js';
 import { relaxedJsonPath } from './status/wait-for.js';
 import { namespaceNameProblem, parseResourceRef, splitResourceEntries } from './targets/refs.js';
@@ -67,7 +78,9 @@ export function parseSettings(read: InputReader): Settings {
     builtinHealthChecks: parseBoolean('builtin-health-checks', value('builtin-health-checks')),
     statusGraceMs: parseWindow('status-grace', value('status-grace'), '30s'),
     stableForMs: parseWindow('stable-for', value('stable-for'), '30s'),
+    paused: parsePaused(value('paused')),
     release,
+    releaseMinRevision: parseReleaseMinRevision(value('release-min-revision'), release),
     ...parseRevisionInput(value('revision')),
     logs: parseBoolean('logs', value('logs')),
     logLines: parseLogLines(value('log-lines')),
@@ -100,6 +113,21 @@ function parseRelease(name: string): string {
   const problem = name === '' ? undefined : releaseNameProblem(name);
   if (problem) throw new InputError('release', `Input "release" is "${name}": ${problem}. Expected the name given to helm install, like release: shop.`);
   return name;
+}
+
+/** `next`, a revision number, or '' (0: whichever revision is latest); only with `release`. */
+function parseReleaseMinRevision(text: string, release: string): ReleaseMinRevision {
+  if (text === '') return 0;
+  const expected =
+    'Expected next (a revision newer than the one recorded when the step starts) or a revision number, like release-min-revision: next or release-min-revision: 4.';
+  if (!/^(next|[1-9]\d{0,8})$/.test(text)) throw new InputError('release-min-revision', `Input "release-min-revision" is "${text}". ${expected}`);
+  if (release === '') {
+    throw new InputError(
+      'release-min-revision',
+      `Input "release-min-revision" is "${text}", but "release" is empty: it says which revision of a Helm release to wait for, like release: shop with release-min-revision: ${text}.`,
+    );
+  }
+  return text === 'next' ? 'next' : Number(text);
 }
 
 /** `revision`: a commit sha, a tag or branch, or Flux's `main@sha1:<sha>`; unset leaves it out. */
@@ -287,6 +315,15 @@ function parseWindow(name: string, text: string, example: string): number {
     throw new InputError(name, `Input "${name}" is "${text}": expected a duration of zero or more, like ${example}, 2m or 0s (off).`);
   }
   return ms;
+}
+
+function parsePaused(text: string): PausedPolicy {
+  const lower = text.toLowerCase();
+  if (lower === 'wait' || lower === 'ready') return lower;
+  throw new InputError(
+    'paused',
+    `Input "paused" is "${text}": expected wait (a paused rollout is not ready until it continues) or ready (it is ready where it paused), like paused: ready.`,
+  );
 }
 
 function parseMode(text: string): Mode {

@@ -116,8 +116,13 @@ export interface Settings {
   statusGraceMs: number;
   /** `stable-for`; 0 means success as soon as every target is at the desired status. */
   stableForMs: number;
+  /** `paused`: `wait` keeps waiting for a paused rollout to continue; `ready` counts it ready where it paused. */
+  paused: PausedPolicy;
   /** A Helm release name (docs/helm-release.md); empty when not set. Its namespace is `namespace`'s. */
   release: string;
+  /** `release-min-revision`: the oldest revision of `release` to wait for; `next`: one newer than the one recorded
+   *  at the start; 0: whichever is latest. */
+  releaseMinRevision: ReleaseMinRevision;
   /** `revision`: what Flux and Argo CD targets must have applied to be ready; undefined when not set. */
   revision?: WantedRevision;
   /** Container log tails of failing containers in the report. */
@@ -125,6 +130,12 @@ export interface Settings {
   /** Lines of each failing container's log (1-1000). */
   logLines: number;
 }
+
+/** `paused`: what a paused Argo Rollout or Deployment is for the `ready` goal (status/paused.ts). */
+export type PausedPolicy = 'wait' | 'ready';
+
+/** `release-min-revision`: `next`, or the oldest revision to wait for (0: any, the input's default). */
+export type ReleaseMinRevision = 'next' | number;
 
 /** The defaults of action.yml, applied when an input is unset (the runner fills them in; tests may not):
  *  generated from action.yml (`npm run inputs`). */

@@ -1,11 +1,13 @@
 /**
  * JUnit XML for CI systems that show test reports natively (GitLab `artifacts:reports:junit`, Jenkins
  * `junit`, Tekton, Azure): one testcase per target, named like the log names it; a target that failed or
- * ran out of time carries its reason and diagnosis; with several clusters, one testsuite per cluster.
+ * ran out of time carries its reason and diagnosis, and its failing containers' log tails in `<system-out>`;
+ * with several clusters, one testsuite per cluster.
  * Pure: result in, XML out.
  */
 import type { ClusterRun, RunResult as EngineResult, TargetReport } from '../result.js';
 import { annotatedTargets } from '../report/annotations.js';
+import { distinctLogs, logGroup } from '../report/logs.js';
 import { clusterPublicResult, publicResult } from '../report/outputs.js';
 import { desiredPhrase, diagnosisLines, formatSeconds, roundSeconds } from '../report/text.js';
 import { describeInputProblem, type WaitFor } from '../settings.js';
@@ -23,7 +25,7 @@ interface Case {
   seconds: number;
   /** `<failure>` or `<error>`, or `<skipped>`. */
   verdict?: { element: 'failure' | 'error' | 'skipped'; type?: string; message: string; body?: string };
-  /** `<system-out>`: the diagnosis (failing containers, warning events). */
+  /** `<system-out>`: the diagnosis (failing containers, warning events) and the containers' log tails. */
   out?: string;
 }
 
@@ -68,7 +70,8 @@ function targetCase(target: TargetReport, result: EngineResult, waitFor: WaitFor
   };
   if (target.done) return base;
   const diagnosis = diagnosisLines(target.diagnosis, { alreadySaid: target.message });
-  const out = diagnosis.length > 0 ? { out: diagnosis.join('\n') } : {};
+  const standardOut = [diagnosis.join('\n'), ...logBlocks(target)].filter(Boolean).join('\n\n');
+  const out = standardOut ? { out: standardOut } : {};
   const body = [target.message, ...diagnosis].filter(Boolean).join('\n');
   if (target.status === 'Failed') return { ...base, ...out, verdict: { element: 'failure', type: 'Failed', message: target.message || 'Failed', body } };
   if (!blamed) {
@@ -79,6 +82,14 @@ function targetCase(target: TargetReport, result: EngineResult, waitFor: WaitFor
   const when = result.cancelled ? 'when the wait was cancelled' : `after ${formatSeconds(result.durationSeconds)}`;
   const message = `not ${desiredPhrase(waitFor)} ${when} (${target.status})${target.message ? `: ${target.message}` : ''}`;
   return { ...base, ...out, verdict: { element: 'failure', type, message, body } };
+}
+
+/** The failing containers' log tails, one block each, as the command's log shows them (report/logs.ts). */
+function logBlocks(target: TargetReport): string[] {
+  return distinctLogs(target.explanation?.logs ?? []).map(({ view, samePods }) => {
+    const { title, lines } = logGroup(view, undefined, { lines: Number.MAX_SAFE_INTEGER, samePods });
+    return [title, ...lines.map((line) => `  ${line}`)].join('\n');
+  });
 }
 
 /** For a run that stopped before any target was resolved (bad flags, an unusable kubeconfig). */

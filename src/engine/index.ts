@@ -108,6 +108,7 @@ class Engine {
       },
       healthRules: options.healthRules,
       statusGraceMs: options.statusGraceMs ?? 0,
+      paused: options.paused ?? 'wait',
       ...(options.revision ? { revision: options.revision } : {}),
       statusSubresource: (() => {
         const crds = new StatusSubresources(cluster, this.stop.signal, (message) => this.warn(message));

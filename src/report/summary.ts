@@ -7,11 +7,12 @@ import { clusterPublicResult } from './outputs.js';
 import type { WaitFor } from '../settings.js';
 import type { Status } from '../status/types.js';
 import { describeInputProblem } from '../settings.js';
-import { cell, code, details, escapeHtml, escapeMarkdown, table, urlPath } from './markdown.js';
+import { cell, code, details, escapeHtml, escapeMarkdown, linkText, table, urlPath } from './markdown.js';
 import { failedPodLines, failureHeadline } from './failure.js';
 import { distinctLogs, logDetails } from './logs.js';
 import {
   byStanding,
+  causeGroups,
   desiredPhrase,
   displayServer,
   doneFromTheStart,
@@ -142,11 +143,33 @@ function facts(result: EngineResult, ctx: SummaryContext): string {
   const server = displayServer(ctx.server);
   if (server) parts.push(`**Cluster** ${code(server)}`);
   if (ctx.context) parts.push(`**Context** ${code(ctx.context)}`);
-  const slowest = slowestDone(result.targets);
-  if (slowest) parts.push(`**Slowest** ${escapeMarkdown(`${slowest.kind}/${slowest.name}`)} (${formatSeconds(slowest.seconds)})`);
+  parts.push(...headlineTargets(result, ctx.waitFor));
   const url = runUrl(ctx.run);
   if (url) parts.push(`[Workflow run](${url})`);
   return parts.join(' · ');
+}
+
+/** How many targets the facts line names before it says `and N more`. */
+const FACT_NAMES = 3;
+
+/**
+ * The targets the facts line names: on a run that did not succeed, what failed (else what was not at the goal
+ * when it stopped); on a ready run, the slowest. The one that took longest to get ready says nothing about a
+ * Deployment that failed.
+ */
+function headlineTargets(result: EngineResult, waitFor: WaitFor): string[] {
+  const named = (targets: TargetReport[]) => {
+    const names = targets.slice(0, FACT_NAMES).map((t) => escapeMarkdown(`${t.kind}/${t.name || t.selector || ''}`));
+    return `${names.join(', ')}${targets.length > FACT_NAMES ? ` and ${targets.length - FACT_NAMES} more` : ''}`;
+  };
+  if (result.outcome !== 'ready' || result.cancelled) {
+    const failed = result.targets.filter((t) => standing(t) === 'failed');
+    if (failed.length > 0) return [`**Failed** ${named(failed)}`];
+    const pending = result.targets.filter((t) => standing(t) === 'pending');
+    return pending.length > 0 ? [`**Not ${escapeMarkdown(desiredPhrase(waitFor))}** ${named(pending)}`] : [];
+  }
+  const slowest = slowestDone(result.targets);
+  return slowest ? [`**Slowest** ${escapeMarkdown(`${slowest.kind}/${slowest.name}`)} (${formatSeconds(slowest.seconds)})`] : [];
 }
 
 /** The target that took longest to get done, when there are at least two to compare. */
@@ -194,7 +217,7 @@ function resourceCell(target: TargetReport, run: RunInfo | undefined): string {
   const where = fileLine(target);
   const file = workspaceFile(target);
   const url = file && fileUrl(run, file, target.line);
-  return `${resource}<br><sub>${url ? `[${escapeMarkdown(where)}](${url})` : escapeMarkdown(where)}</sub>`;
+  return `${resource}<br><sub>${url ? `[${linkText(where)}](${url})` : escapeMarkdown(where)}</sub>`;
 }
 
 function targetRow(target: TargetReport, ctx: SummaryContext, limits: SummaryLimits): string[] {
@@ -267,20 +290,21 @@ function detailTables(target: TargetReport): string[] {
   );
   const derived = target.conditions.filter((c) => c.synthesized && c.status === 'True' && c.reason);
   if (derived.length > 0) parts.push(`_kstatus: ${derived.map((c) => escapeMarkdown(`${c.type} (${c.reason})`)).join(', ')}_`);
-  const problems = target.diagnosis?.problems ?? [];
+  // One row per cause: the replicas of a crash loop are one row naming their pods, not one row each.
+  const causes = causeGroups(target.diagnosis?.problems ?? []);
   section(
     'Failing containers',
     ['Pod', 'Container', 'Reason', 'Restarts', 'Message'],
-    problems.slice(0, DETAIL_ROWS.containers).map((p) => [
-      cell(p.pod),
+    causes.slice(0, DETAIL_ROWS.containers).map(({ problem: p, problems }) => [
+      cell(problems.map((q) => q.pod).join(', ')),
       cell(p.init ? `${p.container} (init)` : p.container),
       cell(p.lastTerminationReason && !p.message.includes('last exit') ? `${p.reason} (last exit: ${p.lastTerminationReason})` : p.reason),
-      String(p.restartCount ?? 0),
+      [...new Set(problems.map((q) => String(q.restartCount ?? 0)))].join(', '),
       // The Restarts column has the count: the message need not say it again.
       chars(p.message.replace(/^restarted \d+ times, /, '')),
     ]),
-    problems.length,
-    'containers',
+    causes.length,
+    'causes',
   );
   const events = target.diagnosis ? newsEvents(target.diagnosis) : [];
   section(
@@ -292,10 +316,13 @@ function detailTables(target: TargetReport): string[] {
   );
   const real = realHistory(target);
   const history = real.slice(-DETAIL_ROWS.history);
+  // A transition whose message is the pods' diagnosis points at the table above rather than say it again.
+  const diagnosed = causes.length > 0 ? target.diagnosis?.summary : undefined;
+  const historyMessage = (message: string) => (diagnosed && message === diagnosed ? '_the failing containers above_' : chars(message));
   section(
     'History',
     ['After', 'Status', 'Message'],
-    history.map((h) => [formatSeconds(h.atSeconds), `${statusOnlySymbol(h.status)} ${h.status}`, chars(h.message)]),
+    history.map((h) => [formatSeconds(h.atSeconds), `${statusOnlySymbol(h.status)} ${h.status}`, historyMessage(h.message)]),
     real.length,
     'earlier transitions',
   );
@@ -310,7 +337,7 @@ function targetDetails(target: TargetReport, ctx: SummaryContext): string {
     const where = `${target.file}${target.line ? ` line ${target.line}` : ''}`;
     const file = workspaceFile(target);
     const url = file && fileUrl(ctx.run, file, target.line);
-    body.push(`Defined in ${url ? `[${escapeMarkdown(where)}](${url})` : escapeMarkdown(where)}.`);
+    body.push(`Defined in ${url ? `[${linkText(where)}](${url})` : escapeMarkdown(where)}.`);
   }
   if (!target.done) body.push(`Judged by ${target.rule === 'kstatus' ? 'kstatus' : `the health rule \`${escapeMarkdown(target.rule)}\``}.`);
   if (target.message.length > DEFAULT_LIMITS.cellChars) body.push(`**Message**: ${escapeMarkdown(truncate(target.message, DETAIL_CHARS))}`);

@@ -9,7 +9,8 @@
  * 1. the `wait-for` goal, by the type's GitOps rule (Flux and Argo CD kinds: with `revision`, whether the
  *    controller applied it, which beats any health rule; without, only where no health rule is given), by the
  *    type's health rule (a user's beats a built-in one) or by kstatus plus the CI rules (goal.ts); an
- *    expression that cannot be evaluated warns once per target and rule;
+ *    expression that cannot be evaluated warns once per target and rule; for `ready`, a paused Rollout or
+ *    Deployment as the `paused` input says (paused.ts);
  * 2. `status-grace`: a custom resource with no rule and no status yet waits for its controller when its CRD
  *    declares a status subresource (health/grace.ts);
  * 3. the `kubewait.io/wait: "false"` opt-out: judged as above, reported done (opt-out.ts);
@@ -28,6 +29,7 @@ import { hasNoStatus, statusGrace } from './health/grace.js';
 import { suspendWarning } from './health/suspend.js';
 import type { HealthRule, ResolvedRules } from './health/types.js';
 import { optedOut, WAIT_ANNOTATION } from './opt-out.js';
+import { pauseOf, withPausePolicy, type PausedPolicy } from './paused.js';
 import { podOwnership, recheckAt, runsPods, type PodOwnership } from './workloads.js';
 
 /** The type a judge judges, as discovery names it. */
@@ -48,6 +50,8 @@ export interface JudgeOptions {
   statusGraceMs: number;
   /** The health rules (user > built-in); absent: kstatus only. */
   healthRules?: Pick<ResolvedRules, 'ruleFor'>;
+  /** `paused`: what a paused Rollout or Deployment is for the `ready` goal (default `wait`). */
+  paused?: PausedPolicy;
   /** The `revision` input: Flux and Argo CD targets must have applied it. */
   revision?: WantedRevision;
 }
@@ -116,13 +120,15 @@ export class Judge {
   judge(object: KubeObject, sighting: Sighting): Verdict {
     const { waitFor, jobCompletion } = this.options;
     const warnings: JudgeWarning[] = [];
-    const { evaluationWarning, ...judged } = evaluateGoal(object, waitFor, {
+    const { evaluationWarning, ...evaluated } = evaluateGoal(object, waitFor, {
       now: sighting.now,
       jobCompletion,
       rule: this.rule,
       ...(this.gitOps ? { gitOps: this.gitOps } : {}),
       ...(this.options.revision ? { revision: this.options.revision } : {}),
     });
+    const pause = waitFor.kind === 'ready' ? pauseOf(this.type.group, this.type.kind, object) : undefined;
+    const judged = withPausePolicy(evaluated, pause, this.options.paused ?? 'wait');
     if (evaluationWarning) warnings.push(this.evaluationWarning(object, judged.rule, evaluationWarning));
     const suspended = waitFor.kind === 'deleted' ? undefined : suspendWarning(object);
     if (suspended) warnings.push({ message: suspended });
