@@ -5,10 +5,14 @@ export const INPUT_NAMES = [
   'kubeconfig',
   'context',
   'namespace',
+  'clusters',
+  'cluster-policy',
   'resources',
   'selector',
   'manifests',
   'release',
+  'release-min-revision',
+  'revision',
   'wait-for',
   'timeout',
   'poll-interval',
@@ -22,6 +26,7 @@ export const INPUT_NAMES = [
   'builtin-health-checks',
   'status-grace',
   'stable-for',
+  'paused',
   'pr-comment',
   'deployment-environment',
   'deployment-url',
@@ -34,6 +39,7 @@ export type InputName = (typeof INPUT_NAMES)[number];
 
 /** The defaults of action.yml that are values (an expression default is the runner's to evaluate). */
 export const INPUT_DEFAULTS = {
+  'cluster-policy': 'all',
   'wait-for': 'ready',
   timeout: '5m',
   'poll-interval': '2s',
@@ -46,5 +52,6 @@ export const INPUT_DEFAULTS = {
   'builtin-health-checks': 'true',
   'status-grace': '30s',
   'stable-for': '0s',
+  paused: 'wait',
   'pr-comment': 'off',
 } as const satisfies Partial<Record<InputName, string>>;

@@ -3,11 +3,24 @@
  * becomes an `InputError` that names the input, says what is wrong and shows a correct example; the caller turns
  * it into one error annotation. Pure: the input values come through `read`, so tests need no environment.
  */
-import { INPUT_DEFAULTS, InputError, selectorStandsAlone, type Mode, type PrCommentMode, type ResourceRef, type Settings, type WaitFor } from './settings.js';
+import {
+  INPUT_DEFAULTS,
+  InputError,
+  selectorStandsAlone,
+  type Mode,
+  type PausedPolicy,
+  type PrCommentMode,
+  type ReleaseMinRevision,
+  type ResourceRef,
+  type Settings,
+  type WaitFor,
+} from './settings.js';
 import { parseTemplate } from './status/jsonpath/parser.js';
 import { relaxedJsonPath } from './status/wait-for.js';
 import { namespaceNameProblem, parseResourceRef, splitResourceEntries } from './targets/refs.js';
 import { releaseNameProblem } from './release/decode.js';
+import { parseClusterPolicy, parseClusters } from './fleet/clusters-input.js';
+import { parseRevision } from './status/gitops/revision.js';
 import { selectorProblem } from './targets/selector.js';
 
 /** Returns the (trimmed) value of an input, '' when unset: `core.getInput` in the action. */
@@ -47,6 +60,8 @@ export function parseSettings(read: InputReader): Settings {
     kubeconfig: read('kubeconfig').trim(),
     context: value('context'),
     namespace,
+    clusters: parseClusters(value('clusters'), value('context')),
+    clusterPolicy: parseClusterPolicy(value('cluster-policy')),
     resources,
     selector,
     manifests,
@@ -63,7 +78,10 @@ export function parseSettings(read: InputReader): Settings {
     builtinHealthChecks: parseBoolean('builtin-health-checks', value('builtin-health-checks')),
     statusGraceMs: parseWindow('status-grace', value('status-grace'), '30s'),
     stableForMs: parseWindow('stable-for', value('stable-for'), '30s'),
+    paused: parsePaused(value('paused')),
     release,
+    releaseMinRevision: parseReleaseMinRevision(value('release-min-revision'), release),
+    ...parseRevisionInput(value('revision')),
     logs: parseBoolean('logs', value('logs')),
     logLines: parseLogLines(value('log-lines')),
   };
@@ -95,6 +113,32 @@ function parseRelease(name: string): string {
   const problem = name === '' ? undefined : releaseNameProblem(name);
   if (problem) throw new InputError('release', `Input "release" is "${name}": ${problem}. Expected the name given to helm install, like release: shop.`);
   return name;
+}
+
+/** `next`, a revision number, or '' (0: whichever revision is latest); only with `release`. */
+function parseReleaseMinRevision(text: string, release: string): ReleaseMinRevision {
+  if (text === '') return 0;
+  const expected =
+    'Expected next (a revision newer than the one recorded when the step starts) or a revision number, like release-min-revision: next or release-min-revision: 4.';
+  if (!/^(next|[1-9]\d{0,8})$/.test(text)) throw new InputError('release-min-revision', `Input "release-min-revision" is "${text}". ${expected}`);
+  if (release === '') {
+    throw new InputError(
+      'release-min-revision',
+      `Input "release-min-revision" is "${text}", but "release" is empty: it says which revision of a Helm release to wait for, like release: shop with release-min-revision: ${text}.`,
+    );
+  }
+  return text === 'next' ? 'next' : Number(text);
+}
+
+/** `revision`: a commit sha, a tag or branch, or Flux's `main@sha1:<sha>`; unset leaves it out. */
+function parseRevisionInput(text: string): Pick<Settings, 'revision'> {
+  if (text === '') return {};
+  const parsed = parseRevision(text);
+  if (parsed.ok) return { revision: parsed.value };
+  throw new InputError(
+    'revision',
+    `Input "revision" is "${text}": ${parsed.problem}. Expected the commit sha the step pushed, a tag or branch, or Flux's form, like revision: \${{ github.sha }}, revision: v1.2.3 or revision: main@sha1:0123abc.`,
+  );
 }
 
 function checkSomethingToWaitFor(resources: ResourceRef[], selector: string, manifests: string[], release: string): void {
@@ -271,6 +315,15 @@ function parseWindow(name: string, text: string, example: string): number {
     throw new InputError(name, `Input "${name}" is "${text}": expected a duration of zero or more, like ${example}, 2m or 0s (off).`);
   }
   return ms;
+}
+
+function parsePaused(text: string): PausedPolicy {
+  const lower = text.toLowerCase();
+  if (lower === 'wait' || lower === 'ready') return lower;
+  throw new InputError(
+    'paused',
+    `Input "paused" is "${text}": expected wait (a paused rollout is not ready until it continues) or ready (it is ready where it paused), like paused: ready.`,
+  );
 }
 
 function parseMode(text: string): Mode {

@@ -10,9 +10,10 @@ import type { KubeconfigSources } from '../kube/index.js';
 import { SecretMasks } from '../kube/masks.js';
 import type { ClusterInfo, PipelineSink } from '../pipeline.js';
 import { finalLogLines } from '../report/live-log.js';
-import { publicResult, resourceOutput } from '../report/outputs.js';
+import { logBlocks, logGroup, logRecords } from '../report/logs.js';
+import { clustersOutput, publicResult, resourceOutput } from '../report/outputs.js';
 import { streamWriter } from '../report/stream-writer.js';
-import type { ReportWriter } from '../report/writer.js';
+import type { LogSink, ReportWriter } from '../report/writer.js';
 import { InputError, type InputProblem, type Settings } from '../settings.js';
 import { EXIT_CODES, exitCodeOf } from './exit-codes.js';
 import { checkSomethingToWaitFor, parseCommandLine, settingsFrom, UsageError, type CommandLine } from './flags.js';
@@ -51,7 +52,7 @@ export async function runCommand(io: CommandIO): Promise<number> {
     checkSomethingToWaitFor(line);
     const settings = settingsFrom(line);
     const result = await wait(settings, line, io, await kubeconfigSources(line, io), masks);
-    finish(result, settings, line, io, out);
+    finish(result, settings, line, io, masks);
     if (result.error) err(`kubewait: ${describeForCommand(result.error)}\n`);
     return exitCodeOf(result);
   } catch (error) {
@@ -106,32 +107,62 @@ async function wait(settings: Settings, line: CommandLine, io: CommandIO, kubeco
     },
     async report(result: EngineResult, cluster: ClusterInfo) {
       if (github) (await import('./github.js')).reportToGitHub(result, settings, cluster, github);
-      else log.info(finalLogLines(result, settings.waitFor).join('\n'));
+      else {
+        log.info(finalLogLines(result, settings.waitFor).join('\n'));
+        writeLogBlocks(result, log);
+      }
       await reports?.finish(result);
     },
   };
   // Loaded here, not up front: --help, --version and a bad flag answer without evaluating client-node.
-  const { waitAndReport } = await import('../pipeline.js');
-  return waitAndReport(settings, sink, { cwd: io.cwd, kubeconfigSources });
+  const { waitEverywhere } = await import('../fleet/index.js');
+  return waitEverywhere(settings, sink, { cwd: io.cwd, kubeconfigSources });
+}
+
+/** The failing containers' log tails after the closing lines, one group each (a collapsed section in GitLab),
+ *  as the action writes them to the step log; the text was masked when it was read. */
+function writeLogBlocks(result: EngineResult, log: LogSink): void {
+  for (const { view, samePods } of logBlocks(result.targets)) {
+    const { title, lines } = logGroup(view, undefined, { lines: Number.MAX_SAFE_INTEGER, samePods });
+    log.startGroup(title);
+    log.info(lines.map((line) => `  ${line}`).join('\n'));
+    log.endGroup();
+  }
 }
 
 /** `-o json` and `--junit`, in every outcome that has targets. */
-function finish(result: EngineResult, settings: Settings, line: CommandLine, io: CommandIO, out: (text: string) => void): void {
+function finish(result: EngineResult, settings: Settings, line: CommandLine, io: CommandIO, masks: SecretMasks): void {
   const problem = result.error && describeForCommand(result.error);
-  if (line.output === 'json') out(`${jsonDocument(publicResult(result), result, problem)}\n`);
-  if (line.junit) writeJunit(line.junit, io, renderJunit(result, { waitFor: settings.waitFor, failFast: settings.failFast, ...(problem && { problem }) }));
+  if (line.output === 'json') io.stdout.write(masks.apply(`${jsonDocument(publicResult(result), result, problem)}\n`));
+  if (line.junit)
+    writeJunit(line.junit, io, masks, renderJunit(result, { waitFor: settings.waitFor, failFast: settings.failFast, ...(problem && { problem }) }));
 }
 
 /** `{"result": ..., "resources": [...]}`: the action's `result` and `resources` outputs, in one document; with
- *  `--release`, `release-revision` and `release-status` too (null when no record of the release was found). */
+ *  `--release`, `release-revision` and `release-status` too (null when no record of the release was found);
+ *  `logs` when failing containers' log tails were read (`logRecords`). */
 function jsonDocument(result: string, wait: EngineResult | undefined, problem: string | undefined): string {
   const release = wait?.release && { 'release-revision': wait.release.revision ?? null, 'release-status': wait.release.status ?? null };
-  return JSON.stringify({ result, resources: (wait?.targets ?? []).map(resourceOutput), ...release, ...(problem && { error: problem }) }, null, 2);
+  const clusters = wait?.clusters && { clusters: clustersOutput(wait.clusters) };
+  const logs = logRecords(wait?.targets ?? []);
+  return JSON.stringify(
+    {
+      result,
+      resources: (wait?.targets ?? []).map(resourceOutput),
+      ...release,
+      ...clusters,
+      ...(logs.length > 0 && { logs }),
+      ...(problem && { error: problem }),
+    },
+    null,
+    2,
+  );
 }
 
-function writeJunit(file: string, io: CommandIO, xml: string): void {
+/** Masked as everything else the command writes: the file is a CI artifact anyone with access to the job reads. */
+function writeJunit(file: string, io: CommandIO, masks: SecretMasks, xml: string): void {
   try {
-    writeFileSync(path.resolve(io.cwd, file), xml);
+    writeFileSync(path.resolve(io.cwd, file), masks.apply(xml));
   } catch (error) {
     const code = (error as { code?: string }).code ?? String(error);
     io.stderr.write(`kubewait: could not write --junit ${file} (${code})\n`);
@@ -150,7 +181,7 @@ async function failed(
   const message = error instanceof InputError ? describeForCommand(error) : error instanceof Error ? error.message.split('\n')[0]! : String(error);
   err(`kubewait: ${message}\n`);
   if (line?.output === 'json') out(`${jsonDocument('error', undefined, message)}\n`);
-  if (line?.junit) writeJunit(line.junit, io, renderSetupFailureJunit(message));
+  if (line?.junit) writeJunit(line.junit, io, masks, renderSetupFailureJunit(message));
   if (line && flavourOf(io.env) === 'github' && error instanceof InputError) await annotateSetupFailure(error, io, line, masks);
   return usage ? EXIT_CODES['bad-input'] : EXIT_CODES['cluster-error'];
 }

@@ -11,6 +11,7 @@
  */
 import type { Evaluation } from '../status/goal.js';
 import { Judge, type JudgeWarning, type Verdict } from '../status/judge.js';
+import type { PausedPolicy } from '../status/paused.js';
 import type { Diagnosis } from '../status/types.js';
 import { runsPods, type PodOwnership } from '../status/workloads.js';
 import type { ResourceType } from '../kube/index.js';
@@ -19,6 +20,7 @@ import { parseSelector, selectorFromObject } from './labels.js';
 import type { LabelMatcher, Labels } from './labels.js';
 import type { SelectorSet } from './selector-set.js';
 import type { TargetState, Tracker, Update } from './tracker.js';
+import type { WantedRevision } from '../settings.js';
 import type { HealthRules, WaitFor } from './types.js';
 
 export interface GroupContext {
@@ -34,6 +36,10 @@ export interface GroupContext {
   healthRules?: HealthRules;
   /** `status-grace` in ms (0: off). */
   statusGraceMs: number;
+  /** `paused`: what a paused Rollout or Deployment is for the `ready` goal (default `wait`). */
+  paused?: PausedPolicy;
+  /** The `revision` input: Flux and Argo CD targets must have applied it. */
+  revision?: WantedRevision;
   /** Whether the type's CRD declares a status subresource; undefined while it is being read (then
    *  `known` runs once it is). */
   statusSubresource(type: ResourceType, known: () => void): boolean | undefined;
@@ -128,8 +134,8 @@ export class GroupState {
     private readonly ctx: GroupContext,
   ) {
     this.workload = runsPods(type);
-    const { waitFor, jobCompletion, statusGraceMs, healthRules } = ctx;
-    this.judge = new Judge(type, namespace, { waitFor, jobCompletion, statusGraceMs, healthRules });
+    const { waitFor, jobCompletion, statusGraceMs, healthRules, paused, revision } = ctx;
+    this.judge = new Judge(type, namespace, { waitFor, jobCompletion, statusGraceMs, healthRules, paused, ...(revision ? { revision } : {}) });
   }
 
   /** What the user reads: `deployments.apps in namespace "shop"`. */

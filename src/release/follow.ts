@@ -3,13 +3,15 @@
  * (policy.ts), and while the decision is `poll-again` (helm still at work, or no
  * release yet) read it again every poll interval until the deadline. The engine then waits for the
  * settled decision's targets: `wait` as the `wait-for` input says, `wait-deleted` for deletion,
- * `fail` Failed at once while still judging the objects.
+ * `fail` Failed at once while still judging the objects. With `release-min-revision`, the first read also
+ * fixes the oldest revision that counts (`wantedRevision`): an older one is followed as if it were pending.
  */
 import { Scheduler } from '../engine/scheduler.js';
 import type { KubeClient } from '../kube/client.js';
 import { ApiError } from '../kube/index.js';
 import type { Release } from './decode.js';
-import { decideRelease, type ReleaseDecision } from './policy.js';
+import type { ReleaseMinRevision } from '../settings.js';
+import { decideRelease, type ReleaseDecision, type WantedRevision } from './policy.js';
 import { readRelease } from './read.js';
 import type { Time } from '../time.js';
 
@@ -24,6 +26,8 @@ export interface SettleOptions {
   warn?: (message: string) => void;
   /** The run's clock and timers (the engine options'); default: real time. */
   time?: Time;
+  /** `release-min-revision`: `next`, or the oldest revision that counts (default 0: whichever is latest). */
+  minRevision?: ReleaseMinRevision;
 }
 
 export interface SettledRelease {
@@ -62,10 +66,12 @@ async function follow(client: KubeClient, namespace: string, name: string, optio
     warned.add(message);
     options.warn?.(message);
   };
+  let wanted: WantedRevision | undefined;
   while (!signal.aborted) {
     try {
       const release = await readRelease(client, namespace, name, signal, warn);
-      const decision = decideRelease(release, name, namespace);
+      wanted ??= wantedRevision(options.minRevision ?? 0, release);
+      const decision = decideRelease(release, name, namespace, wanted);
       last = { decision, release };
       if (decision.message !== lastMessage) options.onDecision?.(decision);
       lastMessage = decision.message;
@@ -83,6 +89,17 @@ async function follow(client: KubeClient, namespace: string, name: string, optio
       release: 'not-found',
     }
   );
+}
+
+/**
+ * The oldest revision that counts, from the first read. `next` is the revision after the one recorded then,
+ * unless that one is still pending: then helm is writing it now (the `helm upgrade` the step was started
+ * beside; a second one would be refused while it is pending), and it is the one to wait for.
+ */
+export function wantedRevision(minRevision: ReleaseMinRevision, first: Release | 'not-found'): WantedRevision | undefined {
+  if (minRevision !== 'next') return minRevision > 0 ? { revision: minRevision, asked: `release-min-revision: ${minRevision}` } : undefined;
+  const present = first === 'not-found' ? 0 : first.status.startsWith('pending-') ? first.revision - 1 : first.revision;
+  return { revision: present + 1, asked: 'release-min-revision: next' };
 }
 
 function retryable(error: ApiError): boolean {

@@ -10,6 +10,10 @@
  * | `failed` | `fail`: the result is Failed at once with Helm's description, and the objects are still judged so the summary shows which one broke |
  * | `uninstalling` | `wait-deleted`: a deletion wait for the objects |
  * | `superseded`, `uninstalled`, `unknown`, anything else | `error`: nothing sensible to wait for; the message says why and what to run |
+ *
+ * One row comes before them all: a latest revision older than the one asked for (`release-min-revision`) is
+ * `poll-again` whatever its status, since it is the release as it stood before the `helm upgrade` the step was
+ * started beside: its objects say nothing about the upgrade.
  */
 import type { TargetSpec } from '../targets/types.js';
 import type { Release } from './decode.js';
@@ -21,11 +25,24 @@ export type ReleaseDecision =
   | { action: 'wait-deleted'; targets: TargetSpec[]; message: string }
   | { action: 'error'; message: string };
 
+/** The oldest revision to wait for, and the input that asked for it in words (`release-min-revision: next`). */
+export interface WantedRevision {
+  revision: number;
+  asked: string;
+}
+
 /**
- * `release` is what read.ts `readRelease` returned for `name` in `namespace`. Each message is
- * one line for the log; none of them holds anything of the release's values or manifest.
+ * `release` is what read.ts `readRelease` returned for `name` in `namespace`; `wanted`, the oldest revision
+ * that counts (none: whichever is latest). Each message is one line for the log; none of them holds anything of
+ * the release's values or manifest.
  */
-export function decideRelease(release: Release | 'not-found', name: string, namespace: string): ReleaseDecision {
+export function decideRelease(release: Release | 'not-found', name: string, namespace: string, wanted?: WantedRevision): ReleaseDecision {
+  if (release !== 'not-found' && wanted && release.revision < wanted.revision) {
+    return {
+      action: 'poll-again',
+      message: `Helm release ${release.name} revision ${release.revision} is ${release.status}, but revision ${wanted.revision} or newer is waited for (${wanted.asked}): reading the release again until helm records it`,
+    };
+  }
   if (release === 'not-found') {
     return {
       action: 'poll-again',

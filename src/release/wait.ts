@@ -6,7 +6,7 @@
  * | release | what the run does |
  * |---|---|
  * | deployed | waits for its objects (and the other inputs' targets) as `wait-for` says |
- * | pending-* or missing | reads it again every poll interval; at the deadline: `timeout`, saying what it waited for |
+ * | pending-*, missing, or older than `release-min-revision` | reads it again every poll interval; at the deadline: `timeout`, saying what it waited for |
  * | failed | Failed with Helm's description; the objects are still judged briefly so the summary shows which one broke |
  * | uninstalling | a deletion wait for its objects (the other targets keep `wait-for`) |
  * | superseded, uninstalled, unreadable, forbidden | `error` naming the `release` input |
@@ -27,7 +27,7 @@ import { settleRelease, type SettledRelease } from './follow.js';
  *  unrecoverable (the status library's 15 s grace), so the summary names it. */
 const FAILED_RELEASE_JUDGING_MS = 20_000;
 
-export interface ReleaseWaitOptions extends EngineOptions, Pick<Settings, 'release'> {
+export interface ReleaseWaitOptions extends EngineOptions, Pick<Settings, 'release' | 'releaseMinRevision'> {
   /** The release's decisions, one line each, for the run's live log (the pipeline's sink): never stdout
    *  directly, so the command's `-o json` stays one document and its redactor sees every line. */
   say(line: string): void;
@@ -64,6 +64,7 @@ async function follow(cluster: Cluster, options: ReleaseWaitOptions, run: Run): 
   try {
     settled = await settleRelease(cluster.client, namespace, name, {
       pollIntervalMs: options.pollIntervalMs,
+      minRevision: options.releaseMinRevision,
       signal: deadline,
       onDecision: (decision) => options.say(`kubewait: ${decision.message}`),
       warn: (message) => options.observer?.warning?.(message),

@@ -12,8 +12,7 @@ import type { RunResult as EngineResult } from '../result.js';
 import type { InputProblem, Settings, WaitFor } from '../settings.js';
 import { annotationsFor, inputProblemAnnotation } from './annotations.js';
 import { finalLogLines } from './live-log.js';
-import { distinctLogs, logGroup } from './logs.js';
-import { byStanding } from './text.js';
+import { logBlocks, logGroup } from './logs.js';
 import { completeResources, outputsFor } from './outputs.js';
 import { renderSummary, type RunInfo } from './summary.js';
 import type { ReportWriter } from './writer.js';
@@ -99,14 +98,12 @@ export function reportSetupFailure(
 
 /** One collapsed group per failing container's log tail, after the closing lines that name the targets. */
 function writeLogGroups(result: EngineResult, writer: ReportWriter): void {
-  for (const target of byStanding(result.targets)) {
-    for (const { view, samePods } of distinctLogs(target.explanation?.logs ?? [])) {
-      // A fresh token per group: a log line cannot guess it to end `::stop-commands::` early.
-      const { title, lines } = logGroup(view, randomUUID(), { lines: Number.MAX_SAFE_INTEGER, samePods });
-      writer.startGroup(title);
-      for (const line of lines) writer.info(line);
-      writer.endGroup();
-    }
+  for (const { target, view, samePods } of logBlocks(result.targets)) {
+    // A fresh token per group: a log line cannot guess it to end `::stop-commands::` early.
+    const { title, lines } = logGroup(view, randomUUID(), { lines: Number.MAX_SAFE_INTEGER, samePods });
+    writer.startGroup(target.cluster ? `[${target.cluster}] ${title}` : title);
+    for (const line of lines) writer.info(line);
+    writer.endGroup();
   }
 }
 

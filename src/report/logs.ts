@@ -7,11 +7,11 @@
  * in it, stripped of terminal control codes; in the step log it is wrapped in `::stop-commands::`, so a line
  * like `::add-mask::` or `::error::` that a container printed is shown, not obeyed.
  */
-import type { ContainerLogView } from '../result.js';
+import type { ContainerLogView, TargetReport } from '../result.js';
 import { annotationSummary, lastMeaningfulLine } from '../status/log-lines.js';
 import type { WarningEvent } from '../status/types.js';
 import { escapeHtml, escapeMarkdown, table, cell } from './markdown.js';
-import { truncate } from './text.js';
+import { byStanding, outputRef, truncate } from './text.js';
 
 export type { ContainerLogView } from '../result.js';
 
@@ -37,6 +37,11 @@ export function distinctLogs(views: readonly ContainerLogView[]): Array<{ view: 
     else kept.push({ view, samePods: [], ...(key !== undefined ? { key } : {}) });
   }
   return kept.map(({ view, samePods }) => ({ view, samePods }));
+}
+
+/** Every log block of a run, as the step log shows them: worst target first, each container's log once. */
+export function logBlocks(targets: readonly TargetReport[]): Array<{ target: TargetReport; view: ContainerLogView; samePods: string[] }> {
+  return byStanding(targets).flatMap((target) => distinctLogs(target.explanation?.logs ?? []).map((kept) => ({ target, ...kept })));
 }
 
 const DEFAULT_LINES = 30;
@@ -164,17 +169,69 @@ export function logDetails(view: ContainerLogView, options: LogBlockOptions = {}
   return `<details>\n<summary>${summaryHtml}</summary>\n\n${body.join('\n\n')}\n\n</details>`;
 }
 
-/** The step log's group for one container: its title and lines, for `startGroup(title)`, `info(line)` each,
- *  `endGroup()`. `token` must be unguessable (a random UUID): the log cannot end `::stop-commands::` early. */
-export function logGroup(view: ContainerLogView, token: string, options: LogBlockOptions = {}): { title: string; lines: string[] } {
+/**
+ * The log's group for one container: its title and lines, for `startGroup(title)`, `info(line)` each,
+ * `endGroup()`. With a `token` (GitHub Actions' step log), the lines are wrapped in `::stop-commands::`; it
+ * must be unguessable (a random UUID): the log cannot end `::stop-commands::` early. Without one (a terminal,
+ * a JUnit file, GitLab's log), terminal control codes are stripped instead: a container's output can neither
+ * repaint the reader's terminal nor close a GitLab section.
+ */
+export function logGroup(view: ContainerLogView, token: string | undefined, options: LogBlockOptions = {}): { title: string; lines: string[] } {
   const c = view.request;
-  const title = `Logs ${c.namespace}/${c.pod}/${c.container}${view.outcome?.kind === 'text' && showsPrevious(view) ? ' (previous)' : ''}: ${annotationText(view)}`;
+  const heading = `Logs ${c.namespace}/${c.pod}/${c.container}${view.outcome?.kind === 'text' && showsPrevious(view) ? ' (previous)' : ''}: ${annotationText(view)}`;
+  const title = token === undefined ? plain(heading) : heading;
   const outcome = view.outcome;
   if (outcome?.kind !== 'text' || outcome.text === '') return { title, lines: [missingText(view)] };
-  const text = tail(outcome.text, options.lines ?? DEFAULT_LINES).map((line) => line.split(token).join('<token>'));
+  const text = tail(outcome.text, options.lines ?? DEFAULT_LINES);
   const cut = outcome.truncated ? ['(the log was cut at the size limit; its end may be missing)'] : [];
-  return {
-    title,
-    lines: [`::stop-commands::${token}`, ...text, `::${token}::`, ...cut, ...sameLine(options.samePods), `More: ${logsCommand(view, options.commandTail)}`],
-  };
+  const after = [...cut, ...sameLine(options.samePods), `More: ${logsCommand(view, options.commandTail)}`];
+  if (token === undefined) return { title, lines: [...text.map(plain), ...after] };
+  return { title, lines: [`::stop-commands::${token}`, ...text.map((line) => line.split(token).join('<token>')), `::${token}::`, ...after] };
+}
+
+/** A line without terminal control codes (tabs stay). */
+function plain(line: string): string {
+  return line.replace(ANSI, '').replace(CONTROL, '');
+}
+
+/** One container's log tail as data (the command's `-o json`): what the step log's group says, in fields. */
+export interface LogRecord {
+  /** The target it explains, as the `pending` and `failed` outputs name it (`NAMESPACE/KIND/NAME`). */
+  resource: string;
+  pod: string;
+  container: string;
+  init: boolean;
+  /** The text is of the run before the current one (`kubectl logs --previous`). */
+  previous: boolean;
+  /** The annotation's line: `exit 1: panic: missing DATABASE_URL`. */
+  summary: string;
+  /** The tail as read (already masked); absent when there is none, and then `missing` says why. */
+  lines?: string[];
+  /** The log was cut at the size limit: its end may be missing. */
+  truncated?: boolean;
+  missing?: string;
+  /** Other pods whose container printed the same log. */
+  samePods: string[];
+  /** `kubectl logs ...` for more of it; absent when the container never started. */
+  command?: string;
+}
+
+/** Every log block of a run (`logBlocks`) as `LogRecord`s. */
+export function logRecords(targets: readonly TargetReport[]): LogRecord[] {
+  return logBlocks(targets).map(({ target, view, samePods }) => {
+    const c = view.request;
+    const outcome = view.outcome;
+    const text = outcome?.kind === 'text' && outcome.text !== '' ? outcome : undefined;
+    return {
+      resource: outputRef(target),
+      pod: c.pod,
+      container: c.container,
+      init: c.init,
+      previous: text !== undefined && showsPrevious(view),
+      summary: annotationText(view),
+      ...(text ? { lines: tail(text.text, Number.MAX_SAFE_INTEGER), ...(text.truncated && { truncated: true }) } : { missing: missingText(view) }),
+      samePods,
+      ...(!c.noLogs && { command: logsCommand(view) }),
+    };
+  });
 }

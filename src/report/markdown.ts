@@ -15,6 +15,15 @@ export function escapeMarkdown(text: string): string {
     .replace(/\r?\n/g, '<br>');
 }
 
+/**
+ * Text as a markdown link's text: markdown punctuation, `&` and `<` backslash-escaped (CommonMark escapes any
+ * ASCII punctuation so), and no HTML entity. `k8s/R&D app.yaml` shows as `R&D` wherever the link is rendered
+ * or read, never `R&amp;D`; `<`, `[` and `]` can neither open a tag nor end the link early.
+ */
+export function linkText(text: string): string {
+  return text.replace(/[\\`*_[\]~|<>&!]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ');
+}
+
 /** Text inside a table cell: like `escapeMarkdown`, and never empty (an empty cell reads as a bug). */
 export function cell(text: string): string {
   return text === '' ? ' ' : escapeMarkdown(text);

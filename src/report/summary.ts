@@ -2,16 +2,18 @@
  * The job summary as markdown. Pure: result + context in, string out; `index.ts` writes it.
  * GitHub rejects a step summary over 1 MiB, so large target sets are aggregated, always saying so.
  */
-import type { RunResult as EngineResult, TargetReport } from '../result.js';
+import type { ClusterRun, RunResult as EngineResult, Result, TargetReport } from '../result.js';
+import { clusterPublicResult } from './outputs.js';
 import type { WaitFor } from '../settings.js';
 import type { Status } from '../status/types.js';
 import { describeInputProblem } from '../settings.js';
 import { VERSION } from '../version.js';
-import { cell, code, details, escapeHtml, escapeMarkdown, table, urlPath } from './markdown.js';
+import { cell, code, details, escapeHtml, escapeMarkdown, linkText, table, urlPath } from './markdown.js';
 import { failedPodLines, failureHeadline } from './failure.js';
 import { distinctLogs, logDetails } from './logs.js';
 import {
   byStanding,
+  causeGroups,
   desiredPhrase,
   displayServer,
   doneFromTheStart,
@@ -45,6 +47,8 @@ export interface SummaryContext {
   context: string;
   waitFor: WaitFor;
   run?: RunInfo;
+  /** Who speaks in the headline: `kubewait`, or a cluster's name in its section. */
+  label?: string;
 }
 
 export interface SummaryLimits {
@@ -100,7 +104,7 @@ export function statusSymbol(target: Pick<TargetReport, 'done' | 'status' | 'opt
   return target.status === 'Current' ? '⏳' : symbols[target.status];
 }
 
-export function headline(result: EngineResult, waitFor: WaitFor): string {
+export function headline(result: EngineResult, waitFor: WaitFor, label = 'kubewait'): string {
   // Opted-out targets are done but not waited for: counted apart, so "3 of 3 ready" stays true.
   const optedOut = result.targets.filter((t) => t.optedOut).length;
   const total = result.targets.length - optedOut;
@@ -117,7 +121,7 @@ export function headline(result: EngineResult, waitFor: WaitFor): string {
   } else text = `${failed} of ${targetCount(total)} failed`;
   const skipped = optedOut > 0 ? ` (${optedOut} not waited for)` : '';
   const release = result.release ? ` · release ${escapeMarkdown(result.release.title)}` : '';
-  return `## ${outcomeSymbol(result)} kubewait: ${text}${skipped}${release}`;
+  return `## ${outcomeSymbol(result)} ${label}: ${text}${skipped}${release}`;
 }
 
 export function runUrl(run: RunInfo | undefined): string | undefined {
@@ -140,11 +144,33 @@ function facts(result: EngineResult, ctx: SummaryContext): string {
   const server = displayServer(ctx.server);
   if (server) parts.push(`**Cluster** ${code(server)}`);
   if (ctx.context) parts.push(`**Context** ${code(ctx.context)}`);
-  const slowest = slowestDone(result.targets);
-  if (slowest) parts.push(`**Slowest** ${escapeMarkdown(`${slowest.kind}/${slowest.name}`)} (${formatSeconds(slowest.seconds)})`);
+  parts.push(...headlineTargets(result, ctx.waitFor));
   const url = runUrl(ctx.run);
   if (url) parts.push(`[Workflow run](${url})`);
   return parts.join(' · ');
+}
+
+/** How many targets the facts line names before it says `and N more`. */
+const FACT_NAMES = 3;
+
+/**
+ * The targets the facts line names: on a run that did not succeed, what failed (else what was not at the goal
+ * when it stopped); on a ready run, the slowest. The one that took longest to get ready says nothing about a
+ * Deployment that failed.
+ */
+function headlineTargets(result: EngineResult, waitFor: WaitFor): string[] {
+  const named = (targets: TargetReport[]) => {
+    const names = targets.slice(0, FACT_NAMES).map((t) => escapeMarkdown(`${t.kind}/${t.name || t.selector || ''}`));
+    return `${names.join(', ')}${targets.length > FACT_NAMES ? ` and ${targets.length - FACT_NAMES} more` : ''}`;
+  };
+  if (result.outcome !== 'ready' || result.cancelled) {
+    const failed = result.targets.filter((t) => standing(t) === 'failed');
+    if (failed.length > 0) return [`**Failed** ${named(failed)}`];
+    const pending = result.targets.filter((t) => standing(t) === 'pending');
+    return pending.length > 0 ? [`**Not ${escapeMarkdown(desiredPhrase(waitFor))}** ${named(pending)}`] : [];
+  }
+  const slowest = slowestDone(result.targets);
+  return slowest ? [`**Slowest** ${escapeMarkdown(`${slowest.kind}/${slowest.name}`)} (${formatSeconds(slowest.seconds)})`] : [];
 }
 
 /** The target that took longest to get done, when there are at least two to compare. */
@@ -192,7 +218,7 @@ function resourceCell(target: TargetReport, run: RunInfo | undefined): string {
   const where = fileLine(target);
   const file = workspaceFile(target);
   const url = file && fileUrl(run, file, target.line);
-  return `${resource}<br><sub>${url ? `[${escapeMarkdown(where)}](${url})` : escapeMarkdown(where)}</sub>`;
+  return `${resource}<br><sub>${url ? `[${linkText(where)}](${url})` : escapeMarkdown(where)}</sub>`;
 }
 
 function targetRow(target: TargetReport, ctx: SummaryContext, limits: SummaryLimits): string[] {
@@ -265,20 +291,21 @@ function detailTables(target: TargetReport): string[] {
   );
   const derived = target.conditions.filter((c) => c.synthesized && c.status === 'True' && c.reason);
   if (derived.length > 0) parts.push(`_kstatus: ${derived.map((c) => escapeMarkdown(`${c.type} (${c.reason})`)).join(', ')}_`);
-  const problems = target.diagnosis?.problems ?? [];
+  // One row per cause: the replicas of a crash loop are one row naming their pods, not one row each.
+  const causes = causeGroups(target.diagnosis?.problems ?? []);
   section(
     'Failing containers',
     ['Pod', 'Container', 'Reason', 'Restarts', 'Message'],
-    problems.slice(0, DETAIL_ROWS.containers).map((p) => [
-      cell(p.pod),
+    causes.slice(0, DETAIL_ROWS.containers).map(({ problem: p, problems }) => [
+      cell(problems.map((q) => q.pod).join(', ')),
       cell(p.init ? `${p.container} (init)` : p.container),
       cell(p.lastTerminationReason && !p.message.includes('last exit') ? `${p.reason} (last exit: ${p.lastTerminationReason})` : p.reason),
-      String(p.restartCount ?? 0),
+      [...new Set(problems.map((q) => String(q.restartCount ?? 0)))].join(', '),
       // The Restarts column has the count: the message need not say it again.
       chars(p.message.replace(/^restarted \d+ times, /, '')),
     ]),
-    problems.length,
-    'containers',
+    causes.length,
+    'causes',
   );
   const events = target.diagnosis ? newsEvents(target.diagnosis) : [];
   section(
@@ -290,10 +317,13 @@ function detailTables(target: TargetReport): string[] {
   );
   const real = realHistory(target);
   const history = real.slice(-DETAIL_ROWS.history);
+  // A transition whose message is the pods' diagnosis points at the table above rather than say it again.
+  const diagnosed = causes.length > 0 ? target.diagnosis?.summary : undefined;
+  const historyMessage = (message: string) => (diagnosed && message === diagnosed ? '_the failing containers above_' : chars(message));
   section(
     'History',
     ['After', 'Status', 'Message'],
-    history.map((h) => [formatSeconds(h.atSeconds), `${statusOnlySymbol(h.status)} ${h.status}`, chars(h.message)]),
+    history.map((h) => [formatSeconds(h.atSeconds), `${statusOnlySymbol(h.status)} ${h.status}`, historyMessage(h.message)]),
     real.length,
     'earlier transitions',
   );
@@ -308,7 +338,7 @@ function targetDetails(target: TargetReport, ctx: SummaryContext): string {
     const where = `${target.file}${target.line ? ` line ${target.line}` : ''}`;
     const file = workspaceFile(target);
     const url = file && fileUrl(ctx.run, file, target.line);
-    body.push(`Defined in ${url ? `[${escapeMarkdown(where)}](${url})` : escapeMarkdown(where)}.`);
+    body.push(`Defined in ${url ? `[${linkText(where)}](${url})` : escapeMarkdown(where)}.`);
   }
   if (!target.done) body.push(`Judged by ${target.rule === 'kstatus' ? 'kstatus' : `the health rule \`${escapeMarkdown(target.rule)}\``}.`);
   if (target.message.length > DEFAULT_LIMITS.cellChars) body.push(`**Message**: ${escapeMarkdown(truncate(target.message, DETAIL_CHARS))}`);
@@ -336,7 +366,7 @@ function render(result: EngineResult, ctx: SummaryContext, limits: SummaryLimits
   const notDone = ordered.filter((t) => !t.done);
   const detailed = notDone.slice(0, limits.details);
   const sections: (string | undefined)[] = [
-    headline(result, ctx.waitFor),
+    headline(result, ctx.waitFor, ctx.label),
     facts(result, ctx),
     releaseBlock(result),
     errorBlock(result),
@@ -369,6 +399,7 @@ export function byteLength(text: string): number {
 /** The summary markdown, within `limits.maxBytes`: when the full version is too big, fewer details
  *  and rows are shown (and the summary says so) until it fits. */
 export function renderSummary(result: EngineResult, ctx: SummaryContext, limits: SummaryLimits = DEFAULT_LIMITS): string {
+  if (result.clusters) return renderClustersSummary(result, result.clusters, ctx, limits);
   let current = limits;
   let markdown = render(result, ctx, current, false);
   while (byteLength(markdown) > limits.maxBytes) {
@@ -385,4 +416,44 @@ export function renderSummary(result: EngineResult, ctx: SummaryContext, limits:
     markdown = render(result, ctx, current, true);
   }
   return markdown;
+}
+
+/** Worst first: the clusters to look at lead the summary. */
+const CLUSTER_ORDER: Record<Result, number> = { error: 0, failed: 1, timeout: 2, cancelled: 3, ready: 4 };
+
+/**
+ * With several clusters (the `clusters` input): the step's headline, one row of counts per cluster, then
+ * one section per cluster, worst first, each as the summary of a one-cluster wait, within its share of the
+ * byte limit.
+ */
+function renderClustersSummary(result: EngineResult, runs: readonly ClusterRun[], ctx: SummaryContext, limits: SummaryLimits): string {
+  const waitFor = ctx.waitFor;
+  const rows = runs.map((run) => {
+    const { targets } = run.result;
+    const counted = targets.filter((t) => !t.optedOut);
+    return [
+      code(run.name),
+      `${outcomeSymbol(run.result)} ${clusterPublicResult(run)}${run.stopped ? ' (stopped: a target failed elsewhere)' : ''}`,
+      `${counted.filter((t) => t.done).length} of ${counted.length}`,
+      String(counted.filter((t) => standing(t) === 'failed').length),
+      run.context ? code(run.context) : '',
+    ];
+  });
+  const readyClusters = runs.filter((run) => clusterPublicResult(run) === 'ready').length;
+  const overview = [
+    `${headline(result, waitFor)} · ${readyClusters} of ${runs.length} clusters ${escapeMarkdown(desiredPhrase(waitFor))}`,
+    facts({ ...result, targets: [] }, { ...ctx, server: '', context: '' }),
+    errorBlock(result),
+    table(['Cluster', 'Result', escapeMarkdown(desiredPhrase(waitFor)), 'Failed', 'Context'], rows),
+  ].filter((part): part is string => part !== undefined);
+  const share = { ...limits, maxBytes: Math.floor(limits.maxBytes / (runs.length + 1)) };
+  const ordered = [...runs].sort((a, b) => CLUSTER_ORDER[clusterPublicResult(a)] - CLUSTER_ORDER[clusterPublicResult(b)]);
+  const sections = ordered.map((run) =>
+    renderSummary(
+      { ...run.result, waitFor: run.result.waitFor ?? waitFor },
+      { ...ctx, server: run.server, context: run.context, label: code(run.name) },
+      share,
+    ),
+  );
+  return `${[...overview, ...sections.map((section) => section.trimEnd())].join('\n\n')}\n`;
 }

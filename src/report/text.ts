@@ -2,34 +2,39 @@
  * Plain-text building blocks shared by the live log, the annotations, the summary and the outputs:
  * how a target is named, how long something took, and what the user waited for.
  */
-import type { Diagnosis } from '../status/types.js';
+import type { ContainerProblem, Diagnosis } from '../status/types.js';
 import type { TargetReport } from '../result.js';
 import type { WaitFor } from '../settings.js';
 
-type Named = Pick<TargetReport, 'kind' | 'namespace' | 'name' | 'selector'>;
+type Named = Pick<TargetReport, 'kind' | 'namespace' | 'name' | 'selector' | 'cluster'>;
+
+/** With several clusters (the `clusters` input), every reference says which: `[eu-west] `. */
+function clusterPrefix(target: Named): string {
+  return target.cluster ? `[${target.cluster}] ` : '';
+}
 
 /** kubectl-style reference for the log: `deployment/web (shop)`, `namespace/shop`,
  *  `deployment -l app=web (shop)` for a selector that matched nothing. */
 export function logRef(target: Named): string {
   const kind = target.kind.toLowerCase();
   const what = target.name ? `${kind}/${target.name}` : `${kind} ${selectorPhrase(target)}`;
-  return target.namespace ? `${what} (${target.namespace})` : what;
+  return clusterPrefix(target) + (target.namespace ? `${what} (${target.namespace})` : what);
 }
 
 /** Annotation title and summary heading: `Deployment shop/web`, `Namespace shop`. */
 export function titleRef(target: Named): string {
   if (!target.name) {
     const where = target.namespace ? ` in ${target.namespace}` : '';
-    return `${target.kind}${where} ${selectorPhrase(target)}`;
+    return `${clusterPrefix(target)}${target.kind}${where} ${selectorPhrase(target)}`;
   }
-  return target.namespace ? `${target.kind} ${target.namespace}/${target.name}` : `${target.kind} ${target.name}`;
+  return clusterPrefix(target) + (target.namespace ? `${target.kind} ${target.namespace}/${target.name}` : `${target.kind} ${target.name}`);
 }
 
 /** The `pending` / `failed` output format: `NAMESPACE/KIND/NAME`, `KIND/NAME` when cluster-scoped.
  *  A selector target that matched nothing has an empty NAME, as in the `resources` output. */
 export function outputRef(target: Named): string {
   const kindName = `${target.kind}/${target.name}`;
-  return target.namespace ? `${target.namespace}/${kindName}` : kindName;
+  return clusterPrefix(target) + (target.namespace ? `${target.namespace}/${kindName}` : kindName);
 }
 
 /** The target's file when it is one of the workspace, for links and annotation `file=`: a Helm release's
@@ -135,22 +140,58 @@ export interface DiagnosisLineOptions {
   alreadySaid?: string;
 }
 
-/** One line per failing container and per recent warning event, most useful first. */
+/** Failing containers that fail for the same cause: the same container of several replicas, one per pod. */
+export interface CauseGroup {
+  /** The first of them, whose words are shown. */
+  problem: ContainerProblem;
+  /** Every one of them, in order. */
+  problems: ContainerProblem[];
+}
+
+/**
+ * The problems grouped by cause, in order of first appearance: the container (and whether it is an init
+ * container), the reason and the message, apart from the restart count (`restarted 8 times` and `restarted 7
+ * times` are one crash loop). Replicas of a Deployment fail alike; the report says each cause once and names
+ * the pods, instead of one row per replica.
+ */
+export function causeGroups(problems: readonly ContainerProblem[]): CauseGroup[] {
+  const groups = new Map<string, CauseGroup>();
+  for (const problem of problems) {
+    const message = problem.message.replace(/\brestarted \d+ times?\b/, 'restarted N times');
+    const key = JSON.stringify([problem.init, problem.container, problem.reason, problem.lastTerminationReason ?? '', message]);
+    const group = groups.get(key);
+    if (group) group.problems.push(problem);
+    else groups.set(key, { problem, problems: [problem] });
+  }
+  return [...groups.values()];
+}
+
+/** `pod a` or `pods a, b`. */
+export function podsPhrase(pods: readonly string[]): string {
+  return `${pods.length === 1 ? 'pod' : 'pods'} ${pods.join(', ')}`;
+}
+
+/** One line per cause of failing containers (naming their pods) and per recent warning event, most useful
+ *  first. A cause the target's message already states (`alreadySaid`) is not stated again: only the other pods
+ *  it holds for are named (`container api of pod b: the same`). */
 export function diagnosisLines(diagnosis: Diagnosis | undefined, options: DiagnosisLineOptions = {}): string[] {
   if (!diagnosis) return [];
   const said = options.alreadySaid ?? '';
-  const containers = diagnosis.problems
-    .filter((p) => !(said.includes(p.pod) && said.includes(p.container) && said.includes(`${p.reason}: ${p.message}`)))
-    .map((p) => {
-      const kind = p.init ? 'init container' : 'container';
-      // A crash loop's message says both already (`restarted 8 times, last exit: Error (exit code 1)`).
-      const restarts = p.restartCount && !p.message.includes('restarted') ? `, ${p.restartCount} restarts` : '';
-      const last = p.lastTerminationReason && !p.message.includes('last exit') ? `, last exit: ${p.lastTerminationReason}` : '';
-      const message = p.message ? `: ${p.message}` : '';
-      // A pod-level problem (Unschedulable) names no container.
-      const where = p.container ? `${kind} ${p.container} of pod ${p.pod}` : `pod ${p.pod}`;
-      return `${where}: ${p.reason}${message}${restarts}${last}`;
-    });
+  const isSaid = (p: ContainerProblem) => said.includes(p.pod) && said.includes(p.container) && said.includes(`${p.reason}: ${p.message}`);
+  const containers = causeGroups(diagnosis.problems).flatMap(({ problem: p, problems }) => {
+    const kind = p.init ? 'init container' : 'container';
+    // A pod-level problem (Unschedulable) names no container.
+    const where = (pods: string[]) => (p.container ? `${kind} ${p.container} of ${podsPhrase(pods)}` : podsPhrase(pods));
+    if (problems.some(isSaid)) {
+      const others = problems.filter((q) => !said.includes(q.pod)).map((q) => q.pod);
+      return others.length > 0 ? [`${where(others)}: the same`] : [];
+    }
+    // A crash loop's message says both already (`restarted 8 times, last exit: Error (exit code 1)`).
+    const restarts = p.restartCount && !p.message.includes('restarted') ? `, ${p.restartCount} restarts` : '';
+    const last = p.lastTerminationReason && !p.message.includes('last exit') ? `, last exit: ${p.lastTerminationReason}` : '';
+    const message = p.message ? `: ${p.message}` : '';
+    return [`${where(problems.map((q) => q.pod))}: ${p.reason}${message}${restarts}${last}`];
+  });
   const events = newsEvents(diagnosis).map((e) => {
     const times = e.count > 1 ? ` (x${e.count})` : '';
     return `event ${e.reason} on ${e.object}${times}: ${e.message}`;

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
+import type { LogRecord } from '../../src/report/logs.js';
 import type { ResourceOutput } from '../../src/report/outputs.js';
 import { startCluster, type TestCluster } from '../cluster/index.js';
 import { ensureDist } from './dist.js';
@@ -17,10 +18,12 @@ import { runCommand, type CommandRun } from './runCommand.js';
 
 let cluster: TestCluster;
 let scratch: string;
+/** A working bearer token that a crash-looping container prints: registered as a secret, so masked everywhere. */
+const LOG_TOKEN = 'kubewait-cli-log-token-5c1e9a27';
 
 beforeAll(async () => {
   await ensureDist();
-  cluster = await startCluster({ speed: 0.2, tokens: { 'no-access': [] } });
+  cluster = await startCluster({ speed: 0.2, tokens: { 'no-access': [], [LOG_TOKEN]: [{ verbs: ['*'], resources: ['*'], apiGroups: ['*'] }] } });
   scratch = mkdtempSync(path.join(tmpdir(), 'kubewait-cli-e2e-'));
 }, 300_000);
 
@@ -39,6 +42,7 @@ function kubeconfigFile(namespace: string, token?: string): string {
 interface JsonDocument {
   result: string;
   resources: ResourceOutput[];
+  logs?: LogRecord[];
   error?: string;
 }
 
@@ -284,6 +288,75 @@ describe('kubewait, the command', () => {
     expect(shown).toMatch(/<ESC>\[0Ksection_start:\d+:kubewait_1\[collapsed=true\]<CR><ESC>\[0KWaiting for 1 target to be ready\n/);
     expect(shown).toMatch(/<ESC>\[0Ksection_end:\d+:kubewait_1<CR><ESC>\[0K\n/);
   }, 120_000);
+
+  describe('the log tails of a crash-looping Deployment (--logs is on by default)', () => {
+    /** A Go program that prints its token before it panics: the tail is shown, the token never. */
+    const CRASH_LOG = `level=info msg="starting api" token=${LOG_TOKEN}\nlevel=info msg="loading configuration"\npanic: missing DATABASE_URL\n\ngoroutine 1 [running]:\nmain.main()\n`;
+    function crashLooping(namespace: string) {
+      const object = deployment('api', { namespace, replicas: 2, podFailure: 'CrashLoopBackOff' });
+      (object.spec.template.metadata.annotations as Record<string, string>)['kubewait.test/log'] = CRASH_LOG;
+      return object;
+    }
+    const TITLE = (namespace: string) => new RegExp(`^Logs ${namespace}/api-[\\w-]+/api \\(previous\\): exit 1: panic: missing DATABASE_URL$`, 'm');
+
+    it('in the text output: one block after the closing lines, the same lines as the action`s step log', async () => {
+      cluster.create(crashLooping('cli-logs-text'));
+
+      const run = await runCommand(['deployment/api', '--timeout', '60s'], { env: { KUBECONFIG: kubeconfigFile('cli-logs-text', LOG_TOKEN) } });
+
+      expect(run.exitCode).toBe(1);
+      const closing = run.stdout.search(/^kubewait: failed/m);
+      const block = run.stdout.search(TITLE('cli-logs-text'));
+      expect([closing >= 0, block > closing]).toEqual([true, true]);
+      // Both replicas printed the same: one block, naming the other pod.
+      expect(run.stdout.match(new RegExp(TITLE('cli-logs-text').source, 'gm'))).toHaveLength(1);
+      expect(run.stdout).toMatch(/^ {2}goroutine 1 \[running\]:$/m);
+      expect(run.stdout).toMatch(/^ {2}The same in pod api-[\w-]+\.$/m);
+      expect(run.stdout).toMatch(/^ {2}More: kubectl logs -n cli-logs-text api-[\w-]+ -c api --previous --tail=200$/m);
+      expect(run.stdout).toContain('token=***');
+      expect(run.stdout + run.stderr).not.toContain(LOG_TOKEN);
+      expect(run.stdout).not.toContain('::'); // no workflow commands outside GitHub Actions
+    }, 120_000);
+
+    it('in -o json (a `logs` array) and in the JUnit file`s <system-out>, masked', async () => {
+      cluster.create(crashLooping('cli-logs-json'));
+      const report = path.join(scratch, 'logs.xml');
+
+      const run = await runCommand(['deployment/api', '--timeout', '60s', '-o', 'json', '--junit', report], {
+        env: { KUBECONFIG: kubeconfigFile('cli-logs-json', LOG_TOKEN) },
+      });
+
+      expect(run.exitCode).toBe(1);
+      const document = json(run);
+      expect(document.logs).toEqual([
+        {
+          resource: 'cli-logs-json/Deployment/api',
+          pod: expect.stringMatching(/^api-/),
+          container: 'api',
+          init: false,
+          previous: true,
+          summary: 'exit 1: panic: missing DATABASE_URL',
+          lines: [
+            'level=info msg="starting api" token=***',
+            'level=info msg="loading configuration"',
+            'panic: missing DATABASE_URL',
+            '',
+            'goroutine 1 [running]:',
+            'main.main()',
+          ],
+          samePods: [expect.stringMatching(/^api-/)],
+          command: expect.stringMatching(/^kubectl logs -n cli-logs-json api-[\w-]+ -c api --previous --tail=200$/),
+        },
+      ]);
+      // The live log (stderr with -o json) has the block too.
+      expect(run.stderr).toMatch(TITLE('cli-logs-json'));
+      const out = junit(report).cases.find((c) => c.name === 'api')?.['system-out'] ?? '';
+      expect(out).toMatch(TITLE('cli-logs-json'));
+      expect(out).toContain('  goroutine 1 [running]:');
+      expect(out).toContain('token=***');
+      expect(run.stdout + run.stderr + readFileSync(report, 'utf8')).not.toContain(LOG_TOKEN);
+    }, 120_000);
+  });
 
   it('never shows the bearer token, even when the run fails', async () => {
     const token = 'kubewait-cli-secret-token-0123456789';

@@ -3,7 +3,7 @@
  * with GITHUB_API_URL pointing at the GitHub REST API stand-in and a real event payload file.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startCluster, type TestCluster } from '../cluster/index.js';
@@ -90,6 +90,60 @@ describe('reporting to GitHub end to end', () => {
     expect(second.log.join('\n')).toContain(
       `updated the pull-request comment https://github.com/${gh.owner}/${gh.repo}/pull/1#issuecomment-${comments(1)[0]?.id}`,
     );
+  }, 150_000);
+
+  /**
+   * A Deployment whose three replicas crash-loop, beside a RoleBinding and a ConfigMap that are ready, defined
+   * in a workspace file whose name has an `&`: each place says the cause once, the file link shows its name,
+   * and the summary's facts name what failed.
+   */
+  it('a crash-looping Deployment: the cause once in the summary`s details, the annotation and the comment', async () => {
+    const namespace = 'gh-causes';
+    cluster.create(deployment('api', { namespace, replicas: 3, podFailure: 'CrashLoopBackOff' }));
+    cluster.create({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: 'api-reader', namespace },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'reader' },
+      subjects: [{ kind: 'ServiceAccount', name: 'api', namespace }],
+    });
+    cluster.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'api-settings', namespace }, data: { mode: 'strict' } });
+    const workspace = mkdtempSync(path.join(scratch, 'workspace-'));
+    mkdirSync(path.join(workspace, 'k8s'));
+    writeFileSync(
+      path.join(workspace, 'k8s', 'R&D app.yaml'),
+      [
+        `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: api, namespace: ${namespace}}`,
+        `apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: api-reader, namespace: ${namespace}}`,
+        `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: api-settings, namespace: ${namespace}}`,
+      ].join('\n---\n'),
+    );
+    const sha = 'e5'.repeat(20);
+    gh.addPull({ number: 5, headSha: sha });
+
+    const run = await runAction(
+      { kubeconfig: cluster.kubeconfig({ namespace }), manifests: 'k8s/*.yaml', timeout: '60s', 'pr-comment': 'always', ...reportInputs(WRITE_TOKEN) },
+      { workspace, env: { ...pullRequestEnv(5, sha), GITHUB_SHA: sha } },
+    );
+
+    expect(run.exitCode).toBe(1);
+    expect(run.outputs.failed).toBe(`${namespace}/Deployment/api`);
+    const CAUSE = /last exit: Error \(exit code 1\)/g;
+    const count = (text: string) => text.match(CAUSE)?.length ?? 0;
+    const [, details = ''] = run.summary.split('### Why it is not ready');
+    expect(count(details)).toBe(1);
+    expect(details).toMatch(/^\| api-[\w-]+, api-[\w-]+, api-[\w-]+ \| api \| CrashLoopBackOff \| /m);
+    const annotation = run.errors.find((e) => e.properties.title === `Deployment ${namespace}/api`)?.message ?? '';
+    expect(count(annotation)).toBe(1);
+    expect(annotation).toMatch(/^container api of pods api-[\w-]+, api-[\w-]+: the same$/m);
+    expect(comments(5)).toHaveLength(1);
+    expect(count(comments(5)[0]!.body)).toBe(1);
+    // The file's name as it is, in the link and beside it; the link goes to the file.
+    expect(run.summary).not.toMatch(/\[[^\]]*&amp;[^\]]*\]\(/);
+    expect(run.summary).toContain(`[k8s/R\\&D app.yaml:1](https://github.com/octo-org/shop/blob/${sha}/k8s/R%26D%20app.yaml#L1)`);
+    // The facts line speaks of what failed, not of the slowest of the targets that were ready.
+    expect(run.summary).toContain(`· **Failed** Deployment/api ·`);
+    expect(run.summary).not.toContain('Slowest');
   }, 150_000);
 
   it('on-failure posts nothing when the wait succeeds', async () => {

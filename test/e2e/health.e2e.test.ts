@@ -335,6 +335,84 @@ describe('health rules end to end', () => {
     ]);
   }, 120_000);
 
+  describe('paused: a Rollout at a canary pause step and a paused Deployment', () => {
+    /** As argo-rollouts writes a canary that reached its indefinite `pause: {}` step (the second of three). */
+    function pausedRollout(namespace: string) {
+      const status = {
+        observedGeneration: '$generation:string',
+        phase: 'Paused',
+        message: 'CanaryPauseStep',
+        currentStepIndex: 1,
+        replicas: 3,
+        updatedReplicas: 1,
+        availableReplicas: 3,
+        pauseConditions: [{ reason: 'CanaryPauseStep', startTime: '2026-12-03T08:00:00Z' }],
+      };
+      const object = scripted('argoproj.io/v1alpha1', 'Rollout', namespace, 'web', [{ afterMs: 100, status }]);
+      return { ...object, spec: { replicas: 3, strategy: { canary: { steps: [{ setWeight: 20 }, { pause: {} }, { setWeight: 100 }] } } } };
+    }
+
+    /** `kubectl rollout pause`, then a new image: the old pods keep serving, no new ReplicaSet. */
+    async function pausedDeployment(namespace: string): Promise<void> {
+      cluster.create(deployment('api', { namespace, readyAfterMs: 50 }));
+      await until(() => cluster.get('apps/v1', 'Deployment', namespace, 'api')?.status?.availableReplicas === 2, 'api available', 20_000);
+      const live = cluster.get('apps/v1', 'Deployment', namespace, 'api')!;
+      const template = structuredClone(live.spec.template);
+      template.spec.containers[0].image = 'registry.example.com/api:2.0';
+      cluster.apply({ ...live, spec: { ...live.spec, paused: true, template } });
+    }
+
+    it('paused: wait (the default) times out saying where the Rollout paused and what continues it', async () => {
+      cluster.create(pausedRollout('paused-wait'));
+
+      const run = await runAction({ kubeconfig: cluster.kubeconfig({ namespace: 'paused-wait' }), resources: 'rollouts.argoproj.io/web', timeout: '3s' });
+
+      expect(run.outputs.result).toBe('timeout');
+      expect(resourcesOf(run.outputs)[0]?.message).toBe(
+        'Rollout paused at canary step 2 of 3 (CanaryPauseStep); kubectl argo rollouts promote web -n paused-wait continues it. Waiting (paused: wait; paused: ready would count it ready): phase Paused: CanaryPauseStep',
+      );
+    }, 120_000);
+
+    it('paused: ready counts the paused Rollout ready where it paused', async () => {
+      cluster.create(pausedRollout('paused-ready'));
+
+      const run = await runAction({
+        kubeconfig: cluster.kubeconfig({ namespace: 'paused-ready' }),
+        resources: 'rollouts.argoproj.io/web',
+        timeout: '60s',
+        paused: 'ready',
+      });
+
+      expect(run.outputs.result).toBe('ready');
+      expect(resourcesOf(run.outputs)[0]).toMatchObject({
+        status: 'Current',
+        message: expect.stringMatching(/^Rollout paused at canary step 2 of 3 \(CanaryPauseStep\), counted ready \(paused: ready\)/),
+      });
+    }, 120_000);
+
+    it.each<[string, Record<string, string>, string, RegExp]>([
+      [
+        'wait',
+        { timeout: '3s' },
+        'timeout',
+        /^Deployment paused \(spec\.paused\); kubectl rollout resume deployment\/api -n paused-deploy-wait continues it\. Waiting .*: Updated: 0\/2$/,
+      ],
+      ['ready', { timeout: '60s', paused: 'ready' }, 'ready', /^Deployment paused \(spec\.paused\), counted ready \(paused: ready\)/],
+    ])(
+      'a Deployment paused with a new image, paused: %s',
+      async (policy, inputs, result, message) => {
+        const namespace = `paused-deploy-${policy}`;
+        await pausedDeployment(namespace);
+
+        const run = await runAction({ kubeconfig: cluster.kubeconfig({ namespace }), resources: 'deployment/api', ...inputs });
+
+        expect(run.outputs.result).toBe(result);
+        expect(resourcesOf(run.outputs)[0]?.message).toMatch(message);
+      },
+      120_000,
+    );
+  });
+
   it('a CEL syntax error is an input error at once, naming health-checks, the rule and the position', async () => {
     const run = await runAction({
       kubeconfig: cluster.kubeconfig({ namespace: 'celerror' }),
@@ -397,4 +475,47 @@ describe('health rules end to end', () => {
     expect(resourcesOf(run.outputs)).toMatchObject([{ name: 'web', status: 'Current' }]);
     expect(run.errors.map((e) => e.message).join('\n')).toMatch(/did not stay ready for 3600s/);
   }, 120_000);
+
+  /**
+   * A rule that would block the event loop (JavaScript's backtracking RegExp; 8e9 macro steps) cannot hold
+   * the step past its deadline: RE2 answers at once, the cost budget ends the loop as an evaluation error.
+   * Before, the step was still running, with no outputs and no summary, when the test killed it.
+   */
+  it.each([
+    ['a backtracking pattern in matches()', "status.message.matches('^(a+)+$')", 'redos', undefined],
+    [
+      'three nested all() over 2,000 elements',
+      'status.items.all(a, status.items.all(b, status.items.all(c, c.ready)))',
+      'nestedall',
+      /^Widget nestedall\/stuck: cannot evaluate the current expression of health-checks\[0\]: the expression exceeded its cost budget of 1000000 units/,
+    ],
+  ])(
+    '%s ends the step at its deadline with every output and the summary',
+    async (_name, expression, namespace, warning) => {
+      const status = { message: `${'a'.repeat(40)}!`, items: Array.from({ length: 2000 }, () => ({ ready: true })) };
+      cluster.create(scripted('example.com/v1', 'Widget', namespace, 'stuck', [{ afterMs: 0, status }]));
+      const started = performance.now();
+
+      const run = await runAction(
+        {
+          kubeconfig: cluster.kubeconfig({ namespace }),
+          resources: 'widgets.example.com/stuck',
+          'health-checks': `- apiVersion: example.com/v1\n  kind: Widget\n  current: ${JSON.stringify(expression)}\n`,
+          timeout: '5s',
+        },
+        { killAfterMs: 60_000 },
+      );
+      const seconds = (performance.now() - started) / 1000;
+
+      expect(run.signal).toBeNull(); // it ended by itself
+      expect(run.outputs.result).toBe('timeout');
+      expect(resourcesOf(run.outputs)).toMatchObject([{ kind: 'Widget', name: 'stuck', status: 'InProgress', rule: 'health-checks[0]' }]);
+      expect(run.summary).toContain('stuck');
+      // Near its 5 s deadline: generous for a loaded machine, far below the minutes the old code ran.
+      expect(seconds).toBeLessThan(15);
+      if (warning) expect(run.warnings.map((w) => w.message)).toEqual([expect.stringMatching(warning)]);
+      else expect(run.warnings).toEqual([]);
+    },
+    120_000,
+  );
 });

@@ -241,6 +241,80 @@ describe('release: end to end', () => {
   }, 60_000);
 });
 
+/**
+ * A step started beside `helm upgrade` (docs/helm-release.md, "Started beside helm upgrade"): before helm
+ * records the upgrade, the release's latest revision is the old one, deployed, with its objects ready.
+ * `upgrade()` is what helm then does: the pending record, the new objects (here the Deployment's new image
+ * cannot be pulled), the deployed record.
+ */
+describe('release: a step started beside helm upgrade', () => {
+  const WAITING_FOR_2 = 'Helm release shop revision 1 is deployed, but revision 2 or newer is waited for';
+
+  function upgrade(): void {
+    cluster.apply(releaseRecord('v2-pending-upgrade'));
+    for (const object of manifestObjects('v2-deployed')) {
+      if (object.kind !== 'Deployment') continue;
+      const template = object.spec.template;
+      template.spec.containers[0].image = 'registry.example/shop:4.6.0-typo';
+      template.metadata.annotations = { 'kubewait.test/pod-failure': 'ImagePullBackOff' };
+      cluster.apply(object);
+    }
+    cluster.apply(releaseRecord('v1-superseded'));
+    cluster.apply(releaseRecord('v2-deployed'));
+  }
+
+  it('without release-min-revision it judges the revision it finds: the old one, ready (so the step must run after helm upgrade)', async () => {
+    install(['v1-deployed'], 'v1-deployed');
+
+    const run = await release('shop');
+
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs).toMatchObject({ result: 'ready', 'release-revision': '1', 'release-status': 'deployed' });
+  }, 150_000);
+
+  it('release-min-revision: next waits for the upgrade helm records, and judges its objects', async () => {
+    install(['v1-deployed'], 'v1-deployed');
+    let upgraded = false;
+
+    const run = await release(
+      'shop',
+      { 'release-min-revision': 'next', timeout: '120s' },
+      {
+        onStdout: (stdout) => {
+          if (upgraded || !stdout.includes(WAITING_FOR_2)) return;
+          upgraded = true;
+          upgrade();
+        },
+      },
+    );
+
+    expect(upgraded).toBe(true);
+    expect(run.exitCode).toBe(1);
+    expect(run.outputs).toMatchObject({ result: 'failed', 'release-revision': '2', 'release-status': 'deployed', failed: `${NS}/Deployment/shop-web` });
+    expect(run.errors.find((e) => e.properties.title === `Deployment ${NS}/shop-web`)?.message).toContain('registry.example/shop:4.6.0-typo');
+    expect(run.log.some((l) => l.includes(`${WAITING_FOR_2} (release-min-revision: next)`))).toBe(true);
+    expectNoValues(run);
+  }, 150_000);
+
+  it('--release-min-revision N: the command waits for revision N, and at the deadline says which revision it found', async () => {
+    install(['v1-deployed'], 'v1-deployed');
+    const kubeconfig = path.join(tmpdir(), `kubewait-release-min-${process.pid}.yaml`);
+    cluster.writeKubeconfig(kubeconfig, { namespace: NS });
+
+    const run = await runCommand(['--release', 'shop', '-n', NS, '--release-min-revision', '2', '--timeout', '3s', '--poll-interval', '200ms', '-o', 'json'], {
+      env: { KUBECONFIG: kubeconfig },
+    });
+    rmSync(kubeconfig, { force: true });
+
+    expect(run.exitCode).toBe(2);
+    const document = JSON.parse(run.stdout) as { result: string; resources: ResourceOutput[]; 'release-revision': number; 'release-status': string };
+    expect(document).toMatchObject({ result: 'timeout', 'release-revision': 1, 'release-status': 'deployed' });
+    // The old revision's objects are reported, never judged: no false green from them.
+    expect(document.resources.map((r) => r.status)).toEqual(SHOP_OBJECTS.map(() => 'Unknown'));
+    expect(document.resources[0]?.message).toContain(`${WAITING_FOR_2} (release-min-revision: 2)`);
+  }, 150_000);
+});
+
 describe('kubewait --release -o json: stdout is one JSON document in every outcome', () => {
   let scratch: string;
   beforeEach(() => {

@@ -27,6 +27,8 @@ describe('parseSettings: good inputs', () => {
       kubeconfig: '',
       context: '',
       namespace: '',
+      clusters: [],
+      clusterPolicy: 'all',
       resources: [{ type: 'deployment', name: 'web' }],
       selector: '',
       manifests: [],
@@ -47,14 +49,30 @@ describe('parseSettings: good inputs', () => {
       builtinHealthChecks: true,
       statusGraceMs: 30_000,
       stableForMs: 0,
+      paused: 'wait',
       release: '',
+      releaseMinRevision: 0,
       logs: true,
       logLines: 30,
     });
   });
 
+  it('takes the revision a step shipped: a sha, a tag, or Flux’s form', () => {
+    expect(settingsFrom({ ...target, revision: ' 9F8E7D6 ' }).revision).toEqual({ text: '9F8E7D6', sha: '9f8e7d6' });
+    expect(settingsFrom({ ...target, revision: 'v1.2.3' }).revision).toEqual({ text: 'v1.2.3', name: 'v1.2.3' });
+    expect(settingsFrom({ ...target, revision: 'main@sha1:0123abcd' }).revision).toEqual({ text: 'main@sha1:0123abcd', sha: '0123abcd' });
+    expect(settingsFrom(target)).not.toHaveProperty('revision');
+  });
+
   it('takes a Helm release name alone: release: shop is enough', () => {
     expect(settingsFrom({ release: 'shop.staging-2' })).toMatchObject({ release: 'shop.staging-2', resources: [], manifests: [], selector: '' });
+  });
+
+  it.each<[string, 'next' | number]>([
+    ['next', 'next'],
+    ['4', 4],
+  ])('release-min-revision: %s', (text, expected) => {
+    expect(settingsFrom({ release: 'shop', 'release-min-revision': text })).toMatchObject({ releaseMinRevision: expected });
   });
 
   it.each([
@@ -326,6 +344,11 @@ describe('parseSettings: bad inputs name the input, the problem and an example',
       'Input "wait-for" is "jsonpath={.status.items[x]}=1": the JSONPath expression is not valid (invalid array index x); expected jsonpath=EXPR[=VALUE], like jsonpath={.status.phase}=Running or jsonpath={.status.loadBalancer.ingress}.',
     ],
     ['mode', { ...target, mode: 'fast' }, 'Input "mode" is "fast": expected auto, watch or poll.'],
+    [
+      'paused',
+      { ...target, paused: 'yes' },
+      'Input "paused" is "yes": expected wait (a paused rollout is not ready until it continues) or ready (it is ready where it paused), like paused: ready.',
+    ],
     ['fail-fast', { ...target, 'fail-fast': 'yes' }, 'Input "fail-fast" is "yes": expected true or false, like fail-fast: true.'],
     ['job-completion', { ...target, 'job-completion': '1' }, 'Input "job-completion" is "1": expected true or false, like job-completion: true.'],
     ['summary', { ...target, summary: 'on' }, 'Input "summary" is "on": expected true or false, like summary: true.'],
@@ -338,6 +361,26 @@ describe('parseSettings: bad inputs name the input, the problem and an example',
       'release',
       { release: 'a'.repeat(54) },
       `Input "release" is "${'a'.repeat(54)}": it is longer than 53 characters, which Helm never allows. Expected the name given to helm install, like release: shop.`,
+    ],
+    ...['latest', '0', '-1', '2.5', 'Next'].map((text): [string, Record<string, string>, string] => [
+      'release-min-revision',
+      { release: 'shop', 'release-min-revision': text },
+      `Input "release-min-revision" is "${text}". Expected next (a revision newer than the one recorded when the step starts) or a revision number, like release-min-revision: next or release-min-revision: 4.`,
+    ]),
+    [
+      'release-min-revision',
+      { ...target, 'release-min-revision': 'next' },
+      'Input "release-min-revision" is "next", but "release" is empty: it says which revision of a Helm release to wait for, like release: shop with release-min-revision: next.',
+    ],
+    [
+      'revision',
+      { ...target, revision: 'abc12' },
+      'Input "revision" is "abc12": it looks like a commit sha shorter than 7 hex characters, which could match unrelated commits. Expected the commit sha the step pushed, a tag or branch, or Flux\'s form, like revision: ${{ github.sha }}, revision: v1.2.3 or revision: main@sha1:0123abc.',
+    ],
+    [
+      'revision',
+      { ...target, revision: 'main@sha1:' },
+      'Input "revision" is "main@sha1:": the digest after "main@sha1:" is not 7 or more hex characters. Expected the commit sha the step pushed, a tag or branch, or Flux\'s form, like revision: ${{ github.sha }}, revision: v1.2.3 or revision: main@sha1:0123abc.',
     ],
     [
       'selector',

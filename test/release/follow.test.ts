@@ -8,7 +8,7 @@ import { settleRelease, type SettledRelease } from '../../src/release/follow.js'
 import { KubeClient } from '../../src/kube/client.js';
 import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
 import type { ReleaseDecision } from '../../src/release/policy.js';
-import { InputError } from '../../src/settings.js';
+import { InputError, type ReleaseMinRevision } from '../../src/settings.js';
 import { startCluster, type TestCluster } from '../cluster/index.js';
 import { releaseRecord, SECRET_VALUE, type RecordKey } from './fixtures/index.js';
 
@@ -31,12 +31,17 @@ afterEach(async () => {
 
 const put = (...keys: RecordKey[]) => keys.forEach((key) => cluster.apply(releaseRecord(key)));
 
-async function settle(name: string, onDecision: (decision: ReleaseDecision, controller: AbortController) => void = () => {}) {
+async function settle(
+  name: string,
+  onDecision: (decision: ReleaseDecision, controller: AbortController) => void = () => {},
+  minRevision: ReleaseMinRevision = 0,
+) {
   const controller = new AbortController();
   const decisions: ReleaseDecision[] = [];
   const warnings: string[] = [];
   const settled: SettledRelease = await settleRelease(client, namespace, name, {
     pollIntervalMs: 5,
+    minRevision,
     signal: controller.signal,
     onDecision: (decision) => {
       decisions.push(decision);
@@ -115,5 +120,51 @@ describe('settleRelease', () => {
     put('v1-deployed');
     cluster.apply({ ...releaseRecord('v1-deployed'), data: { release: Buffer.from('not base64!').toString('base64') } });
     await expect(settle('shop')).rejects.toThrow(InputError);
+  });
+});
+
+/** `release-min-revision`: a step started beside `helm upgrade` must not judge the release as it stood before. */
+describe('settleRelease with release-min-revision', () => {
+  it('next: the deployed revision present at the start is the old one; it waits for helm to record the upgrade', async () => {
+    put('v1-deployed');
+    const { settled, actions, decisions } = await settle(
+      'shop',
+      (decision) => {
+        if (decision.message.includes('revision 1 is deployed')) put('v2-pending-upgrade');
+        if (decision.message.includes('revision 2 is pending-upgrade')) put('v1-superseded', 'v2-deployed');
+      },
+      'next',
+    );
+    expect(actions).toEqual(['poll-again', 'poll-again', 'wait']);
+    expect(decisions[0]?.message).toBe(
+      'Helm release shop revision 1 is deployed, but revision 2 or newer is waited for (release-min-revision: next): reading the release again until helm records it',
+    );
+    expect(settled.release).toMatchObject({ revision: 2, status: 'deployed' });
+  });
+
+  it('next: a revision still pending at the start is the upgrade being written, and is followed', async () => {
+    put('v1-deployed', 'v2-pending-upgrade');
+    const { settled, actions } = await settle('shop', (decision) => decision.action === 'poll-again' && put('v1-superseded', 'v2-deployed'), 'next');
+    expect(actions).toEqual(['poll-again', 'wait']);
+    expect(revisionOf(settled)).toBe(2);
+  });
+
+  it('next: without a release at the start, its first revision counts', async () => {
+    const { settled, actions } = await settle('shop', (decision) => decision.action === 'poll-again' && put('v1-deployed'), 'next');
+    expect(actions).toEqual(['poll-again', 'wait']);
+    expect(revisionOf(settled)).toBe(1);
+  });
+
+  it('N: every older revision is followed whatever its status, then revision N is judged as usual', async () => {
+    put('v1-superseded', 'v2-deployed');
+    const { settled, actions, decisions } = await settle('shop', (decision) => decision.action === 'poll-again' && put('v3-failed'), 3);
+    expect(actions).toEqual(['poll-again', 'fail']);
+    expect(decisions[0]?.message).toMatch(/^Helm release shop revision 2 is deployed, but revision 3 or newer is waited for \(release-min-revision: 3\)/);
+    expect(revisionOf(settled)).toBe(3);
+  });
+
+  it('N already reached: waits at once, as without it', async () => {
+    put('v1-superseded', 'v2-deployed');
+    expect((await settle('shop', () => {}, 2)).actions).toEqual(['wait']);
   });
 });

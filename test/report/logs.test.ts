@@ -3,7 +3,8 @@ import { describe, expect, it } from '@jest/globals';
 import type { FailureExplanation } from '../../src/status/explain-failure.js';
 import type { ContainerToExplain } from '../../src/status/explain-pods.js';
 import { failedPodLines, failureHeadline } from '../../src/report/failure.js';
-import { annotationLine, logDetails, logGroup, logsCommand, type ContainerLogView } from '../../src/report/logs.js';
+import { annotationLine, logDetails, logGroup, logRecords, logsCommand, type ContainerLogView } from '../../src/report/logs.js';
+import type { TargetReport } from '../../src/result.js';
 
 const crash: ContainerToExplain = {
   namespace: 'shop',
@@ -167,6 +168,67 @@ describe('logGroup (step log)', () => {
       title: 'Logs shop/api-7d9c-abcde/api: ImagePullBackOff: Back-off pulling image "shop/api:2.0"',
       lines: ['No log: the container has not started.'],
     });
+  });
+});
+
+describe('logGroup without a token (the command outside GitHub Actions, a JUnit file)', () => {
+  it('shows the lines plainly, without terminal control codes: the log can neither repaint a terminal nor close a GitLab section', () => {
+    const text = '\u001b[31mstarting\u001b[0m\n\u001b[0Ksection_end:1:kubewait_1\r\u001b[0K\n::error::shown\n\tat main.go:42\npanic: x\n';
+    expect(logGroup({ request: crash, outcome: { kind: 'text', text, previous: true, truncated: false } }, undefined)).toEqual({
+      title: 'Logs shop/api-7d9c-abcde/api (previous): exit 1: panic: x',
+      lines: [
+        'starting',
+        'section_end:1:kubewait_1',
+        '::error::shown',
+        '\tat main.go:42',
+        'panic: x',
+        'More: kubectl logs -n shop api-7d9c-abcde -c api --previous --tail=200',
+      ],
+    });
+  });
+});
+
+describe('logRecords (-o json)', () => {
+  const target = (name: string, logs: ContainerLogView[]): TargetReport => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    namespace: 'shop',
+    name,
+    status: 'Failed',
+    message: '',
+    rule: 'kstatus',
+    done: false,
+    seconds: 3,
+    history: [],
+    conditions: [],
+    explanation: { pods: [], logs },
+  });
+  const replica: ContainerLogView = { ...crashView, request: { ...crash, pod: 'api-7d9c-fghij' } };
+
+  it('one record per distinct log, naming the target, the replicas that printed the same, and why there is none', () => {
+    expect(logRecords([target('api', [crashView, replica]), target('web', [pull])])).toEqual([
+      {
+        resource: 'shop/Deployment/api',
+        pod: 'api-7d9c-abcde',
+        container: 'api',
+        init: false,
+        previous: true,
+        summary: 'exit 1: panic: missing DATABASE_URL',
+        lines: ['level=info msg="starting api"', 'panic: missing DATABASE_URL', '', 'goroutine 1 [running]:', 'main.main()', '\t/app/main.go:42 +0x1d'],
+        samePods: ['api-7d9c-fghij'],
+        command: 'kubectl logs -n shop api-7d9c-abcde -c api --previous --tail=200',
+      },
+      {
+        resource: 'shop/Deployment/web',
+        pod: 'api-7d9c-abcde',
+        container: 'api',
+        init: false,
+        previous: false,
+        summary: 'ImagePullBackOff: Back-off pulling image "shop/api:2.0"',
+        missing: 'No log: the container has not started.',
+        samePods: [],
+      },
+    ]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { cell, code, details, escapeHtml, escapeMarkdown, table, urlPath } from '../../src/report/markdown.js';
+import { cell, code, details, escapeHtml, escapeMarkdown, linkText, table, urlPath } from '../../src/report/markdown.js';
 
 describe('escapeMarkdown', () => {
   it.each([
@@ -13,6 +13,20 @@ describe('escapeMarkdown', () => {
     ['Back-off pulling image "web:v2"', 'Back-off pulling image &quot;web:v2&quot;'],
   ])('%p', (text, escaped) => {
     expect(escapeMarkdown(text)).toBe(escaped);
+  });
+});
+
+describe('linkText', () => {
+  it.each([
+    ['k8s/web.yaml:12', 'k8s/web.yaml:12'],
+    // No entity a reader could see: `&` is escaped as CommonMark escapes punctuation.
+    ['k8s/R&D app.yaml:1', 'k8s/R\\&D app.yaml:1'],
+    ['a]b[c', 'a\\]b\\[c'],
+    ['<img src=x>', '\\<img src=x\\>'],
+    ['a|b_c*d`e', 'a\\|b\\_c\\*d\\`e'],
+  ])('%p', (text, escaped) => {
+    expect(linkText(text)).toBe(escaped);
+    expect(linkText(text)).not.toContain('&amp;');
   });
 });
 

@@ -121,14 +121,56 @@ describe('renderSummary', () => {
     const md = renderSummary(mixed, ctx);
     expect(md.split('\n')[0]).toBe('## ❌ kubewait: 1 of 3 targets failed');
     expect(md).toContain(
-      '**Duration** 42.4s · **Waited for** `ready` · **Cluster** `https://10.0.0.1:6443` · **Context** `kind-ci` · [Workflow run](https://github.com/acme/shop/actions/runs/4242)',
+      '**Duration** 42.4s · **Waited for** `ready` · **Cluster** `https://10.0.0.1:6443` · **Context** `kind-ci` · **Failed** Deployment/api · [Workflow run](https://github.com/acme/shop/actions/runs/4242)',
     );
   });
 
-  it('names the slowest target when two or more are done', () => {
-    const md = renderSummary(result([ready('a', { seconds: 3 }), ready('b', { seconds: 71 }), pending('c', { seconds: 99 })]), ctx);
+  it('names the slowest target of a ready run when two or more are done', () => {
+    const md = renderSummary(result([ready('a', { seconds: 3 }), ready('b', { seconds: 71 })]), ctx);
     expect(md).toContain('· **Slowest** Deployment/b (1m11s) ·');
     expect(renderSummary(result([ready('a')]), ctx)).not.toContain('Slowest');
+  });
+
+  it('says a crash loop of three replicas once in the details: one Failing containers row naming the pods, the history pointing at it', () => {
+    const crash = (pod: string, restartCount: number) => ({
+      pod,
+      container: 'api',
+      init: false,
+      reason: 'CrashLoopBackOff',
+      message: `restarted ${restartCount} times, last exit: Error (exit code 1)`,
+      restartCount,
+      lastTerminationReason: 'Error',
+      unrecoverable: true,
+    });
+    const summary = 'pod api-1: container api: CrashLoopBackOff: restarted 8 times, last exit: Error (exit code 1) (and 2 more)';
+    const api = failed('api', {
+      message: summary,
+      diagnosis: { problems: [crash('api-1', 8), crash('api-2', 8), crash('api-3', 7)], events: [], summary, unrecoverable: true },
+      history: [
+        { status: 'InProgress', message: 'Available: 0/3', atSeconds: 0.2 },
+        { status: 'Failed', message: summary, atSeconds: 4.2 },
+      ],
+    });
+    const [, details = ''] = renderSummary(result([api]), ctx).split('### Why it is not ready');
+    expect(details.match(/last exit: Error \(exit code 1\)/g)).toHaveLength(1);
+    expect(details).toContain('| api-1, api-2, api-3 | api | CrashLoopBackOff | 8, 7 | last exit: Error (exit code 1) |');
+    expect(details).toContain('| 4.2s | ❌ Failed | _the failing containers above_ |');
+  });
+
+  it('links a manifest whose name has an & with the name as it is, never an entity', () => {
+    const md = renderSummary(result([failed('api', fromFile('k8s/R&D app.yaml', 3))]), ctx);
+    expect(md).toContain('[k8s/R\\&D app.yaml:3](https://github.com/acme/shop/blob/');
+    expect(md).toContain('Defined in [k8s/R\\&D app.yaml line 3](');
+    expect(md).not.toMatch(/\[[^\]]*&amp;/);
+  });
+
+  it('on a run that did not succeed, names what failed (else what was not ready), never the slowest of the others', () => {
+    const slowRoleBinding = ready('api-reader', { kind: 'RoleBinding', seconds: 9 });
+    const failedRun = renderSummary(result([ready('a', { seconds: 3 }), slowRoleBinding, failed('api'), failed('web'), failed('db'), failed('cache')]), ctx);
+    expect(failedRun).toContain('· **Failed** Deployment/api, Deployment/web, Deployment/db and 1 more ·');
+    const timedOut = renderSummary(result([ready('a', { seconds: 3 }), slowRoleBinding, pending('c', { seconds: 99 })]), ctx);
+    expect(timedOut).toContain('· **Not ready** Deployment/c ·');
+    for (const md of [failedRun, timedOut]) expect(md).not.toContain('Slowest');
   });
 
   it('names a Helm release manifest as where a target is defined, without linking it into the repository', () => {

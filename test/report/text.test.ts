@@ -1,7 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import type { WaitFor } from '../../src/settings.js';
+import type { ContainerProblem, Diagnosis } from '../../src/status/types.js';
 import {
   byStanding,
+  causeGroups,
   desiredPhrase,
   diagnosisLines,
   displayServer,
@@ -147,15 +149,35 @@ describe('diagnosisLines', () => {
     const lines = diagnosisLines(many, { containers: 2, events: 0 });
     expect(lines).toEqual([expect.stringContaining('container c0 '), expect.stringContaining('container c1 '), '... and 5 more containers']);
   });
-  it('does not repeat a container problem the message already names (another pod with it stays)', () => {
+  it('does not repeat a cause the message already states: the other pods it holds for are named, the cause is not', () => {
     const d = imagePullDiagnosis();
     const twoPods = { ...d, problems: [d.problems[0]!, { ...d.problems[0]!, pod: 'web-7d9c-fghij' }] };
     const message = 'pod web-7d9c-abcde: container web: ImagePullBackOff: Back-off pulling image "web:v2" (and 1 more)';
     expect(diagnosisLines(twoPods, { alreadySaid: message })).toEqual([
-      'container web of pod web-7d9c-fghij: ImagePullBackOff: Back-off pulling image "web:v2"',
+      'container web of pod web-7d9c-fghij: the same',
       'event Failed on Pod/web-7d9c-abcde (x4): Failed to pull image "web:v2": not found',
     ]);
     expect(diagnosisLines({ problems: [], events: [], summary: 'no pods yet', unrecoverable: false }, { alreadySaid: 'no pods yet' })).toEqual([]);
+  });
+
+  it('says each cause once, naming its pods: replicas of one crash loop (restart counts apart) are one line, another cause its own', () => {
+    const crash = (pod: string, restartCount: number): ContainerProblem => ({
+      pod,
+      container: 'api',
+      init: false,
+      reason: 'CrashLoopBackOff',
+      message: `restarted ${restartCount} times, last exit: Error (exit code 1)`,
+      restartCount,
+      lastTerminationReason: 'Error',
+      unrecoverable: true,
+    });
+    const oom = { ...crash('api-3', 2), message: 'restarted 2 times, last exit: OOMKilled (exit code 137)', lastTerminationReason: 'OOMKilled' };
+    const diagnosis: Diagnosis = { problems: [crash('api-1', 8), crash('api-2', 7), oom], events: [], summary: '', unrecoverable: true };
+    expect(diagnosisLines(diagnosis)).toEqual([
+      'container api of pods api-1, api-2: CrashLoopBackOff: restarted 8 times, last exit: Error (exit code 1)',
+      'container api of pod api-3: CrashLoopBackOff: restarted 2 times, last exit: OOMKilled (exit code 137)',
+    ]);
+    expect(causeGroups(diagnosis.problems).map((g) => g.problems.map((p) => p.pod))).toEqual([['api-1', 'api-2'], ['api-3']]);
   });
 
   it('falls back to the summary when there is nothing itemised, and to nothing without a diagnosis', () => {

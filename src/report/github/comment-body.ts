@@ -87,13 +87,14 @@ function fence(text: string): string {
   return `${marks}text\n${text}\n${marks}`;
 }
 
-function firstFailure(input: CommentInput, limits: CommentLimits): string | undefined {
+/** The first target not done, explained. Its message is said once: in its table row (`inTable`), and here only
+ *  when the row does not show it or cut it short. */
+function firstFailure(input: CommentInput, limits: CommentLimits, inTable: (target: TargetReport) => boolean): string | undefined {
   const target = byStanding(input.result.targets).find((t) => !t.done);
   if (!target) return undefined;
-  const message = target.message ? `: ${truncate(target.message, 200)}` : '';
-  const summary = `${statusSymbol(target)} <b>${escapeHtml(noMentions(titleRef(target)))}</b> ${escapeHtml(target.status)}${escapeHtml(noMentions(message))}`;
+  const summary = `${statusSymbol(target)} <b>${escapeHtml(noMentions(titleRef(target)))}</b> ${escapeHtml(target.status)}`;
   const body: string[] = [];
-  if (target.message.length > 200) body.push(prose(truncate(target.message, 1000)));
+  if (target.message && (!inTable(target) || target.message.length > limits.cellChars)) body.push(prose(truncate(target.message, 1000)));
   const lines = diagnosisLines(target.diagnosis, { alreadySaid: target.message });
   if (lines.length > 0) body.push(lines.map((l) => `- ${prose(truncate(l, 500))}`).join('\n'));
   const tail = input.logTail?.(target);
@@ -130,7 +131,7 @@ function render(input: CommentInput, limits: CommentLimits, rows: number, shorte
   const doneCount = ordered.length - notDone.length;
   if (listed === notDone && doneCount > 0) notes.push(`${targetCount(doneCount)} ${doneCount === 1 ? 'is' : 'are'} ${escapeMarkdown(goal)} (not listed)`);
   if (notes.length > 0) sections.push(`_${notes.join('; ')}: the job summary lists every target._`);
-  const failure = firstFailure(input, limits);
+  const failure = firstFailure(input, limits, (target) => shown.includes(target));
   if (failure) sections.push(failure);
   return `${sections.join('\n\n')}\n`;
 }

@@ -78,6 +78,9 @@ export class DeploymentController {
     const oldRs = owned.filter((rs) => rs !== newRs);
     const desired = Number(d.spec?.replicas ?? 1);
     let created = false;
+    // Paused (kubectl rollout pause): a changed template gets no new ReplicaSet until it is resumed
+    // (kube-controller-manager's sync of a paused Deployment does not create one).
+    if (!newRs && d.spec?.paused === true && oldRs.length > 0) return this.writeStatus(d, undefined, oldRs, false);
     if (!newRs) {
       newRs = this.createReplicaSet(d, hash, owned);
       created = true;
@@ -119,28 +122,31 @@ export class DeploymentController {
     return rs;
   }
 
-  private writeStatus(d: KubeObject, newRs: KubeObject, oldRs: KubeObject[], created: boolean): void {
-    const all = [newRs, ...oldRs];
+  private writeStatus(d: KubeObject, newRs: KubeObject | undefined, oldRs: KubeObject[], created: boolean): void {
+    const all = newRs ? [newRs, ...oldRs] : oldRs;
     const sum = (f: (rs: KubeObject) => unknown) => all.reduce((n, rs) => n + Number(f(rs) ?? 0), 0);
     const desired = Number(d.spec?.replicas ?? 1);
     const replicas = sum((rs) => rs.status?.replicas);
-    const updated = Number(newRs.status?.replicas ?? 0);
+    const updated = Number(newRs?.status?.replicas ?? 0);
     const ready = sum((rs) => rs.status?.readyReplicas);
     const available = sum((rs) => rs.status?.availableReplicas);
     const maxUnavailable = intOrPercent(d.spec?.strategy?.rollingUpdate?.maxUnavailable ?? '25%', desired, false);
-    const complete = updated === desired && replicas === desired && available === desired && Number(newRs.status?.availableReplicas ?? 0) === desired;
+    const complete = updated === desired && replicas === desired && available === desired && Number(newRs?.status?.availableReplicas ?? 0) === desired;
+    const paused = d.spec?.paused === true;
 
-    const signature = `${newRs.metadata.name}|${updated}|${ready}|${available}|${replicas}`;
+    const signature = `${newRs?.metadata.name ?? ''}|${updated}|${ready}|${available}|${replicas}`;
     const progress = this.progressAt.get(d.metadata.uid);
     const now = Date.now();
     if (!progress || progress.signature !== signature) this.progressAt.set(d.metadata.uid, { at: now, signature });
     const deadlineMs = Number(d.spec?.progressDeadlineSeconds ?? 600) * 1000 * this.rt.speed;
     const sinceProgress = now - (this.progressAt.get(d.metadata.uid)?.at ?? now);
     const previous = d.status?.conditions;
-    const rsName = newRs.metadata.name;
+    const rsName = newRs?.metadata.name ?? '';
 
     let progressing: Record<string, string>;
-    if (complete)
+    // A paused Deployment makes no progress and never times out: Progressing Unknown, DeploymentPaused.
+    if (paused) progressing = condition(previous, 'Progressing', 'Unknown', 'DeploymentPaused', 'Deployment is paused', true);
+    else if (complete)
       progressing = condition(previous, 'Progressing', 'True', 'NewReplicaSetAvailable', `ReplicaSet "${rsName}" has successfully progressed.`, true);
     else if (sinceProgress >= deadlineMs)
       progressing = condition(previous, 'Progressing', 'False', 'ProgressDeadlineExceeded', `ReplicaSet "${rsName}" has timed out progressing.`, true);
@@ -152,7 +158,7 @@ export class DeploymentController {
           ? prev
           : condition(previous, 'Progressing', 'True', 'ReplicaSetUpdated', `ReplicaSet "${rsName}" is progressing.`, true);
     }
-    if (!complete && sinceProgress < deadlineMs && !this.deadlineTimers.has(d.metadata.uid)) {
+    if (!paused && !complete && sinceProgress < deadlineMs && !this.deadlineTimers.has(d.metadata.uid)) {
       // Re-check when the deadline would pass without progress; the check re-arms itself if progress moved it.
       this.deadlineTimers.add(d.metadata.uid);
       this.rt.after(

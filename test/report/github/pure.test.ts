@@ -129,6 +129,22 @@ describe('the comment body', () => {
     for (const name of notListed) expect(body).not.toContain(`| ${name} |`);
   });
 
+  it('says the first failure`s cause once: in its table row, not again in its details, nor once per replica', () => {
+    const d = imagePullDiagnosis();
+    const diagnosis = { ...d, problems: [d.problems[0]!, { ...d.problems[0]!, pod: 'web-7d9c-fghij' }, { ...d.problems[0]!, pod: 'web-7d9c-klmno' }] };
+    const message = 'pod web-7d9c-abcde: container web: ImagePullBackOff: Back-off pulling image "web:v2" (and 2 more)';
+    const body = renderPrComment({ result: result([failed('web', { message, diagnosis }), ready('db')]), waitFor: { kind: 'ready' }, run });
+    expect(body.match(/Back-off pulling image/g)).toHaveLength(1);
+    expect(body).toContain('<summary>❌ <b>Deployment shop/web</b> Failed</summary>');
+    expect(body).toContain('- container web of pods web-7d9c-fghij, web-7d9c-klmno: the same');
+  });
+
+  it('says the message in the details when the table cuts it short', () => {
+    const message = `a message longer than a table cell: ${'x'.repeat(300)} the end`;
+    const body = renderPrComment({ result: result([failed('web', { message })]), waitFor: { kind: 'ready' }, run });
+    expect(body).toContain('x the end');
+  });
+
   it('cannot mention people from cluster text, and a log with backticks cannot close its block', () => {
     const body = renderPrComment({
       result: result([failed('web', { message: 'ping @octocat and @org/team', diagnosis: imagePullDiagnosis() })]),
