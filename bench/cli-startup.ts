@@ -166,6 +166,6 @@ CEL (the built-in health rules) compiled and evaluated, and Node's ESM wrapper o
 internal undici through a lazy getter.
 
 \`--version\`, \`--help\` and a bad flag load dist/cli.js and the flag parser's chunks (about 0.2 MB of the
-1.2 MB; test/e2e/startup.e2e.test.ts holds it): client-node, the engine and CEL are loaded only to wait
+1.3 MB; test/e2e/startup.e2e.test.ts holds it): client-node, the engine and CEL are loaded only to wait
 (scripts/package.ts splits the bundle where src/ uses \`import()\`).`;
 }
