@@ -6,7 +6,8 @@
  * runs against it with `KUBEWAIT_BIN=$(npm run sea --silent | tail -n 1) npx jest test/e2e/cli.e2e.test.ts`.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildSea } from '../../scripts/sea.js';
 import { startCluster, type TestCluster } from '../cluster/index.js';
@@ -18,14 +19,17 @@ const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'ut
 
 let cluster: TestCluster;
 let executable: string;
+let scratch: string;
 
 beforeAll(async () => {
   executable = await buildSea(() => {});
   cluster = await startCluster({ speed: 0.2 });
+  scratch = mkdtempSync(path.join(tmpdir(), 'kubewait-sea-e2e-'));
 }, 600_000);
 
 afterAll(async () => {
   await cluster?.close();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
 /** The executable alone: nothing on PATH but the plugin link kubectl looks for. */
@@ -49,7 +53,7 @@ describe('the single executable', () => {
   it('waits for a ready Deployment, and says why one is not ready at the deadline', async () => {
     cluster.create(deployment('web', { namespace: 'sea', readyAfterMs: 300 }));
     cluster.create(deployment('api', { namespace: 'sea', podFailure: 'ImagePullBackOff' }));
-    const kubeconfig = path.join(ROOT, 'node_modules/.cache/sea-e2e-kubeconfig.yaml');
+    const kubeconfig = path.join(scratch, 'sea.yaml');
     cluster.writeKubeconfig(kubeconfig, { namespace: 'sea' });
 
     const ready = await runCommand(['deployment/web', '--kubeconfig', kubeconfig, '--timeout', '60s'], alone());
@@ -65,7 +69,7 @@ describe('the single executable', () => {
 
   it('runs as kubectl kubewait through the real kubectl', async () => {
     cluster.create(deployment('web', { namespace: 'sea-plugin', readyAfterMs: 300 }));
-    const kubeconfig = path.join(ROOT, 'node_modules/.cache/sea-e2e-plugin-kubeconfig.yaml');
+    const kubeconfig = path.join(scratch, 'sea-plugin.yaml');
     cluster.writeKubeconfig(kubeconfig, { namespace: 'sea-plugin' });
 
     const run = await runCommand(['deployment/web', '--kubeconfig', kubeconfig, '--timeout', '60s'], alone({ viaKubectl: true }));
