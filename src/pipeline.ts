@@ -30,8 +30,9 @@ export interface PipelineSink {
   log: LogSink;
   /** Registers a credential before anything could show it. */
   mask(secret: string): void;
-  /** Connected, before the wait starts (the action opens its pull-request comment and Deployment here). */
-  begin?(): Promise<void>;
+  /** Connected, as the wait starts: the action starts its Deployment here, beside the wait. Resolves at once:
+   *  nothing slow may stand between the connection and the wait. */
+  begin?(): void | Promise<void>;
   /** Reports a finished wait, in every outcome. */
   report(result: RunResult, cluster: ClusterInfo): Promise<void>;
 }

@@ -104,7 +104,7 @@ async function wait(settings: Settings, line: CommandLine, io: CommandIO, kubeco
       github?.setSecret(secret);
     },
     async begin() {
-      if (github) reports = await (await import('./github.js')).startGitHub(settings, github);
+      if (github) reports = (await import('./github.js')).startGitHub(settings, github);
     },
     async report(result: EngineResult, cluster: ClusterInfo) {
       if (github) (await import('./github.js')).reportToGitHub(result, settings, cluster, github);

@@ -4,7 +4,8 @@
  * kubeconfig; exec plugins that hang are killed with their process group; signals win at any time;
  * misconfiguration is never green; outputs stay bounded; nothing read from a Secret or a URL's userinfo
  * is shown. No assertion is timed: a run that waited for its deadline shows it in `result`, and a hang
- * is killed by runAction (killAfterMs) and fails.
+ * is killed by runAction (killAfterMs) and fails. Round two (issue 24): reporting to GitHub never costs the
+ * verdict, oversized inputs are refused, and neither Secret data nor tokens are printed.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,8 +16,9 @@ import { generate } from 'selfsigned';
 import { parse, stringify } from 'yaml';
 import type { ResourceOutput } from '../../src/report/outputs.js';
 import { startCluster, type TestCluster } from '../cluster/index.js';
+import { startGitHub, WRITE_TOKEN } from '../github/index.js';
 import { ensureDist } from './dist.js';
-import { deployment } from './objects.js';
+import { deployment, job } from './objects.js';
 import { runAction, type ActionRun } from './runAction.js';
 
 let cluster: TestCluster;
@@ -375,3 +377,37 @@ describe('clearer messages', () => {
     expect(run.errors[0]!.message).toMatch(/^cannot watch deployments\.apps in namespace "nowatch": forbidden — grant the watch verb/);
   }, 60_000);
 });
+
+describe('round two: reporting, size limits and leaks', () => {
+  it('a GitHub API that never answers costs neither the wait nor, on a runner-style cancel, the outputs and summary', async () => {
+    const gh = await startGitHub();
+    try {
+      gh.failNext(1000, { kind: 'hang' });
+      const run = await runAction(
+        {
+          kubeconfig: cluster.kubeconfig({ namespace: 'hostile' }),
+          resources: 'deployment/never-created',
+          timeout: '10m',
+          'pr-comment': 'always',
+          'deployment-environment': 'preview',
+          'github-token': WRITE_TOKEN,
+          'report-matrix': '',
+          'report-job-id': '',
+        },
+        // SIGINT once the step runs, SIGTERM 7.5 s later: what a cancelled job gets before it is killed.
+        { env: { GITHUB_API_URL: gh.url, GITHUB_EVENT_NAME: 'push', GITHUB_REF: 'refs/heads/main' }, runnerCancelAfterMs: 2500, killAfterMs: 15_000 },
+      );
+      expect(run.outputs.result).toBe('cancelled');
+      expect(run.outputs.resources).toContain('"name":"never-created"');
+      expect(run.summary).toContain('never-created');
+      // The wait started at once, beside the Deployment that never got an answer.
+      expect(run.commands.some((c) => c.command === 'group' && c.message.startsWith('Waiting for 1 target'))).toBe(true);
+      expect(run.warnings.map((w) => w.message)).toContain(
+        "kubewait: reporting to GitHub did not finish within 5s of the cancellation and was abandoned. The wait's result is not affected.",
+      );
+    } finally {
+      await gh.close();
+    }
+  }, 60_000);
+});
+
