@@ -409,5 +409,29 @@ describe('round two: reporting, size limits and leaks', () => {
       await gh.close();
     }
   }, 60_000);
+
+  it('masks the query values of the server URL (?access_token=...) and never shows them', async () => {
+    const port = await closedPort();
+    const token = 'query-t0ken-5e3f';
+    const kubeconfig = kubeconfigWith((c) => (c.clusters[0]!.cluster.server = `https://127.0.0.1:${port}/?access_token=${token}`));
+    const run = await runAction({ kubeconfig, resources: 'deployment/web', timeout: '3s' }, { killAfterMs: 30_000 });
+    expect(run.outputs.result).toBe('error');
+    expect(run.masks).toContain(token);
+    expect(visible(run)).not.toContain(token);
+    expect(run.errors[0]!.message).toContain(`https://127.0.0.1:${port}?access_token=***`);
+  }, 60_000);
+
+  it('masks github-token when reporting is off, so a container log carrying it stays out of the summary', async () => {
+    const token = 'ghs_leakedLEAKEDleaked0123456789abcdef';
+    const failing = job('seed', { namespace: 'token-log', readyAfterMs: 200 });
+    failing.metadata.annotations['kubewait.test/job-outcome'] = 'Failed';
+    failing.metadata.annotations['kubewait.test/log'] = `connecting with ${token}\nError: seed failed`;
+    cluster.create(failing);
+    const run = await runAction({ kubeconfig: cluster.kubeconfig({ namespace: 'token-log' }), resources: 'job/seed', timeout: '60s', 'github-token': token });
+    expect(run.outputs.result).toBe('failed');
+    expect(run.masks).toContain(token);
+    expect(run.summary).toContain('Error: seed failed');
+    expect(run.summary).not.toContain(token);
+  }, 90_000);
 });
 
