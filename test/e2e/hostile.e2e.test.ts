@@ -410,6 +410,20 @@ describe('round two: reporting, size limits and leaks', () => {
     }
   }, 60_000);
 
+  it('never prints the expected value of a jsonpath wait on a Secret, also when it matches', async () => {
+    const value = 'UzNjcjN0LW1hdGNoZWQtdmFsdWU=';
+    cluster.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db', namespace: 'matched' }, type: 'Opaque', data: { password: value } });
+    const runnerTemp = mkdtempSync(path.join(scratch, 'runner-temp-'));
+    const run = await runAction(
+      { kubeconfig: cluster.kubeconfig({ namespace: 'matched' }), resources: 'secret/db', 'wait-for': `jsonpath={.data.password}=${value}`, timeout: '30s' },
+      { env: { RUNNER_TEMP: runnerTemp } },
+    );
+    expect(run.outputs.result).toBe('ready');
+    expect(visible(run)).not.toContain(value);
+    expect(readFileSync(run.outputs['resources-file']!, 'utf8')).not.toContain(value);
+    expect(run.log.join('\n')).toContain('{.data.password}=***');
+  }, 60_000);
+
   it('masks the query values of the server URL (?access_token=...) and never shows them', async () => {
     const port = await closedPort();
     const token = 'query-t0ken-5e3f';
