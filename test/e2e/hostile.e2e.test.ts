@@ -410,6 +410,38 @@ describe('round two: reporting, size limits and leaks', () => {
     }
   }, 60_000);
 
+  it('a manifest document larger than the API server accepts is an input error naming the file and the limit', async () => {
+    const workspace = mkdtempSync(path.join(scratch, 'big-'));
+    const blob = 'x'.repeat(50 * 1024 * 1024);
+    writeFileSync(
+      path.join(workspace, 'big.yaml'),
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: small\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\n  annotations:\n    blob: ${blob}\n`,
+    );
+    const run = await runAction(
+      { kubeconfig: cluster.kubeconfig({ namespace: 'hostile' }), manifests: 'big.yaml', timeout: '5s' },
+      { workspace, killAfterMs: 30_000 },
+    );
+    expect(run.outputs.result).toBe('error');
+    expect(run.errors.map((e) => [e.properties.title, e.properties.file, e.properties.line])).toEqual([['kubewait: input "manifests"', 'big.yaml', '6']]);
+    expect(run.errors[0]!.message).toMatch(
+      /^Input "manifests" has "big\.yaml" line 6, a document of 50\.0 MiB: the Kubernetes API server accepts at most 3 MiB per object/,
+    );
+  }, 60_000);
+
+  it('a selector matching more than 20,000 objects is refused, naming the selector', async () => {
+    for (let i = 0; i <= 20_000; i++) {
+      cluster.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: 'crowd', labels: { crowd: 'yes' } } });
+    }
+    const run = await runAction(
+      { kubeconfig: cluster.kubeconfig({ namespace: 'crowd' }), resources: 'configmap', selector: 'crowd=yes', timeout: '60s' },
+      { killAfterMs: 90_000 },
+    );
+    expect(run.outputs.result).toBe('error');
+    expect(run.errors).toHaveLength(1);
+    expect(run.errors[0]!.properties.title).toBe('kubewait: input "selector"');
+    expect(run.errors[0]!.message).toMatch(/^Input "selector" \("crowd=yes"\) matches 20001 objects; kubewait waits for at most 20000 targets in one step/);
+  }, 120_000);
+
   it('never prints the expected value of a jsonpath wait on a Secret, also when it matches', async () => {
     const value = 'UzNjcjN0LW1hdGNoZWQtdmFsdWU=';
     cluster.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db', namespace: 'matched' }, type: 'Opaque', data: { password: value } });
