@@ -151,7 +151,7 @@ async function failed(
   const usage = error instanceof UsageError || error instanceof InputError;
   const message = error instanceof InputError ? describeForCommand(error) : error instanceof Error ? error.message.split('\n')[0]! : String(error);
   err(`kubewait: ${message}\n`);
-  if (line?.output === 'json') out(`${jsonDocument('error', undefined, message)}\n`);
+  if ((line?.output ?? (error instanceof UsageError ? error.output : undefined)) === 'json') out(`${jsonDocument('error', undefined, message)}\n`);
   if (line?.junit) writeJunit(line.junit, io, renderSetupFailureJunit(message));
   if (line && flavourOf(io.env) === 'github' && error instanceof InputError) await annotateSetupFailure(error, io, line, masks);
   return usage ? EXIT_CODES['bad-input'] : EXIT_CODES['cluster-error'];

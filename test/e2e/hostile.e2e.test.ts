@@ -20,6 +20,7 @@ import { startGitHub, WRITE_TOKEN } from '../github/index.js';
 import { ensureDist } from './dist.js';
 import { deployment, job } from './objects.js';
 import { runAction, type ActionRun } from './runAction.js';
+import { runCommand } from './runCommand.js';
 
 let cluster: TestCluster;
 let scratch: string;
@@ -481,3 +482,24 @@ describe('round two: reporting, size limits and leaks', () => {
   }, 90_000);
 });
 
+describe('round two: the command', () => {
+  it('-o json with an unknown flag still writes the JSON error document', async () => {
+    const run = await runCommand(['-o', 'json', '--bogus', 'deployment/web']);
+    expect(run.exitCode).toBe(3);
+    expect(JSON.parse(run.stdout)).toEqual({ result: 'error', resources: [], error: 'unknown flag --bogus. Run kubewait --help for the flags.' });
+  }, 30_000);
+
+  it('a SIGINT while the bundle loads ends in the JSON document and exit 130, not a killed process', async () => {
+    const kubeconfig = path.join(scratch, 'cli-kubeconfig');
+    writeFileSync(kubeconfig, cluster.kubeconfig({ namespace: 'hostile' }));
+    const run = await runCommand(['deployment/web', '-o', 'json', '--kubeconfig', kubeconfig, '--timeout', '60s'], {
+      // Holds the load of any module over 1 MB (the bundle) and says so on stderr: the signal comes then.
+      nodeArgs: ['--import', new URL('./slow-parse.ts', import.meta.url).href],
+      signalWhen: (output) => (output.includes('parsing ') ? 'SIGINT' : undefined),
+      killAfterMs: 30_000,
+    });
+    expect(run.signal).toBeNull();
+    expect(run.exitCode).toBe(130);
+    expect((JSON.parse(run.stdout) as { result: string }).result).toBe('cancelled');
+  }, 60_000);
+});
