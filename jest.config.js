@@ -1,4 +1,14 @@
-/** Jest runs the TypeScript sources as native ES modules (client-node 2 and @actions/* are ESM-only). */
+/**
+ * Jest runs the TypeScript sources as native ES modules (client-node 2 and @actions/* are ESM-only).
+ *
+ * `npm test` is the everyday loop; `npm run test:all` (what .ci/run runs) adds the real control plane
+ * (test/real/, a minute of kube-apiserver and etcd start-up and real controllers).
+ */
+import { availableParallelism } from 'node:os';
+import process from 'node:process';
+
+const everything = process.env.KUBEWAIT_TEST_ALL === '1';
+
 export default {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
@@ -12,6 +22,9 @@ export default {
     '^.+\\.ts$': ['ts-jest', { useESM: true }],
   },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
+  testPathIgnorePatterns: everything ? ['/node_modules/'] : ['/node_modules/', '<rootDir>/test/real/'],
   testTimeout: 60000,
-  maxWorkers: 2,
+  // Most suites spend their time waiting on child processes, servers and deadlines rather than computing
+  // (a whole run keeps less than one core of two busy): two workers per core keep the cores busy.
+  maxWorkers: Number(process.env.KUBEWAIT_JEST_WORKERS) || 2 * availableParallelism(),
 };

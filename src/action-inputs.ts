@@ -5,10 +5,13 @@ export const INPUT_NAMES = [
   'kubeconfig',
   'context',
   'namespace',
+  'clusters',
+  'cluster-policy',
   'resources',
   'selector',
   'manifests',
   'release',
+  'revision',
   'wait-for',
   'timeout',
   'poll-interval',
@@ -34,6 +37,7 @@ export type InputName = (typeof INPUT_NAMES)[number];
 
 /** The defaults of action.yml that are values (an expression default is the runner's to evaluate). */
 export const INPUT_DEFAULTS = {
+  'cluster-policy': 'all',
   'wait-for': 'ready',
   timeout: '5m',
   'poll-interval': '2s',

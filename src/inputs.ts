@@ -8,6 +8,8 @@ import { parseTemplate } from './status/jsonpath/parser.js';
 import { relaxedJsonPath } from './status/wait-for.js';
 import { namespaceNameProblem, parseResourceRef, splitResourceEntries } from './targets/refs.js';
 import { releaseNameProblem } from './release/decode.js';
+import { parseClusterPolicy, parseClusters } from './fleet/clusters-input.js';
+import { parseRevision } from './status/gitops/revision.js';
 import { selectorProblem } from './targets/selector.js';
 
 /** Returns the (trimmed) value of an input, '' when unset: `core.getInput` in the action. */
@@ -47,6 +49,8 @@ export function parseSettings(read: InputReader): Settings {
     kubeconfig: read('kubeconfig').trim(),
     context: value('context'),
     namespace,
+    clusters: parseClusters(value('clusters'), value('context')),
+    clusterPolicy: parseClusterPolicy(value('cluster-policy')),
     resources,
     selector,
     manifests,
@@ -64,6 +68,7 @@ export function parseSettings(read: InputReader): Settings {
     statusGraceMs: parseWindow('status-grace', value('status-grace'), '30s'),
     stableForMs: parseWindow('stable-for', value('stable-for'), '30s'),
     release,
+    ...parseRevisionInput(value('revision')),
     logs: parseBoolean('logs', value('logs')),
     logLines: parseLogLines(value('log-lines')),
   };
@@ -95,6 +100,17 @@ function parseRelease(name: string): string {
   const problem = name === '' ? undefined : releaseNameProblem(name);
   if (problem) throw new InputError('release', `Input "release" is "${name}": ${problem}. Expected the name given to helm install, like release: shop.`);
   return name;
+}
+
+/** `revision`: a commit sha, a tag or branch, or Flux's `main@sha1:<sha>`; unset leaves it out. */
+function parseRevisionInput(text: string): Pick<Settings, 'revision'> {
+  if (text === '') return {};
+  const parsed = parseRevision(text);
+  if (parsed.ok) return { revision: parsed.value };
+  throw new InputError(
+    'revision',
+    `Input "revision" is "${text}": ${parsed.problem}. Expected the commit sha the step pushed, a tag or branch, or Flux's form, like revision: \${{ github.sha }}, revision: v1.2.3 or revision: main@sha1:0123abc.`,
+  );
 }
 
 function checkSomethingToWaitFor(resources: ResourceRef[], selector: string, manifests: string[], release: string): void {

@@ -6,7 +6,8 @@
 import * as core from '@actions/core';
 import type { RunResult } from './result.js';
 import { parseGitHubReportInputs, parseSettings } from './inputs.js';
-import { waitAndReport, type PipelineSink } from './pipeline.js';
+import { waitEverywhere } from './fleet/index.js';
+import type { PipelineSink } from './pipeline.js';
 import { coreWriter } from './report/core-writer.js';
 import { reportSetupFailureToGitHub, startGitHubReports, type GitHubReports } from './report/github/index.js';
 import { failureMessage, publicResult, reportResult, reportSetupFailure, setOutputs } from './report/index.js';
@@ -19,7 +20,7 @@ const EXIT_GRACE_MS = 10_000;
 export async function run(): Promise<void> {
   try {
     const settings = parseSettings((name) => core.getInput(name));
-    const result = await waitAndReport(settings, actionSink(settings), { cwd: process.cwd() });
+    const result = await waitEverywhere(settings, actionSink(settings), { cwd: process.cwd() });
     if (result.error) {
       process.exitCode = 1; // the report already annotated the input at fault; one annotation is enough
     } else if (publicResult(result) !== 'ready') {

@@ -15,6 +15,7 @@ import { installSignalHandlers } from './signals.js';
 import { healthRulesFromSettings } from './status/health/index.js';
 import { targetsFromInputs } from './targets/index.js';
 import { realTime, type Time } from './time.js';
+import { workspaceFiles } from './workspace-files.js';
 
 /** The cluster a wait ran against, for the report. */
 export interface ClusterInfo {
@@ -44,6 +45,11 @@ export interface PipelineOptions {
   kubeconfigSources?: KubeconfigSources;
   /** The clock and timers of every decision, from discovery's rate limit to the log budget (default: real time; tests make it virtual). */
   time?: Time;
+  /** Ends the wait early, as a cancelled job does (default: the process's SIGINT/SIGTERM, src/signals.ts;
+   *  the fleet adds its fail-fast across clusters, src/fleet/). */
+  signal?: AbortSignal;
+  /** The wait is over, before the explain step reads pods and logs: the fleet stops the other clusters here. */
+  waited?(result: Pick<RunResult, 'outcome' | 'error' | 'cancelled'>): void;
 }
 
 /**
@@ -55,11 +61,11 @@ export async function waitAndReport(settings: Settings, sink: PipelineSink, opti
   const masks = new SecretMasks((secret) => sink.mask(secret));
   for (const secret of secretSettings(settings)) masks.mask(secret);
   const targets = await targetsFromInputs(settings, { cwd: options.cwd });
-  const healthRules = await healthRulesFromSettings(settings, { cwd: options.cwd });
+  const healthRules = await healthRulesFromSettings(settings, { files: workspaceFiles(options.cwd) });
   const time = options.time ?? realTime;
   const cluster = await connect(settings, masks, options.kubeconfigSources, time);
   // Installed first thing by the entry points (src/signals.ts); here it only hands out the signal.
-  const signal = installSignalHandlers();
+  const signal = options.signal ?? installSignalHandlers();
   const log = bufferedSink(sink.log);
   try {
     await sink.begin?.();
@@ -74,6 +80,8 @@ export async function waitAndReport(settings: Settings, sink: PipelineSink, opti
       // The release's decisions are the live log's too: nothing below the shells writes to stdout itself.
       say: (line) => log.info(line),
     });
+    cluster.endOfWait();
+    options.waited?.(waited);
     log.flush();
     const result = await explainResult(cluster.client, waited, settings, {
       mask: (text) => masks.apply(text),

@@ -32,6 +32,8 @@ export interface Transition {
 
 /** Everything the report layer needs to know about one target. */
 export interface TargetReport {
+  /** The cluster it was waited for in, by its name in the `clusters` input; absent with one cluster. */
+  cluster?: string;
   apiVersion: string;
   kind: string;
   /** Empty for cluster-scoped objects. */
@@ -41,7 +43,7 @@ export interface TargetReport {
   selector?: string;
   status: Status;
   message: string;
-  /** What judged it: `kstatus`, `builtin:<name>` or `health-checks[<i>]`. */
+  /** What judged it: `kstatus`, `builtin:<name>`, `health-checks[<i>]` or `gitops:<name>` (Flux and Argo CD kinds). */
   rule: string;
   /** Whether this target is at the desired status (`wait-for`). */
   done: boolean;
@@ -111,6 +113,24 @@ export interface RunResult {
   /** The goal every target was waited for, when it is not the `wait-for` input's (an uninstalling Helm
    *  release: `deleted`). The report phrases the result with it. */
   waitFor?: WaitFor;
+  /** With the `clusters` input: each cluster's own result, in the input's order (`targets` then holds
+   *  every cluster's targets, each with its `cluster`). */
+  clusters?: ClusterRun[];
+}
+
+/** One cluster's part of a run over several (the `clusters` input, src/fleet/). */
+export interface ClusterRun {
+  /** As named in the `clusters` input. */
+  name: string;
+  /** API server URL; '' when its kubeconfig could not be used. */
+  server: string;
+  /** Kubeconfig context name; '' when its kubeconfig could not be used. */
+  context: string;
+  /** Its targets without `cluster`: a cluster that could not be judged has its `error` here. */
+  result: RunResult;
+  /** Stopped early because a target failed in another cluster (fail-fast across clusters): its targets
+   *  are reported as they stood, and it is not `cancelled`. */
+  stopped?: boolean;
 }
 
 /** A Helm release as the report shows it: never its values or manifest. */

@@ -18,6 +18,16 @@ export type WaitFor =
   /** `jsonpath=EXPR[=VALUE]`; without VALUE the path must merely exist (kubectl wait). */
   | { kind: 'jsonpath'; expression: string; value?: string };
 
+/** The `revision` input, parsed (src/status/gitops/revision.ts): the source revision a deploy step shipped. */
+export interface WantedRevision {
+  /** As given, for messages. */
+  text: string;
+  /** Lowercase hex: a commit sha (or a digest) to match by prefix. */
+  sha?: string;
+  /** A tag, branch or chart version to match exactly (only when no sha is given). */
+  name?: string;
+}
+
 /** `auto`: watch, and per group fall back to polling when watching is forbidden or keeps failing. */
 export type Mode = 'auto' | 'watch' | 'poll';
 
@@ -49,6 +59,22 @@ export function documentName(document: ManifestDocument): string {
   return document.kind === 'file' ? document.file : `release ${document.name} (revision ${document.revision})`;
 }
 
+/** `cluster-policy`: whether every cluster of `clusters` must be ready, or one is enough. */
+export type ClusterPolicy = 'all' | 'any';
+
+/** One entry of the `clusters` input (src/fleet/): where to wait for every target, under its name. */
+export interface ClusterSpec {
+  /** Unique; names the cluster in the report (`[eu-west] Deployment shop/api`). */
+  name: string;
+  /** Empty: its kubeconfig's current-context. */
+  context: string;
+  /** Where its kubeconfig is: '' for the step's own (`kubeconfig`), the name of an environment variable
+   *  holding kubeconfig content (`KUBECONFIG_EU`), or file paths (`a:b`, merged as kubectl does). */
+  kubeconfig: string;
+  /** Empty: the `namespace` input's, else the context's. */
+  namespace: string;
+}
+
 export interface Settings {
   /** Kubeconfig content as given (YAML or base64). Never log it. Empty: $KUBECONFIG, ~/.kube/config, in-cluster. */
   kubeconfig: string;
@@ -56,6 +82,9 @@ export interface Settings {
   context: string;
   /** Empty: the context's namespace, else `default`. */
   namespace: string;
+  /** The `clusters` input: empty for one cluster (the code path of `kubeconfig` and `context` alone). */
+  clusters: ClusterSpec[];
+  clusterPolicy: ClusterPolicy;
   resources: ResourceRef[];
   /** Label selector in kubectl syntax; empty when not set. */
   selector: string;
@@ -90,6 +119,8 @@ export interface Settings {
   stableForMs: number;
   /** A Helm release name (docs/helm-release.md); empty when not set. Its namespace is `namespace`'s. */
   release: string;
+  /** `revision`: what Flux and Argo CD targets must have applied to be ready; undefined when not set. */
+  revision?: WantedRevision;
   /** Container log tails of failing containers in the report. */
   logs: boolean;
   /** Lines of each failing container's log (1-1000). */

@@ -27,8 +27,18 @@ export interface InputFlag {
 /** Every input of action.yml, in its order: the compiler holds the table to one entry per input (action-inputs.ts). */
 export const INPUT_FLAGS = {
   kubeconfig: { flag: 'kubeconfig', value: 'PATH', help: 'kubeconfig file (default: $KUBECONFIG, then ~/.kube/config, then the in-cluster service account)' },
-  context: { flag: 'context', value: 'NAME', help: "kubeconfig context (default: the kubeconfig's current-context)" },
+  context: {
+    flag: 'context',
+    value: 'NAME',
+    help: "kubeconfig context (default: the kubeconfig's current-context); several, like eu-west,us-east: wait in each",
+  },
   namespace: { flag: 'namespace', short: 'n', value: 'NAME', help: "namespace of targets that name none (default: the context's, else default)" },
+  clusters: {
+    flag: 'clusters',
+    value: 'YAML',
+    help: 'several clusters: a YAML list of {name, context, kubeconfig (an environment variable or a file), namespace}, or contexts like eu-west,us-east',
+  },
+  'cluster-policy': { flag: 'cluster-policy', value: 'POLICY', help: 'with several clusters: all must be ready, or any one is enough' },
   resources: { help: 'TYPE/NAME, NAMESPACE/TYPE/NAME, TYPE NAME..., or a bare TYPE (every object of it matching -l)' },
   selector: { flag: 'selector', short: 'l', value: 'SELECTOR', help: 'label selector; alone, every workload in the namespace that matches' },
   manifests: {
@@ -39,6 +49,11 @@ export const INPUT_FLAGS = {
     help: 'manifest files, directories or globs (repeatable); every object in them is a target',
   },
   release: { flag: 'release', value: 'NAME', help: 'a Helm release in the namespace: every object of its latest revision' },
+  revision: {
+    flag: 'revision',
+    value: 'REVISION',
+    help: 'the source revision shipped (commit sha, tag or main@sha1:SHA): Flux and Argo CD targets must have applied it',
+  },
   'wait-for': { flag: 'for', value: 'CONDITION', help: 'ready, deleted, condition=TYPE[=VALUE] or jsonpath=EXPR[=VALUE]' },
   timeout: { flag: 'timeout', value: 'DURATION', help: 'overall deadline, like 90s, 5m or 1h30m' },
   'poll-interval': { flag: 'poll-interval', value: 'DURATION', help: 'interval of LIST for polled types (at least 100ms)' },
@@ -111,6 +126,8 @@ const EXAMPLES: Record<string, string> = {
   kubeconfig: '~/.kube/config',
   context: 'kind-ci',
   namespace: 'shop',
+  clusters: 'eu-west,us-east',
+  'cluster-policy': 'any',
   selector: 'app=web',
   filename: 'k8s/',
   for: 'condition=Available',
@@ -120,6 +137,7 @@ const EXAMPLES: Record<string, string> = {
   output: 'json',
   junit: 'report.xml',
   release: 'shop',
+  revision: '"$(git rev-parse HEAD)"',
   'health-checks': 'health/flux.yaml',
   'status-grace': '30s',
   'stable-for': '30s',

@@ -1,13 +1,14 @@
 /**
  * JUnit XML for CI systems that show test reports natively (GitLab `artifacts:reports:junit`, Jenkins
  * `junit`, Tekton, Azure): one testcase per target, named like the log names it; a target that failed or
- * ran out of time carries its reason and diagnosis. Pure: result in, XML out.
+ * ran out of time carries its reason and diagnosis; with several clusters, one testsuite per cluster.
+ * Pure: result in, XML out.
  */
-import type { RunResult as EngineResult, TargetReport } from '../result.js';
+import type { ClusterRun, RunResult as EngineResult, TargetReport } from '../result.js';
 import { annotatedTargets } from '../report/annotations.js';
-import { publicResult } from '../report/outputs.js';
+import { clusterPublicResult, publicResult } from '../report/outputs.js';
 import { desiredPhrase, diagnosisLines, formatSeconds, roundSeconds } from '../report/text.js';
-import type { WaitFor } from '../settings.js';
+import { describeInputProblem, type WaitFor } from '../settings.js';
 
 export interface JunitOptions {
   waitFor: WaitFor;
@@ -26,12 +27,37 @@ interface Case {
   out?: string;
 }
 
+interface Suite {
+  name: string;
+  cases: Case[];
+  seconds: number;
+}
+
 export function renderJunit(result: EngineResult, options: JunitOptions): string {
-  const blamed = new Set(annotatedTargets(result, options.failFast));
-  const cases = result.targets.map((target) => targetCase(target, result, options.waitFor, blamed.has(target)));
-  if (options.problem)
-    cases.push({ classname: 'kubewait', name: 'setup', seconds: 0, verdict: { element: 'error', type: 'InputError', message: options.problem } });
-  return document(cases, result.durationSeconds, `kubewait: ${publicResult(result)}`);
+  if (result.clusters)
+    return document(
+      result.clusters.map((run) => clusterSuite(run, options)),
+      result.durationSeconds,
+    );
+  const cases = targetCases(result, options.waitFor, options.failFast);
+  if (options.problem) cases.push(setupCase(options.problem));
+  return document([{ name: `kubewait: ${publicResult(result)}`, cases, seconds: result.durationSeconds }], result.durationSeconds);
+}
+
+function targetCases(result: EngineResult, waitFor: WaitFor, failFast: boolean): Case[] {
+  const blamed = new Set(annotatedTargets(result, failFast));
+  return result.targets.map((target) => targetCase(target, result, waitFor, blamed.has(target)));
+}
+
+/** With several clusters (the `clusters` input): one testsuite per cluster, its problem an error case of its own. */
+function clusterSuite(run: ClusterRun, options: JunitOptions): Suite {
+  const cases = targetCases(run.result, options.waitFor, options.failFast);
+  if (run.result.error) cases.push(setupCase(describeInputProblem(run.result.error), run.result.error.input === 'kubeconfig' ? 'ClusterError' : 'InputError'));
+  return { name: `kubewait [${run.name}]: ${clusterPublicResult(run)}`, cases, seconds: run.result.durationSeconds };
+}
+
+function setupCase(message: string, type = 'InputError'): Case {
+  return { classname: 'kubewait', name: 'setup', seconds: 0, verdict: { element: 'error', type, message } };
 }
 
 function targetCase(target: TargetReport, result: EngineResult, waitFor: WaitFor, blamed: boolean): Case {
@@ -57,22 +83,25 @@ function targetCase(target: TargetReport, result: EngineResult, waitFor: WaitFor
 
 /** For a run that stopped before any target was resolved (bad flags, an unusable kubeconfig). */
 export function renderSetupFailureJunit(problem: string): string {
-  return document(
-    [{ classname: 'kubewait', name: 'setup', seconds: 0, verdict: { element: 'error', type: 'InputError', message: problem } }],
-    0,
-    'kubewait: error',
-  );
+  return document([{ name: 'kubewait: error', cases: [setupCase(problem)], seconds: 0 }], 0);
 }
 
-function document(cases: Case[], seconds: number, suiteName: string): string {
-  const count = (element: string) => cases.filter((c) => c.verdict?.element === element).length;
-  const totals = `tests="${cases.length}" failures="${count('failure')}" errors="${count('error')}" skipped="${count('skipped')}" time="${roundSeconds(seconds)}"`;
+function document(suites: Suite[], seconds: number): string {
+  const totals = (cases: Case[], time: number) => {
+    const count = (element: string) => cases.filter((c) => c.verdict?.element === element).length;
+    return `tests="${cases.length}" failures="${count('failure')}" errors="${count('error')}" skipped="${count('skipped')}" time="${roundSeconds(time)}"`;
+  };
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="kubewait" ${totals}>`,
-    `  <testsuite name="${attribute(suiteName)}" ${totals}>`,
-    ...cases.map(testcase),
-    '  </testsuite>',
+    `<testsuites name="kubewait" ${totals(
+      suites.flatMap((suite) => suite.cases),
+      seconds,
+    )}>`,
+    ...suites.flatMap((suite) => [
+      `  <testsuite name="${attribute(suite.name)}" ${totals(suite.cases, suite.seconds)}>`,
+      ...suite.cases.map(testcase),
+      '  </testsuite>',
+    ]),
     '</testsuites>',
     '',
   ];

@@ -11,7 +11,7 @@ import type { KubeconfigSources } from '../kube/index.js';
 import { SecretMasks } from '../kube/masks.js';
 import type { ClusterInfo, PipelineSink } from '../pipeline.js';
 import { finalLogLines } from '../report/live-log.js';
-import { publicResult, resourceOutput } from '../report/outputs.js';
+import { clustersOutput, publicResult, resourceOutput } from '../report/outputs.js';
 import { streamWriter } from '../report/stream-writer.js';
 import type { ReportWriter } from '../report/writer.js';
 import { InputError, type InputProblem, type Settings } from '../settings.js';
@@ -113,8 +113,8 @@ async function wait(settings: Settings, line: CommandLine, io: CommandIO, kubeco
     },
   };
   // Loaded here, not up front: --help, --version and a bad flag answer without evaluating client-node.
-  const { waitAndReport } = await import('../pipeline.js');
-  return waitAndReport(settings, sink, { cwd: io.cwd, kubeconfigSources });
+  const { waitEverywhere } = await import('../fleet/index.js');
+  return waitEverywhere(settings, sink, { cwd: io.cwd, kubeconfigSources });
 }
 
 /** `-o json` and `--junit`, in every outcome that has targets. */
@@ -128,7 +128,8 @@ function finish(result: EngineResult, settings: Settings, line: CommandLine, io:
  *  `--release`, `release-revision` and `release-status` too (null when no record of the release was found). */
 function jsonDocument(result: string, wait: EngineResult | undefined, problem: string | undefined): string {
   const release = wait?.release && { 'release-revision': wait.release.revision ?? null, 'release-status': wait.release.status ?? null };
-  return JSON.stringify({ result, resources: (wait?.targets ?? []).map(resourceOutput), ...release, ...(problem && { error: problem }) }, null, 2);
+  const clusters = wait?.clusters && { clusters: clustersOutput(wait.clusters) };
+  return JSON.stringify({ result, resources: (wait?.targets ?? []).map(resourceOutput), ...release, ...clusters, ...(problem && { error: problem }) }, null, 2);
 }
 
 function writeJunit(file: string, io: CommandIO, xml: string): void {

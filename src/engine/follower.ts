@@ -30,7 +30,8 @@ const WATCH_FAILURES_BEFORE_POLLING = 5;
 /** After falling back because watches kept failing (not because they are forbidden), try again this late. */
 const WATCH_RETRY_AFTER_MS = 60_000;
 /** A Retry-After longer than this (or the poll interval, if longer) is not honoured whole: one 429 with
- *  `Retry-After: 3600` must not leave a group blind until the deadline. */
+ *  `Retry-After: 3600` must not leave a group blind until the deadline (nor a third of the time left: see
+ *  `honouredRetryAfterMs`). */
 const MAX_RETRY_AFTER_MS = 30_000;
 /**
  * Backoff after an error the server answered (5xx, a watch that ends at once): capped low, like
@@ -61,6 +62,8 @@ export interface FollowerOptions {
   problem(problem: InputProblem): void;
   /** Resolves when the API server answers again after it stopped answering at all (reachability.ts). */
   answering(): Promise<void>;
+  /** Milliseconds until the wait's deadline: a Retry-After is honoured for a part of it only. */
+  timeLeft(): number;
 }
 
 type WatchResult =
@@ -357,12 +360,24 @@ export class Follower {
   }
 
   private cappedRetryAfter(ms: number): number {
-    return Math.min(ms, Math.max(MAX_RETRY_AFTER_MS, this.options.pollIntervalMs));
+    return honouredRetryAfterMs(ms, this.options.pollIntervalMs, this.options.timeLeft());
   }
 
   private sleep(ms: number): Promise<void> {
     return this.timers.sleep(ms);
   }
+}
+
+/**
+ * How long to wait for a server's Retry-After: what it asks, but at most max(30 s, poll interval), and at
+ * most a third of the time left, so a group asked to wait an hour looks again well before the deadline
+ * (the other groups go on meanwhile); never past the deadline, and, unless the server asked for less, not
+ * under the server-error backoff's base (no burst of retries as the deadline nears).
+ */
+export function honouredRetryAfterMs(retryAfterMs: number, pollIntervalMs: number, timeLeftMs: number): number {
+  const ceiling = Math.max(MAX_RETRY_AFTER_MS, pollIntervalMs);
+  const share = Math.max(timeLeftMs / 3, SERVER_ERROR_BASE_MS);
+  return Math.max(0, Math.min(retryAfterMs, ceiling, share, timeLeftMs));
 }
 
 export function formatInterval(ms: number): string {

@@ -19,6 +19,7 @@ import { parseSelector, selectorFromObject } from './labels.js';
 import type { LabelMatcher, Labels } from './labels.js';
 import type { SelectorSet } from './selector-set.js';
 import type { TargetState, Tracker, Update } from './tracker.js';
+import type { WantedRevision } from '../settings.js';
 import type { HealthRules, WaitFor } from './types.js';
 
 export interface GroupContext {
@@ -34,6 +35,8 @@ export interface GroupContext {
   healthRules?: HealthRules;
   /** `status-grace` in ms (0: off). */
   statusGraceMs: number;
+  /** The `revision` input: Flux and Argo CD targets must have applied it. */
+  revision?: WantedRevision;
   /** Whether the type's CRD declares a status subresource; undefined while it is being read (then
    *  `known` runs once it is). */
   statusSubresource(type: ResourceType, known: () => void): boolean | undefined;
@@ -128,8 +131,8 @@ export class GroupState {
     private readonly ctx: GroupContext,
   ) {
     this.workload = runsPods(type);
-    const { waitFor, jobCompletion, statusGraceMs, healthRules } = ctx;
-    this.judge = new Judge(type, namespace, { waitFor, jobCompletion, statusGraceMs, healthRules });
+    const { waitFor, jobCompletion, statusGraceMs, healthRules, revision } = ctx;
+    this.judge = new Judge(type, namespace, { waitFor, jobCompletion, statusGraceMs, healthRules, ...(revision ? { revision } : {}) });
   }
 
   /** What the user reads: `deployments.apps in namespace "shop"`. */

@@ -74,6 +74,8 @@ class Engine {
   /** `stable-for` (not for `deleted` waits). */
   private readonly stability?: StabilityWindow;
   private unstable?: string;
+  /** Epoch ms (by the scheduler's clock) when the wait times out; set when the clocks start. */
+  private deadlineAt = Number.POSITIVE_INFINITY;
 
   constructor(
     private readonly cluster: Cluster,
@@ -106,6 +108,7 @@ class Engine {
       },
       healthRules: options.healthRules,
       statusGraceMs: options.statusGraceMs ?? 0,
+      ...(options.revision ? { revision: options.revision } : {}),
       statusSubresource: (() => {
         const crds = new StatusSubresources(cluster, this.stop.signal, (message) => this.warn(message));
         return (type, known) => crds.of(type, known);
@@ -222,6 +225,7 @@ class Engine {
         this.check();
       },
       answering: () => this.reachability.answering(),
+      timeLeft: () => this.deadlineAt - this.timers.now(),
     });
     const group = { state, follower };
     this.groups.set(key, group);
@@ -302,6 +306,7 @@ class Engine {
   }
 
   private startClocks(): void {
+    this.deadlineAt = this.timers.now() + this.options.timeoutMs;
     this.timers.after(this.options.timeoutMs, () => {
       for (const group of this.groups.values()) group.state.deadlinePassed();
       if (this.stability?.running && this.tracker.pending === 0) {

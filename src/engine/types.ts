@@ -12,8 +12,8 @@ export type { Mode, WaitFor } from '../settings.js';
 
 /** The part of the run's settings the engine acts on. */
 export type EngineSettings = Pick<Settings, 'waitFor' | 'timeoutMs' | 'pollIntervalMs' | 'mode' | 'failFast' | 'jobCompletion'> &
-  /** Absent: 0 (plain kstatus, no stability window). */
-  Partial<Pick<Settings, 'statusGraceMs' | 'stableForMs'>>;
+  /** Absent: 0 (plain kstatus, no stability window), and no revision to wait for. */
+  Partial<Pick<Settings, 'statusGraceMs' | 'stableForMs' | 'revision'>>;
 
 /** The health rules the engine asks per type (user rule > built-in > kstatus); absent: kstatus only. */
 export type HealthRules = Pick<ResolvedRules, 'ruleFor'>;

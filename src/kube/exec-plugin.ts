@@ -3,21 +3,15 @@
  * kubewait itself instead of client-node: client-node waits for a plugin without a time limit and never
  * kills it, so a plugin that hangs held the step past its deadline and past SIGTERM. Here a plugin runs
  * in its own process group, under its own timeout and the caller's signal, and the whole group is killed
- * when either ends or when the client closes. Its stderr is never shown (it may echo a secret); messages
- * name the plugin and its exit code.
+ * on every way out: when its timeout passes, when the wait ends while it still runs (it had the whole
+ * wait to answer: the report must not wait for it again), when the client closes, and when the process
+ * exits for any other reason (a second signal, a crash). Its stderr is never shown (it may echo a
+ * secret); messages name the plugin and its exit code.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { ApiError } from './errors.js';
-import type { Secrets } from './kubeconfig.js';
-
-/** The `exec` stanza of a kubeconfig user. */
-export interface ExecConfig {
-  command: string;
-  args?: string[];
-  env?: Array<{ name: string; value: string }>;
-  apiVersion?: string;
-}
+import type { ExecConfig, Secrets } from './kubeconfig.js';
 
 export interface ExecCredential {
   token?: string;
@@ -33,8 +27,10 @@ const MAX_STDOUT = 1024 * 1024;
 export class ExecPlugin {
   private cached?: { credential: ExecCredential; expiresAt: number };
   private inFlight?: Promise<ExecCredential>;
-  private readonly running = new Set<ChildProcess>();
-  private closed = false;
+  /** Each running plugin, with how to end its run: kill its group and settle its callers with a reason. */
+  private readonly running = new Map<ChildProcess, (reason: ApiError) => void>();
+  /** Why no plugin runs any more (the client closed, or the plugin was still hanging when the wait ended). */
+  private refused?: ApiError;
 
   constructor(
     private readonly config: ExecConfig,
@@ -55,11 +51,25 @@ export class ExecPlugin {
     return abortable(this.inFlight, signal);
   }
 
-  /** Kills every running plugin (its whole process group). */
+  /**
+   * The wait is over. A plugin still running had all of it and will not answer now: its group is killed,
+   * and it is not started again, so reading the report's pods fails at once instead of hanging on it for
+   * the report's own budget. A plugin that answered in time keeps serving its credential (and refreshing it).
+   */
+  stopAtEndOfWait(): void {
+    if (this.running.size === 0) return;
+    this.refused ??= this.fail('did not answer before the end of the wait and was stopped');
+    this.stopRunning(this.refused);
+  }
+
+  /** Kills every running plugin (its whole process group); no plugin starts after this. */
   close(): void {
-    this.closed = true;
-    for (const child of this.running) killGroup(child);
-    this.running.clear();
+    this.refused = new ApiError(0, 'the client is closed', 'Cancelled');
+    this.stopRunning(this.refused);
+  }
+
+  private stopRunning(reason: ApiError): void {
+    for (const stop of [...this.running.values()]) stop(reason);
   }
 
   private fail(what: string): ApiError {
@@ -67,7 +77,7 @@ export class ExecPlugin {
   }
 
   private run(): Promise<ExecCredential> {
-    if (this.closed) return Promise.reject(new ApiError(0, 'the client is closed', 'Cancelled'));
+    if (this.refused) return Promise.reject(this.refused);
     const env = { ...process.env };
     for (const entry of this.config.env ?? []) if (entry && typeof entry.name === 'string') env[entry.name] = String(entry.value ?? '');
     // What client-go passes: plugins like kubelogin refuse to run without it.
@@ -84,13 +94,10 @@ export class ExecPlugin {
         reject(this.fail(`cannot be started (${(error as { code?: string }).code ?? 'error'})`));
         return;
       }
-      this.running.add(child);
+      const forget = killOnExit(child);
       let stdout = '';
       let settled = false;
-      const timer = setTimeout(() => {
-        killGroup(child);
-        done(this.fail(`did not finish within ${Math.round(this.timeoutMs / 1000)}s and was stopped`));
-      }, this.timeoutMs);
+      const timer = setTimeout(() => stop(this.fail(`did not finish within ${Math.round(this.timeoutMs / 1000)}s and was stopped`)), this.timeoutMs);
       timer.unref();
       const done = (result: ApiError | ExecCredential): void => {
         if (settled) return;
@@ -100,10 +107,16 @@ export class ExecPlugin {
         if (result instanceof ApiError) reject(result);
         else resolve(result);
       };
+      const stop = (reason: ApiError): void => {
+        killGroup(child);
+        done(reason);
+      };
+      this.running.set(child, stop);
       child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
         if (stdout.length < MAX_STDOUT) stdout += chunk;
       });
       child.on('error', (error: NodeJS.ErrnoException) => {
+        forget();
         done(
           this.fail(
             error.code === 'ENOENT'
@@ -113,6 +126,7 @@ export class ExecPlugin {
         );
       });
       child.on('close', (code, signal) => {
+        forget();
         if (code !== 0)
           return done(this.fail(signal ? `was killed by ${signal}` : `exited with code ${code} (its stderr is withheld: it may contain secrets)`));
         try {
@@ -144,14 +158,33 @@ export class ExecPlugin {
   }
 }
 
-/** The plugin's process group: a shell script's children (`sleep`, curl) go with it. */
+/** The plugin's process group: a shell script's children (`sleep`, curl) go with it, also when the script
+ *  itself has exited and left one of them holding its stdout. Called only before the child closes. */
 function killGroup(child: ChildProcess): void {
-  if (child.pid === undefined || child.exitCode !== null) return;
+  if (child.pid === undefined) return;
   try {
     process.kill(-child.pid, 'SIGKILL');
   } catch {
     child.kill('SIGKILL');
   }
+}
+
+/** Plugins to kill if the process exits before they close (a second signal, a crash, the shells' forced
+ *  exit): a detached process group outlives its parent. */
+const unclosed = new Set<ChildProcess>();
+
+/** Kills the child's group if the process exits before the child closes; returns what forgets it. */
+function killOnExit(child: ChildProcess): () => void {
+  if (unclosed.size === 0) process.on('exit', killUnclosed);
+  unclosed.add(child);
+  return () => {
+    if (!unclosed.delete(child)) return;
+    if (unclosed.size === 0) process.off('exit', killUnclosed);
+  };
+}
+
+function killUnclosed(): void {
+  for (const child of unclosed) killGroup(child);
 }
 
 /** The promise, or a rejection as soon as the signal aborts (the shared run goes on for other callers). */

@@ -26,7 +26,10 @@ export interface Cluster {
   readonly namespace?: string;
   readonly client: KubeClient;
   readonly discovery: Discovery;
-  /** Releases connections. */
+  /** The wait is over: an exec credential plugin still running is killed and not run again (exec-plugin.ts),
+   *  so what is read for the report afterwards does not wait for it. */
+  endOfWait(): void;
+  /** Releases connections and kills any credential plugin still running. */
   close(): Promise<void>;
 }
 
@@ -51,6 +54,7 @@ export async function connect(
     namespace: loaded.namespace,
     client,
     discovery: new Discovery(client, undefined, time),
+    endOfWait: () => execPlugin?.stopAtEndOfWait(),
     close: () => client.close(),
   };
 }

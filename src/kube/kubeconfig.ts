@@ -11,10 +11,17 @@ import { KubeConfig } from '@kubernetes/client-node';
 import type { Cluster as KcCluster, Context as KcContext, User as KcUser } from '@kubernetes/client-node';
 import { parseDocument } from 'yaml';
 import { InputError } from '../settings.js';
-import type { ExecConfig } from './exec-plugin.js';
 
 export interface Secrets {
   mask(value: string): void;
+}
+
+/** The `exec` stanza of a kubeconfig user: a credential plugin, run by kubewait itself (exec-plugin.ts). */
+export interface ExecConfig {
+  command: string;
+  args?: string[];
+  env?: Array<{ name: string; value: string }>;
+  apiVersion?: string;
 }
 
 /** Where to look for a kubeconfig; injectable for tests. */

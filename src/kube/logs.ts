@@ -102,7 +102,9 @@ export async function readContainerLogs<T extends LogRequest>(client: KubeClient
       }
       if (error instanceof ApiError && (error.status === 400 || error.status === 404))
         return { kind: 'unavailable', reason: options.mask(serverMessage(error)) };
-      if (budget.aborted && !options.signal?.aborted) return { kind: 'failed', message: `not read within ${formatMs(budgetMs)}` };
+      // The request's own timeout is the budget's remainder: it may fire a moment before the budget's timer.
+      const overBudget = budget.aborted || time.now() >= deadline;
+      if (overBudget && !options.signal?.aborted) return { kind: 'failed', message: `not read within ${formatMs(budgetMs)}` };
       return { kind: 'failed', message: options.mask(error instanceof Error ? error.message : String(error)) };
     }
   };
@@ -122,7 +124,7 @@ export async function readContainerLogs<T extends LogRequest>(client: KubeClient
   }
 
   const done = reads.filter((r): r is LogRead<T> => r !== undefined);
-  const late = done.filter((r) => r.outcome.kind === 'failed' && budget.aborted).length;
+  const late = done.filter((r) => r.outcome.kind === 'failed' && r.outcome.message === `not read within ${formatMs(budgetMs)}`).length;
   if (late > 0 && !options.signal?.aborted) warnings.push(`container logs: ${late} of ${requests.length} not read within ${formatMs(budgetMs)}`);
   return { reads: done, warnings };
 }

@@ -103,7 +103,7 @@ function writeLogGroups(result: EngineResult, writer: ReportWriter): void {
     for (const { view, samePods } of distinctLogs(target.explanation?.logs ?? [])) {
       // A fresh token per group: a log line cannot guess it to end `::stop-commands::` early.
       const { title, lines } = logGroup(view, randomUUID(), { lines: Number.MAX_SAFE_INTEGER, samePods });
-      writer.startGroup(title);
+      writer.startGroup(target.cluster ? `[${target.cluster}] ${title}` : title);
       for (const line of lines) writer.info(line);
       writer.endGroup();
     }

@@ -1,12 +1,14 @@
 /**
  * Step outputs, exactly as `action.yml` declares them. Pure: result in, name -> string out.
  */
-import type { RunResult as EngineResult, Result, TargetReport } from '../result.js';
+import type { ClusterRun, RunResult as EngineResult, Result, TargetReport } from '../result.js';
 import { boundedJsonArray, boundedLines, MAX_OUTPUT_BYTES } from './bounded.js';
-import { outputRef, roundSeconds } from './text.js';
+import { displayServer, outputRef, roundSeconds } from './text.js';
 
 /** One element of the `resources` output (field order is the documented order). */
 export interface ResourceOutput {
+  /** With the `clusters` input: the cluster's name. */
+  cluster?: string;
   apiVersion: string;
   kind: string;
   namespace: string;
@@ -14,7 +16,7 @@ export interface ResourceOutput {
   status: TargetReport['status'];
   message: string;
   seconds: number;
-  /** What judged it: `kstatus`, `builtin:<name>` or `health-checks[<i>]`. */
+  /** What judged it: `kstatus`, `builtin:<name>`, `health-checks[<i>]` or `gitops:<name>` (Flux and Argo CD kinds). */
   rule: string;
   file?: string;
   line?: number;
@@ -29,11 +31,30 @@ export interface Outputs {
   duration: string;
   'release-revision': string;
   'release-status': string;
+  /** With the `clusters` input: `ClusterOutput` by cluster name, as JSON; '' without. */
+  clusters: string;
+}
+
+/** One cluster's entry of the `clusters` output (and of the command's `-o json`). */
+export interface ClusterOutput {
+  result: Result;
+  server: string;
+  context: string;
+  /** Stopped because a target failed in another cluster (fail-fast): reported as it stood. */
+  stopped?: boolean;
+  ready: boolean;
+  /** `NAMESPACE/KIND/NAME` of its targets that failed, and of those not at the desired status. */
+  failed: string[];
+  pending: string[];
+  duration: number;
+  /** Why it could not be judged: its kubeconfig, its credentials, its server. */
+  error?: string;
 }
 
 /** One element of the `resources` output (also the command's `-o json`). */
 export function resourceOutput(target: TargetReport): ResourceOutput {
   const out: ResourceOutput = {
+    ...(target.cluster !== undefined && { cluster: target.cluster }),
     apiVersion: target.apiVersion,
     kind: target.kind,
     namespace: target.namespace,
@@ -77,7 +98,37 @@ export function outputsFor(result: EngineResult, limits: OutputLimits = {}): Out
     duration: String(roundSeconds(result.durationSeconds)),
     'release-revision': result.release?.revision === undefined ? '' : String(result.release.revision),
     'release-status': result.release?.status ?? '',
+    clusters: result.clusters ? JSON.stringify(clustersOutput(result.clusters)) : '',
   };
+}
+
+/** The `clusters` output: each cluster's own result, by name, in the input's order. */
+export function clustersOutput(runs: readonly ClusterRun[]): Record<string, ClusterOutput> {
+  return Object.fromEntries(
+    runs.map((run) => {
+      const { result } = run;
+      const verdict = clusterPublicResult(run);
+      const entry: ClusterOutput = {
+        result: verdict,
+        server: displayServer(run.server),
+        context: run.context,
+        ...(run.stopped && { stopped: true }),
+        ready: verdict === 'ready',
+        failed: result.targets.filter((t) => t.status === 'Failed' && !t.optedOut).map(outputRef),
+        pending: result.targets.filter((t) => !t.done).map(outputRef),
+        duration: roundSeconds(result.durationSeconds),
+        ...(result.error && { error: result.error.message }),
+      };
+      return [run.name, entry];
+    }),
+  );
+}
+
+/** A cluster's own `result`: one stopped by fail-fast elsewhere is `cancelled` unless it was already ready. */
+export function clusterPublicResult(run: ClusterRun): Result {
+  if (run.result.error) return 'error';
+  if (run.result.cancelled && run.result.outcome !== 'ready') return 'cancelled';
+  return run.result.outcome;
 }
 
 /** The complete `resources` JSON, never cut: the content of the file named by `resources-file`. */

@@ -2,7 +2,8 @@
  * The job summary as markdown. Pure: result + context in, string out; `index.ts` writes it.
  * GitHub rejects a step summary over 1 MiB, so large target sets are aggregated, always saying so.
  */
-import type { RunResult as EngineResult, TargetReport } from '../result.js';
+import type { ClusterRun, RunResult as EngineResult, Result, TargetReport } from '../result.js';
+import { clusterPublicResult } from './outputs.js';
 import type { WaitFor } from '../settings.js';
 import type { Status } from '../status/types.js';
 import { describeInputProblem } from '../settings.js';
@@ -44,6 +45,8 @@ export interface SummaryContext {
   context: string;
   waitFor: WaitFor;
   run?: RunInfo;
+  /** Who speaks in the headline: `kubewait`, or a cluster's name in its section. */
+  label?: string;
 }
 
 export interface SummaryLimits {
@@ -99,7 +102,7 @@ export function statusSymbol(target: Pick<TargetReport, 'done' | 'status' | 'opt
   return target.status === 'Current' ? '⏳' : symbols[target.status];
 }
 
-export function headline(result: EngineResult, waitFor: WaitFor): string {
+export function headline(result: EngineResult, waitFor: WaitFor, label = 'kubewait'): string {
   // Opted-out targets are done but not waited for: counted apart, so "3 of 3 ready" stays true.
   const optedOut = result.targets.filter((t) => t.optedOut).length;
   const total = result.targets.length - optedOut;
@@ -116,7 +119,7 @@ export function headline(result: EngineResult, waitFor: WaitFor): string {
   } else text = `${failed} of ${targetCount(total)} failed`;
   const skipped = optedOut > 0 ? ` (${optedOut} not waited for)` : '';
   const release = result.release ? ` · release ${escapeMarkdown(result.release.title)}` : '';
-  return `## ${outcomeSymbol(result)} kubewait: ${text}${skipped}${release}`;
+  return `## ${outcomeSymbol(result)} ${label}: ${text}${skipped}${release}`;
 }
 
 export function runUrl(run: RunInfo | undefined): string | undefined {
@@ -335,7 +338,7 @@ function render(result: EngineResult, ctx: SummaryContext, limits: SummaryLimits
   const notDone = ordered.filter((t) => !t.done);
   const detailed = notDone.slice(0, limits.details);
   const sections: (string | undefined)[] = [
-    headline(result, ctx.waitFor),
+    headline(result, ctx.waitFor, ctx.label),
     facts(result, ctx),
     releaseBlock(result),
     errorBlock(result),
@@ -362,6 +365,7 @@ export function byteLength(text: string): number {
 /** The summary markdown, within `limits.maxBytes`: when the full version is too big, fewer details
  *  and rows are shown (and the summary says so) until it fits. */
 export function renderSummary(result: EngineResult, ctx: SummaryContext, limits: SummaryLimits = DEFAULT_LIMITS): string {
+  if (result.clusters) return renderClustersSummary(result, result.clusters, ctx, limits);
   let current = limits;
   let markdown = render(result, ctx, current, false);
   while (byteLength(markdown) > limits.maxBytes) {
@@ -378,4 +382,44 @@ export function renderSummary(result: EngineResult, ctx: SummaryContext, limits:
     markdown = render(result, ctx, current, true);
   }
   return markdown;
+}
+
+/** Worst first: the clusters to look at lead the summary. */
+const CLUSTER_ORDER: Record<Result, number> = { error: 0, failed: 1, timeout: 2, cancelled: 3, ready: 4 };
+
+/**
+ * With several clusters (the `clusters` input): the step's headline, one row of counts per cluster, then
+ * one section per cluster, worst first, each as the summary of a one-cluster wait, within its share of the
+ * byte limit.
+ */
+function renderClustersSummary(result: EngineResult, runs: readonly ClusterRun[], ctx: SummaryContext, limits: SummaryLimits): string {
+  const waitFor = ctx.waitFor;
+  const rows = runs.map((run) => {
+    const { targets } = run.result;
+    const counted = targets.filter((t) => !t.optedOut);
+    return [
+      code(run.name),
+      `${outcomeSymbol(run.result)} ${clusterPublicResult(run)}${run.stopped ? ' (stopped: a target failed elsewhere)' : ''}`,
+      `${counted.filter((t) => t.done).length} of ${counted.length}`,
+      String(counted.filter((t) => standing(t) === 'failed').length),
+      run.context ? code(run.context) : '',
+    ];
+  });
+  const readyClusters = runs.filter((run) => clusterPublicResult(run) === 'ready').length;
+  const overview = [
+    `${headline(result, waitFor)} · ${readyClusters} of ${runs.length} clusters ${escapeMarkdown(desiredPhrase(waitFor))}`,
+    facts({ ...result, targets: [] }, { ...ctx, server: '', context: '' }),
+    errorBlock(result),
+    table(['Cluster', 'Result', escapeMarkdown(desiredPhrase(waitFor)), 'Failed', 'Context'], rows),
+  ].filter((part): part is string => part !== undefined);
+  const share = { ...limits, maxBytes: Math.floor(limits.maxBytes / (runs.length + 1)) };
+  const ordered = [...runs].sort((a, b) => CLUSTER_ORDER[clusterPublicResult(a)] - CLUSTER_ORDER[clusterPublicResult(b)]);
+  const sections = ordered.map((run) =>
+    renderSummary(
+      { ...run.result, waitFor: run.result.waitFor ?? waitFor },
+      { ...ctx, server: run.server, context: run.context, label: code(run.name) },
+      share,
+    ),
+  );
+  return `${[...overview, ...sections.map((section) => section.trimEnd())].join('\n\n')}\n`;
 }

@@ -7,30 +7,35 @@ import type { TargetReport } from '../result.js';
 import type { WaitFor } from '../settings.js';
 import { shownJsonPathValue } from '../status/jsonpath/secret-data.js';
 
-type Named = Pick<TargetReport, 'kind' | 'namespace' | 'name' | 'selector'>;
+type Named = Pick<TargetReport, 'kind' | 'namespace' | 'name' | 'selector' | 'cluster'>;
+
+/** With several clusters (the `clusters` input), every reference says which: `[eu-west] `. */
+function clusterPrefix(target: Named): string {
+  return target.cluster ? `[${target.cluster}] ` : '';
+}
 
 /** kubectl-style reference for the log: `deployment/web (shop)`, `namespace/shop`,
  *  `deployment -l app=web (shop)` for a selector that matched nothing. */
 export function logRef(target: Named): string {
   const kind = target.kind.toLowerCase();
   const what = target.name ? `${kind}/${target.name}` : `${kind} ${selectorPhrase(target)}`;
-  return target.namespace ? `${what} (${target.namespace})` : what;
+  return clusterPrefix(target) + (target.namespace ? `${what} (${target.namespace})` : what);
 }
 
 /** Annotation title and summary heading: `Deployment shop/web`, `Namespace shop`. */
 export function titleRef(target: Named): string {
   if (!target.name) {
     const where = target.namespace ? ` in ${target.namespace}` : '';
-    return `${target.kind}${where} ${selectorPhrase(target)}`;
+    return `${clusterPrefix(target)}${target.kind}${where} ${selectorPhrase(target)}`;
   }
-  return target.namespace ? `${target.kind} ${target.namespace}/${target.name}` : `${target.kind} ${target.name}`;
+  return clusterPrefix(target) + (target.namespace ? `${target.kind} ${target.namespace}/${target.name}` : `${target.kind} ${target.name}`);
 }
 
 /** The `pending` / `failed` output format: `NAMESPACE/KIND/NAME`, `KIND/NAME` when cluster-scoped.
  *  A selector target that matched nothing has an empty NAME, as in the `resources` output. */
 export function outputRef(target: Named): string {
   const kindName = `${target.kind}/${target.name}`;
-  return target.namespace ? `${target.namespace}/${kindName}` : kindName;
+  return clusterPrefix(target) + (target.namespace ? `${target.namespace}/${kindName}` : kindName);
 }
 
 /** The target's file when it is one of the workspace, for links and annotation `file=`: a Helm release's

@@ -1,13 +1,15 @@
 /**
- * Pure: one live object against the `wait-for` goal. Status comes from the type's health rule when it has
- * one, else from kstatus and the CI rules (`targetStatus`); for condition/jsonpath goals a met goal reads
+ * Pure: one live object against the `wait-for` goal. Status comes from the type's GitOps rule when it has
+ * one that speaks (gitops/: Flux and Argo CD against the `revision` input), else the type's health rule when
+ * it has one, else from kstatus and the CI rules (`targetStatus`); for condition/jsonpath goals a met goal reads
  * `Current` and an unmet one is never `Current`, so that the public `status` field always says whether the
  * target is where the user wants it. An unmet condition goal is never `Failed` either: like kubectl wait,
  * it waits for the condition until the deadline.
  */
-import type { WaitFor } from '../settings.js';
+import type { WaitFor, WantedRevision } from '../settings.js';
 import { computeStatus } from './compute.js';
 import { parseConditions } from './conditions.js';
+import type { GitOpsRule } from './gitops/index.js';
 import { evaluateHealth } from './health/evaluate.js';
 import type { HealthRule } from './health/types.js';
 import { shownJsonPathValue } from './jsonpath/secret-data.js';
@@ -21,7 +23,7 @@ export interface Evaluation {
   conditions: Condition[];
   /** At the desired status (for `deleted`: never while the object exists). */
   done: boolean;
-  /** What judged it: `kstatus`, `builtin:<name>` or `health-checks[<i>]`. */
+  /** What judged it: `kstatus`, `builtin:<name>`, `health-checks[<i>]` or `gitops:<name>` (Flux and Argo CD kinds). */
   rule: string;
   /** A rule's expression could not be evaluated: the engine warns once per target and rule. */
   evaluationWarning?: string;
@@ -32,6 +34,10 @@ export interface EvaluateOptions {
   jobCompletion: boolean;
   /** The health rule for this object's type; kstatus when absent. */
   rule?: HealthRule;
+  /** The GitOps rule for this object's type (before the health rule, which it may leave the object to). */
+  gitOps?: GitOpsRule;
+  /** The `revision` input, for the GitOps rule. */
+  revision?: WantedRevision;
 }
 
 export const KSTATUS_RULE = 'kstatus';
@@ -47,14 +53,19 @@ export function evaluateGoal(object: unknown, waitFor: WaitFor, options: Evaluat
       message: `cannot compute the status: ${error instanceof Error ? error.message : String(error)}`,
       conditions: [],
       done: false,
-      rule: options.rule?.id ?? KSTATUS_RULE,
+      rule: options.gitOps?.id ?? options.rule?.id ?? KSTATUS_RULE,
     };
   }
 }
 
-/** The object's status by its health rule when it has one, else by kstatus (and the CI rules). */
+/** The object's status by its GitOps rule when that speaks, else by its health rule when it has one, else by
+ *  kstatus (and the CI rules). */
 function judge(object: unknown, options: EvaluateOptions): StatusResult & Pick<Evaluation, 'rule' | 'evaluationWarning'> {
-  const { rule } = options;
+  const { rule, gitOps } = options;
+  if (gitOps && typeof object === 'object' && object !== null) {
+    const result = gitOps.status(object as Record<string, unknown>, { now: options.now, ...(options.revision ? { revision: options.revision } : {}) });
+    if (result) return { ...result, rule: gitOps.id };
+  }
   if (rule && typeof object === 'object' && object !== null) {
     return evaluateHealth(rule, object as Record<string, unknown>);
   }

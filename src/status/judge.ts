@@ -6,8 +6,10 @@
  *
  * This is kstatus's StatusReader idea (one reader per type; Flux plugs its CEL rules in as one of them),
  * with kubewait's layers in a fixed order:
- * 1. the `wait-for` goal, by the type's health rule (a user's beats a built-in one) or by kstatus plus the
- *    CI rules (goal.ts); an expression that cannot be evaluated warns once per target and rule;
+ * 1. the `wait-for` goal, by the type's GitOps rule (Flux and Argo CD kinds: with `revision`, whether the
+ *    controller applied it, which beats any health rule; without, only where no health rule is given), by the
+ *    type's health rule (a user's beats a built-in one) or by kstatus plus the CI rules (goal.ts); an
+ *    expression that cannot be evaluated warns once per target and rule;
  * 2. `status-grace`: a custom resource with no rule and no status yet waits for its controller when its CRD
  *    declares a status subresource (health/grace.ts);
  * 3. the `kubewait.io/wait: "false"` opt-out: judged as above, reported done (opt-out.ts);
@@ -18,8 +20,9 @@
  * and the engine reads the CRD (once per type, only for a type with an object that needs it) and judges
  * again.
  */
-import type { WaitFor } from '../settings.js';
+import type { WaitFor, WantedRevision } from '../settings.js';
 import type { KubeObject } from './fields.js';
+import { gitOpsRuleFor, type GitOpsRule } from './gitops/index.js';
 import { evaluateGoal, type Evaluation } from './goal.js';
 import { hasNoStatus, statusGrace } from './health/grace.js';
 import { suspendWarning } from './health/suspend.js';
@@ -45,6 +48,8 @@ export interface JudgeOptions {
   statusGraceMs: number;
   /** The health rules (user > built-in); absent: kstatus only. */
   healthRules?: Pick<ResolvedRules, 'ruleFor'>;
+  /** The `revision` input: Flux and Argo CD targets must have applied it. */
+  revision?: WantedRevision;
 }
 
 /** What is known besides the object itself at the moment it is judged. */
@@ -90,6 +95,8 @@ const AFTER_MS = 1;
 export class Judge {
   /** The health rule for this type, if any; kstatus otherwise. */
   readonly rule?: HealthRule;
+  /** The GitOps rule for this type, if it is a Flux or Argo CD kind that it judges. */
+  private readonly gitOps?: GitOpsRule;
   private readonly runsPods: boolean;
 
   /** `namespace` is where the judged objects live, for the warnings ('' for a cluster-scoped type). */
@@ -99,13 +106,23 @@ export class Judge {
     private readonly options: JudgeOptions,
   ) {
     this.rule = options.healthRules?.ruleFor(type.group === '' ? type.version : `${type.group}/${type.version}`, type.kind);
+    // The revision is what the user asked about, so it outranks a rule that cannot know it; without one, a
+    // user's or a built-in health rule for the kind stands.
+    const gitOps = gitOpsRuleFor(type.group, type.kind);
+    if (gitOps && (options.revision || !this.rule)) this.gitOps = gitOps;
     this.runsPods = runsPods(type);
   }
 
   judge(object: KubeObject, sighting: Sighting): Verdict {
     const { waitFor, jobCompletion } = this.options;
     const warnings: JudgeWarning[] = [];
-    const { evaluationWarning, ...judged } = evaluateGoal(object, waitFor, { now: sighting.now, jobCompletion, rule: this.rule });
+    const { evaluationWarning, ...judged } = evaluateGoal(object, waitFor, {
+      now: sighting.now,
+      jobCompletion,
+      rule: this.rule,
+      ...(this.gitOps ? { gitOps: this.gitOps } : {}),
+      ...(this.options.revision ? { revision: this.options.revision } : {}),
+    });
     if (evaluationWarning) warnings.push(this.evaluationWarning(object, judged.rule, evaluationWarning));
     const suspended = waitFor.kind === 'deleted' ? undefined : suspendWarning(object);
     if (suspended) warnings.push({ message: suspended });
@@ -133,7 +150,15 @@ export class Judge {
    */
   private grace(object: KubeObject, evaluation: Evaluation, sighting: Sighting): Grace | undefined {
     const graceMs = this.options.statusGraceMs;
-    if (this.rule || graceMs <= 0 || this.options.waitFor.kind !== 'ready' || !evaluation.done || !hasNoStatus(object)) return undefined;
+    if (
+      this.rule ||
+      (this.gitOps && this.options.revision) ||
+      graceMs <= 0 ||
+      this.options.waitFor.kind !== 'ready' ||
+      !evaluation.done ||
+      !hasNoStatus(object)
+    )
+      return undefined;
     const { statusSubresource } = sighting;
     if (statusSubresource === false) return undefined;
     const needsStatusSubresource = statusSubresource === undefined;

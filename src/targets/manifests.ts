@@ -5,13 +5,11 @@
  * object is an input error naming the file and line. Namespaces stay undefined when a manifest sets
  * none: the engine applies the `namespace` input (or the context's) and knows which kinds are cluster-scoped.
  */
-import * as glob from '@actions/glob';
-import { readdir, readFile, stat } from 'node:fs/promises';
-import path from 'node:path';
 import { Composer, LineCounter, Parser, isMap, isSeq, type Node } from 'yaml';
 import { documentName, InputError, type ManifestDocument } from '../settings.js';
 import { namespaceNameProblem, objectNameProblem } from './refs.js';
 import { MAX_TARGETS, type TargetSpec } from './types.js';
+import { workspaceFiles, type WorkspaceFiles } from '../workspace-files.js';
 
 const MANIFEST_EXTENSIONS = ['.yaml', '.yml', '.json'];
 const OBJECT_EXAMPLE = 'Each document needs apiVersion, kind and metadata.name, like "apiVersion: apps/v1", "kind: Deployment", "metadata: {name: web}".';
@@ -20,11 +18,12 @@ const OBJECT_EXAMPLE = 'Each document needs apiVersion, kind and metadata.name, 
  *  (only empty documents, every file excluded) is an input error: waiting for nothing is never green. */
 export async function targetsFromManifests(patterns: string[], cwd: string): Promise<TargetSpec[]> {
   if (patterns.length === 0) return [];
-  const files = await manifestFiles(patterns, cwd);
+  const workspace = workspaceFiles(cwd);
+  const files = await manifestFiles(patterns, workspace);
   const targets: TargetSpec[] = [];
   for (const file of files) {
-    const displayName = displayPath(file, cwd);
-    const text = await readManifest(file, displayName);
+    const displayName = workspace.name(file);
+    const text = await readManifest(workspace, file, displayName);
     refuseOversizedDocument(text, displayName);
     for (const target of targetsFromManifestText(text, { kind: 'file', file: displayName })) {
       targets.push(target);
@@ -35,7 +34,7 @@ export async function targetsFromManifests(patterns: string[], cwd: string): Pro
     const where =
       files.length === 0
         ? 'every matched file is excluded'
-        : `${files.length === 1 ? `"${displayPath(files[0]!, cwd)}" holds` : `the ${files.length} matched files hold`} no Kubernetes object (only empty documents)`;
+        : `${files.length === 1 ? `"${workspace.name(files[0]!)}" holds` : `the ${files.length} matched files hold`} no Kubernetes object (only empty documents)`;
     throw new InputError(
       'manifests',
       `Input "manifests" yields nothing to wait for: ${where}. Expected files with at least one object, like k8s/*.yaml holding a Deployment.`,
@@ -227,65 +226,29 @@ function notAnObject(place: Place, line: number, why: string): never {
   throw place.fail({ file: place.file, line, kind: 'object', reason: why });
 }
 
-async function manifestFiles(patterns: string[], cwd: string): Promise<string[]> {
-  const exclusions = patterns.filter((pattern) => pattern.startsWith('!')).map((pattern) => `!${absolute(pattern.slice(1), cwd)}`);
+async function manifestFiles(patterns: string[], workspace: WorkspaceFiles): Promise<string[]> {
   const files = new Set<string>();
-  // The globber applies `!` lines to what it matches, not to the files of a directory it matched (`k8s/`):
-  // those are read here, so the excluded files are listed once and taken out of them too.
-  const excluded = await excludedFiles(patterns, cwd);
-  for (const pattern of patterns.filter((p) => !p.startsWith('!') && !p.startsWith('#'))) {
-    const globber = await glob.create([absolute(pattern, cwd), ...exclusions].join('\n'), { implicitDescendants: false, matchDirectories: true });
-    const matches = await globber.glob();
-    const found = (await Promise.all(matches.map(filesOf))).flat().filter((file) => !excluded.has(file));
-    if (found.length === 0) {
+  for (const match of await workspace.match(patterns, { exclusions: true, directoryFiles: MANIFEST_EXTENSIONS })) {
+    if ('error' in match) throw match.error;
+    if (match.files.length === 0) {
       throw new InputError(
         'manifests',
-        `Input "manifests" has "${pattern}", which matches no manifest file. Expected paths or globs of YAML or JSON files, like k8s/*.yaml or deploy/app.json.`,
+        `Input "manifests" has "${match.pattern}", which matches no manifest file. Expected paths or globs of YAML or JSON files, like k8s/*.yaml or deploy/app.json.`,
       );
     }
-    found.forEach((file) => files.add(file));
+    match.files.forEach((file) => files.add(file));
   }
   return [...files].sort();
 }
 
-/** Every file an exclusion line matches (a directory: the files in it). */
-async function excludedFiles(patterns: string[], cwd: string): Promise<Set<string>> {
-  const exclusions = patterns.filter((pattern) => pattern.startsWith('!') && pattern.length > 1).map((pattern) => absolute(pattern.slice(1), cwd));
-  if (exclusions.length === 0) return new Set();
-  const globber = await glob.create(exclusions.join('\n'), { implicitDescendants: true, matchDirectories: false });
-  return new Set(await globber.glob());
-}
-
-/** A matched directory means its manifest files (not recursive, as `kubectl apply -f DIR`). */
-async function filesOf(match: string): Promise<string[]> {
-  if (!(await stat(match)).isDirectory()) return [match];
-  const entries = await readdir(match, { withFileTypes: true });
-  return entries
-    .filter((entry) => entry.isFile() && MANIFEST_EXTENSIONS.includes(path.extname(entry.name).toLowerCase()))
-    .map((entry) => path.join(match, entry.name));
-}
-
-async function readManifest(file: string, displayName: string): Promise<string> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
-    throw new InputError(
-      'manifests',
-      `Input "manifests" has "${displayName}", which cannot be read (${code}). Expected readable YAML or JSON files, like k8s/*.yaml.`,
-      { file: displayName },
-    );
-  }
-}
-
-function absolute(pattern: string, cwd: string): string {
-  return path.isAbsolute(pattern) ? pattern : path.join(cwd, pattern);
-}
-
-/** Annotations need paths relative to the workspace; files outside it keep their absolute path. */
-function displayPath(file: string, cwd: string): string {
-  const relative = path.relative(cwd, file);
-  return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative.split(path.sep).join('/');
+async function readManifest(workspace: WorkspaceFiles, file: string, displayName: string): Promise<string> {
+  const read = await workspace.read(file);
+  if ('text' in read) return read.text;
+  throw new InputError(
+    'manifests',
+    `Input "manifests" has "${displayName}", which cannot be read (${read.reason}). Expected readable YAML or JSON files, like k8s/*.yaml.`,
+    { file: displayName },
+  );
 }
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {

@@ -46,6 +46,11 @@ describe('flags', () => {
     ['deletion, as kubectl says it', ['ns/old', '--for=delete'], { resources: 'ns/old', 'wait-for': 'delete' }],
     ['a Helm release alone', ['--release', 'shop', '-n', 'shop'], { release: 'shop', namespace: 'shop' }],
     [
+      'the revision a GitOps controller must apply',
+      ['kustomizations.kustomize.toolkit.fluxcd.io/apps', '--revision', 'main@sha1:0123abcd'],
+      { resources: 'kustomizations.kustomize.toolkit.fluxcd.io/apps', revision: 'main@sha1:0123abcd' },
+    ],
+    [
       'health rules and windows',
       [
         '-f',

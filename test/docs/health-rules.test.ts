@@ -6,6 +6,7 @@ import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { builtinRules } from '../../src/status/health/builtin.js';
 import { loadHealthChecks } from '../../src/status/health/load.js';
+import { workspaceFiles } from '../../src/workspace-files.js';
 
 const doc = readFileSync('docs/health-rules.md', 'utf8');
 const ruleNames = () =>
@@ -32,7 +33,7 @@ describe('docs/health-rules.md', () => {
       .split('\n')
       .map((line) => line.slice(6))
       .join('\n');
-    const { rules, problems } = await loadHealthChecks(value, process.cwd());
+    const { rules, problems } = await loadHealthChecks(value, workspaceFiles(process.cwd()));
     expect(problems).toEqual([]);
     expect(rules.map((r) => r.id)).toEqual(['health-checks[0]', 'health-checks[1]']);
   });

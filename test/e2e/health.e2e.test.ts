@@ -397,4 +397,47 @@ describe('health rules end to end', () => {
     expect(resourcesOf(run.outputs)).toMatchObject([{ name: 'web', status: 'Current' }]);
     expect(run.errors.map((e) => e.message).join('\n')).toMatch(/did not stay ready for 3600s/);
   }, 120_000);
+
+  /**
+   * A rule that would block the event loop (JavaScript's backtracking RegExp; 8e9 macro steps) cannot hold
+   * the step past its deadline: RE2 answers at once, the cost budget ends the loop as an evaluation error.
+   * Before, the step was still running, with no outputs and no summary, when the test killed it.
+   */
+  it.each([
+    ['a backtracking pattern in matches()', "status.message.matches('^(a+)+$')", 'redos', undefined],
+    [
+      'three nested all() over 2,000 elements',
+      'status.items.all(a, status.items.all(b, status.items.all(c, c.ready)))',
+      'nestedall',
+      /^Widget nestedall\/stuck: cannot evaluate the current expression of health-checks\[0\]: the expression exceeded its cost budget of 1000000 units/,
+    ],
+  ])(
+    '%s ends the step at its deadline with every output and the summary',
+    async (_name, expression, namespace, warning) => {
+      const status = { message: `${'a'.repeat(40)}!`, items: Array.from({ length: 2000 }, () => ({ ready: true })) };
+      cluster.create(scripted('example.com/v1', 'Widget', namespace, 'stuck', [{ afterMs: 0, status }]));
+      const started = performance.now();
+
+      const run = await runAction(
+        {
+          kubeconfig: cluster.kubeconfig({ namespace }),
+          resources: 'widgets.example.com/stuck',
+          'health-checks': `- apiVersion: example.com/v1\n  kind: Widget\n  current: ${JSON.stringify(expression)}\n`,
+          timeout: '5s',
+        },
+        { killAfterMs: 60_000 },
+      );
+      const seconds = (performance.now() - started) / 1000;
+
+      expect(run.signal).toBeNull(); // it ended by itself
+      expect(run.outputs.result).toBe('timeout');
+      expect(resourcesOf(run.outputs)).toMatchObject([{ kind: 'Widget', name: 'stuck', status: 'InProgress', rule: 'health-checks[0]' }]);
+      expect(run.summary).toContain('stuck');
+      // Near its 5 s deadline: generous for a loaded machine, far below the minutes the old code ran.
+      expect(seconds).toBeLessThan(15);
+      if (warning) expect(run.warnings.map((w) => w.message)).toEqual([expect.stringMatching(warning)]);
+      else expect(run.warnings).toEqual([]);
+    },
+    120_000,
+  );
 });

@@ -9,6 +9,7 @@ import { startCluster, type TestCluster } from '../cluster/index.js';
 import { until } from '../cluster/testkit.js';
 import { resolveRules } from '../../src/status/health/resolve.js';
 import { loadHealthChecks } from '../../src/status/health/load.js';
+import { workspaceFiles } from '../../src/workspace-files.js';
 import { deployment, deploymentStatus } from './fixtures.js';
 import { brief, following, namespace, runEngine } from './helpers.js';
 import { ManualTime } from '../../src/time.js';
@@ -50,7 +51,7 @@ const object = (apiVersion: string, kind: string, ns: string, name: string, extr
 });
 
 async function userRules(text: string) {
-  const { rules, problems } = await loadHealthChecks(text, process.cwd());
+  const { rules, problems } = await loadHealthChecks(text, workspaceFiles(process.cwd()));
   expect(problems).toEqual([]);
   return resolveRules({ user: rules, builtin: true });
 }

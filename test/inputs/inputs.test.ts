@@ -27,6 +27,8 @@ describe('parseSettings: good inputs', () => {
       kubeconfig: '',
       context: '',
       namespace: '',
+      clusters: [],
+      clusterPolicy: 'all',
       resources: [{ type: 'deployment', name: 'web' }],
       selector: '',
       manifests: [],
@@ -51,6 +53,13 @@ describe('parseSettings: good inputs', () => {
       logs: true,
       logLines: 30,
     });
+  });
+
+  it('takes the revision a step shipped: a sha, a tag, or Flux’s form', () => {
+    expect(settingsFrom({ ...target, revision: ' 9F8E7D6 ' }).revision).toEqual({ text: '9F8E7D6', sha: '9f8e7d6' });
+    expect(settingsFrom({ ...target, revision: 'v1.2.3' }).revision).toEqual({ text: 'v1.2.3', name: 'v1.2.3' });
+    expect(settingsFrom({ ...target, revision: 'main@sha1:0123abcd' }).revision).toEqual({ text: 'main@sha1:0123abcd', sha: '0123abcd' });
+    expect(settingsFrom(target)).not.toHaveProperty('revision');
   });
 
   it('takes a Helm release name alone: release: shop is enough', () => {
@@ -338,6 +347,16 @@ describe('parseSettings: bad inputs name the input, the problem and an example',
       'release',
       { release: 'a'.repeat(54) },
       `Input "release" is "${'a'.repeat(54)}": it is longer than 53 characters, which Helm never allows. Expected the name given to helm install, like release: shop.`,
+    ],
+    [
+      'revision',
+      { ...target, revision: 'abc12' },
+      'Input "revision" is "abc12": it looks like a commit sha shorter than 7 hex characters, which could match unrelated commits. Expected the commit sha the step pushed, a tag or branch, or Flux\'s form, like revision: ${{ github.sha }}, revision: v1.2.3 or revision: main@sha1:0123abc.',
+    ],
+    [
+      'revision',
+      { ...target, revision: 'main@sha1:' },
+      'Input "revision" is "main@sha1:": the digest after "main@sha1:" is not 7 or more hex characters. Expected the commit sha the step pushed, a tag or branch, or Flux\'s form, like revision: ${{ github.sha }}, revision: v1.2.3 or revision: main@sha1:0123abc.',
     ],
     [
       'selector',

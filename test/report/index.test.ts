@@ -67,6 +67,7 @@ describe('reportResult', () => {
       'setOutput:duration',
       'setOutput:release-revision',
       'setOutput:release-status',
+      'setOutput:clusters',
       'setOutput:resources-file',
       'info',
       'error',
@@ -113,6 +114,7 @@ describe('reportResult', () => {
       duration: '42.4',
       'release-revision': '',
       'release-status': '',
+      clusters: '',
       'resources-file': expect.stringMatching(/resources\.json$/),
     });
     // The file holds the same JSON, never cut.
@@ -141,14 +143,14 @@ describe('reportResult', () => {
   it('writes no summary when the summary input is false', () => {
     reportResult(failure, { ...base, summary: false }, writer);
     expect(existsSync(summaryPath)).toBe(false);
-    expect(named('setOutput')).toHaveLength(9);
+    expect(named('setOutput')).toHaveLength(10);
   });
 
   it('warns instead of throwing when the summary cannot be written, keeping the outputs', () => {
     summaryFile = undefined;
     expect(() => reportResult(result([ready('a')]), base, writer)).not.toThrow();
     expect(named('warning')).toEqual([['warning', 'kubewait: could not write the job summary: GITHUB_STEP_SUMMARY is not set']]);
-    expect(named('setOutput')).toHaveLength(9);
+    expect(named('setOutput')).toHaveLength(10);
   });
 
   it('annotates nothing on success and says so in the log', () => {
@@ -185,6 +187,7 @@ describe('reportSetupFailure', () => {
       duration: '0',
       'release-revision': '',
       'release-status': '',
+      clusters: '',
       'resources-file': expect.stringMatching(/resources\.json$/),
     });
     expect(readFileSync(outputs['resources-file'], 'utf8')).toBe('[]');
@@ -196,6 +199,6 @@ describe('reportSetupFailure', () => {
   it('writes no summary when asked not to', () => {
     reportSetupFailure({ input: 'kubeconfig', message: 'no context "prod"' }, { summary: false }, writer);
     expect(existsSync(summaryPath)).toBe(false);
-    expect(named('setOutput')).toHaveLength(9);
+    expect(named('setOutput')).toHaveLength(10);
   });
 });

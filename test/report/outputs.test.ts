@@ -15,6 +15,7 @@ describe('outputsFor', () => {
       duration: '12.8',
       'release-revision': '',
       'release-status': '',
+      clusters: '',
     });
   });
 

@@ -2,11 +2,9 @@
  * The `health-checks` input: an inline YAML list of Flux rules, or lines of paths/globs of YAML files
  * holding such a list or Flux Kustomization/HelmRelease documents (so a user points at the GitOps file
  * they already have). Returns every rule, numbered across all sources in order (`health-checks[<i>]`),
- * and every problem found; never throws for bad input.
+ * and every problem found; never throws for bad input. Pure but for the reader it is given: the files are
+ * the workspace's, read by src/workspace-files.ts.
  */
-import * as glob from '@actions/glob';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { duplicateProblems, HEALTH_CHECKS_EXAMPLE, HEALTH_CHECKS_INPUT, parseRuleText, type ParsedRules } from './parse.js';
 import type { HealthRule, HealthRuleProblem } from './types.js';
 
@@ -19,8 +17,17 @@ export function isInlineRuleList(value: string): boolean {
   return first !== undefined && (first.startsWith('- ') || first === '-' || first.startsWith('['));
 }
 
-/** Parses the input's value; `cwd` resolves relative paths (the workspace). Empty: no rules. */
-export async function loadHealthChecks(value: string, cwd: string): Promise<ParsedRules> {
+/** What loading needs of the workspace: `workspaceFiles(cwd)` of src/workspace-files.ts (status/ reads no file). */
+export interface RuleFiles {
+  /** Each pattern with the files it matches (sorted), or why it is not a usable path or glob. */
+  match(patterns: readonly string[]): Promise<Array<{ pattern: string; files: string[] } | { pattern: string; error: unknown }>>;
+  read(file: string): Promise<{ text: string } | { reason: string }>;
+  /** The file as messages name it (relative to the workspace). */
+  name(file: string): string;
+}
+
+/** Parses the input's value; `files` expands and reads the paths it names. Empty: no rules. */
+export async function loadHealthChecks(value: string, files: RuleFiles): Promise<ParsedRules> {
   if (value.trim() === '') return { rules: [], problems: [] };
   if (isInlineRuleList(value)) {
     const { rules, problems } = parseRuleText(value, { firstIndex: 0 });
@@ -44,39 +51,35 @@ export async function loadHealthChecks(value: string, cwd: string): Promise<Pars
   const rules: HealthRule[] = [];
   const problems: HealthRuleProblem[] = [];
   let index = 0;
-  for (const pattern of lines) {
-    let files: string[];
-    try {
-      files = await expand(pattern, cwd);
-    } catch (error) {
+  for (const match of await files.match(lines)) {
+    const { pattern } = match;
+    if ('error' in match) {
+      const { error } = match;
       problems.push({
         input: HEALTH_CHECKS_INPUT,
         message: `Input "${HEALTH_CHECKS_INPUT}" has "${pattern}", which is not a usable path or glob (${error instanceof Error ? error.message : String(error)}). ${HEALTH_CHECKS_EXAMPLE}`,
       });
       continue;
     }
-    if (files.length === 0) {
+    if (match.files.length === 0) {
       problems.push({
         input: HEALTH_CHECKS_INPUT,
         message: `Input "${HEALTH_CHECKS_INPUT}" has "${pattern}", which matches no file. ${HEALTH_CHECKS_EXAMPLE}`,
       });
       continue;
     }
-    for (const file of files) {
-      const display = displayPath(file, cwd);
-      let text: string;
-      try {
-        text = await readFile(file, 'utf8');
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+    for (const file of match.files) {
+      const display = files.name(file);
+      const read = await files.read(file);
+      if ('reason' in read) {
         problems.push({
           input: HEALTH_CHECKS_INPUT,
-          message: `Input "${HEALTH_CHECKS_INPUT}" has "${display}", which cannot be read (${code}). ${HEALTH_CHECKS_EXAMPLE}`,
+          message: `Input "${HEALTH_CHECKS_INPUT}" has "${display}", which cannot be read (${read.reason}). ${HEALTH_CHECKS_EXAMPLE}`,
           file: display,
         });
         continue;
       }
-      const parsed = parseRuleText(text, { firstIndex: index, file: display, fluxDocuments: true });
+      const parsed = parseRuleText(read.text, { firstIndex: index, file: display, fluxDocuments: true });
       rules.push(...parsed.rules);
       problems.push(...parsed.problems);
       index += parsed.count;
@@ -87,15 +90,4 @@ export async function loadHealthChecks(value: string, cwd: string): Promise<Pars
 
 function withDuplicates(parsed: ParsedRules): ParsedRules {
   return { rules: parsed.rules, problems: [...parsed.problems, ...duplicateProblems(parsed.rules)] };
-}
-
-async function expand(pattern: string, cwd: string): Promise<string[]> {
-  const absolute = path.isAbsolute(pattern) ? pattern : path.join(cwd, pattern);
-  const globber = await glob.create(absolute, { implicitDescendants: false, matchDirectories: false });
-  return (await globber.glob()).sort();
-}
-
-function displayPath(file: string, cwd: string): string {
-  const relative = path.relative(cwd, file);
-  return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative.split(path.sep).join('/');
 }

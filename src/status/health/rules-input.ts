@@ -4,14 +4,15 @@
  * ends with `result: error` before it waits on anything.
  */
 import { InputError, type Settings } from '../../settings.js';
-import { loadHealthChecks } from './load.js';
+import { loadHealthChecks, type RuleFiles } from './load.js';
 import { resolveRules } from './resolve.js';
 import type { ResolvedRules } from './types.js';
 
 export type HealthSettings = Pick<Settings, 'healthChecks' | 'builtinHealthChecks'>;
 
-export async function healthRulesFromSettings(settings: HealthSettings, options: { cwd: string }): Promise<ResolvedRules> {
-  const { rules, problems } = await loadHealthChecks(settings.healthChecks, options.cwd);
+/** `files` reads the files the input names: the workspace's (`workspaceFiles(cwd)`, src/workspace-files.ts). */
+export async function healthRulesFromSettings(settings: HealthSettings, options: { files: RuleFiles }): Promise<ResolvedRules> {
+  const { rules, problems } = await loadHealthChecks(settings.healthChecks, options.files);
   const [first, ...more] = problems;
   if (first) {
     // Every problem at once, so a user with three typos fixes them in one round.

@@ -320,6 +320,48 @@ const TABLE: Record<string, Case[]> = {
       { state: 'no status', obj: rollout(), status: 'InProgress', message: WAITING_FOR_CONTROLLER },
     ];
   })(),
+  // Argo CD's application controller (pkg/apis/application/v1alpha1/types.go, controller/appcontroller.go):
+  // no Ready condition; sync, health and the last operation, each in its own field.
+  'builtin:argocd-application': (() => {
+    const SHA = 'abc1234def5678901234567890abcdef01234567';
+    const OLD = '9f8e7d6c5b4a39281706f5e4d3c2b1a098765432';
+    const app = (status?: unknown) =>
+      object('argoproj.io/v1alpha1', 'Application', status, {
+        spec: { project: 'default', source: { repoURL: 'https://github.com/example/shop.git', path: 'deploy', targetRevision: 'main' } },
+      });
+    const operation = (phase: string, revision: string) => ({
+      operation: { sync: { revision } },
+      phase,
+      message: phase === 'Failed' ? 'one or more objects failed to apply' : 'successfully synced (all tasks run)',
+      startedAt: '2026-11-30T08:20:00Z',
+      ...(phase === 'Running' ? {} : { syncResult: { revision } }),
+    });
+    const at = (sync: string, health: string, operationState?: object) => ({
+      sync: { status: sync, revision: SHA },
+      health: { status: health },
+      ...(operationState ? { operationState } : {}),
+    });
+    return [
+      { state: 'synced and healthy', obj: app(at('Synced', 'Healthy', operation('Succeeded', SHA))), status: 'Current' },
+      { state: 'degraded', obj: app(at('Synced', 'Degraded')), status: 'Failed' },
+      { state: 'out of sync', obj: app(at('OutOfSync', 'Healthy')), status: 'InProgress' },
+      { state: 'progressing', obj: app(at('Synced', 'Progressing')), status: 'InProgress' },
+      { state: 'suspended', obj: app(at('Synced', 'Suspended')), status: 'InProgress' },
+      { state: 'syncing', obj: app(at('OutOfSync', 'Healthy', operation('Running', SHA))), status: 'InProgress' },
+      { state: 'sync failed', obj: app(at('OutOfSync', 'Healthy', operation('Failed', SHA))), status: 'Failed' },
+      { state: 'an older sync failed', obj: app(at('OutOfSync', 'Healthy', operation('Failed', OLD))), status: 'InProgress' },
+      {
+        state: 'multi-source sync failed',
+        obj: app({
+          sync: { status: 'OutOfSync', revisions: ['7.3.0', SHA] },
+          health: { status: 'Healthy' },
+          operationState: { phase: 'Failed', message: 'x', syncResult: { revisions: ['7.3.0', SHA] } },
+        }),
+        status: 'Failed',
+      },
+      { state: 'no status', obj: app(), status: 'InProgress', message: WAITING_FOR_CONTROLLER },
+    ];
+  })(),
   'builtin:argo-rollouts-analysisrun': (() => {
     const run = (status?: unknown) =>
       object('argoproj.io/v1alpha1', 'AnalysisRun', status, {

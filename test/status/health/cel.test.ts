@@ -1,6 +1,6 @@
 /** The CEL adapter: compile errors with positions, boolean results, and Kubernetes JSON as Flux sees it. */
 import { describe, expect, test } from '@jest/globals';
-import { celInput, compileExpression, type CelProgram } from '../../../src/status/health/cel.js';
+import { celInput, compileExpression, COST_LIMIT, type CelProgram } from '../../../src/status/health/cel.js';
 
 function compiled(text: string): CelProgram {
   const result = compileExpression(text);
@@ -98,5 +98,95 @@ describe('evaluate', () => {
     const result = compiled("spec.replicas + 'x' == 1").evaluate(input);
     expect(typeof result).toBe('object');
     expect(result).not.toHaveProperty('missingField');
+  });
+});
+
+/** 40 `a` and a `!`: JavaScript's backtracking RegExp runs `^(a+)+$` on it for minutes; RE2 in microseconds. */
+const EVIL_MESSAGE = `${'a'.repeat(40)}!`;
+/** A list long enough that three nested macros over it are 8e9 steps. */
+const LONG_LIST = Array.from({ length: 2000 }, (_, i) => ({ name: `item-${i}`, ready: true }));
+
+describe('matches() is RE2, as CEL specifies it', () => {
+  const input = celInput({ status: { message: EVIL_MESSAGE, conditions: [{ type: 'Ready', message: EVIL_MESSAGE }], pattern: '^a+!$' } });
+
+  test.each([
+    // A catastrophic-backtracking pattern for JavaScript, linear here: false at once, wherever it is called.
+    ["status.message.matches('^(a+)+$')", false],
+    ["status.conditions.exists(c, c.message.matches('^(a+)+$'))", false],
+    ["cel.bind(m, status.message, m.matches('^(a|aa)+$'))", false],
+    ["!status.message.matches('^(a+)+$') && status.message.matches('^(a+)+!$')", true],
+    // A partial match unless anchored, as RE2's PartialMatch (and JavaScript's test) does.
+    ["status.message.matches('a!')", true],
+    ["status.message.matches('^a!')", false],
+    // RE2 syntax JavaScript lacks: inline flags, POSIX classes, \z, Python-style named groups.
+    ["'Ready'.matches('(?i)^ready$')", true],
+    ["'abc'.matches('^[[:alpha:]]+\\\\z')", true],
+    ["'abc'.matches('(?P<first>a)bc')", true],
+    // A pattern from the object itself.
+    ['status.message.matches(status.pattern)', true],
+  ])('%s is %s', (text, expected) => {
+    expect(compiled(text).evaluate(input)).toBe(expected);
+  });
+
+  test.each([
+    // Lookarounds and backreferences are JavaScript, not RE2: an evaluation error that says so.
+    ["status.message.matches('(?<=a)!')", /^Invalid regular expression: \(\?<=a\)! \(RE2 syntax: .+\)$/],
+    ["status.message.matches('(a)\\\\1')", /^Invalid regular expression: \(a\)\\1 \(RE2 syntax: .+\)$/],
+    ["status.message.matches('(a')", /^Invalid regular expression: \(a \(RE2 syntax: .*missing closing \).*\)$/],
+    // Error texts name `matches`, never the function it is evaluated through.
+    ['status.message.matches(1)', /^found no matching overload for 'string\.matches\(int\)'$/],
+  ])('%s is an evaluation error: %s', (text, error) => {
+    const result = compiled(text).evaluate(input);
+    expect(typeof result === 'object' && result.error).toMatch(error);
+  });
+});
+
+describe('each evaluation has a cost budget, as Kubernetes gives a CEL expression', () => {
+  const overBudget = (limit: number) => ({
+    error: `the expression exceeded its cost budget of ${limit} units (as Kubernetes limits a CEL expression): it iterates over too much, nest fewer macros`,
+  });
+
+  test('three nested all() over 2,000 elements (8e9 steps) is over the real budget, and ends', () => {
+    const input = celInput({ status: { items: LONG_LIST } });
+    expect(compiled('status.items.all(a, status.items.all(b, status.items.all(c, a.ready && b.ready && c.ready)))').evaluate(input)).toEqual(
+      overBudget(COST_LIMIT),
+    );
+  });
+
+  // The same budget, reached sooner: a small limit keeps these fast (jest runs the library far slower than node).
+  const LIMIT = 10_000;
+  const small = (text: string): CelProgram => {
+    const result = compileExpression(text, { costLimit: LIMIT });
+    if (!result.ok) throw new Error(`${text}: ${result.message}`);
+    return result.program;
+  };
+  const items = LONG_LIST.slice(0, 200);
+  const input = celInput({ status: { items, message: 'x'.repeat(10_000), conditions: [{ type: 'Ready', status: 'True' }] } });
+
+  test.each([
+    ['two nested exists()', 'status.items.exists(a, status.items.exists(b, !b.ready))'],
+    // `||` absorbs an error in CEL, and a macro collects a step's error and goes on: over budget stays over.
+    ['an expensive term in || with true', 'status.items.all(a, status.items.all(b, b.ready)) || true'],
+    ['an expensive step in exists() that is true later', "status.items.exists(a, status.items.all(b, b.ready) && a.name == 'item-199')"],
+    ['a list of lists built, then iterated', 'status.items.map(a, status.items).all(l, l.all(b, b.ready))'],
+    // Few steps, each over a long string: a string costs a tenth of a unit per character, as in Kubernetes.
+    ['a long string read in every step', 'status.items.all(a, status.message.size() > 0)'],
+  ])('%s is over budget', (_name, text) => {
+    expect(small(text).evaluate(input)).toEqual(overBudget(LIMIT));
+  });
+
+  test.each([
+    ['one pass over the elements', 'status.items.all(a, a.ready)', true],
+    ['a map and a filter over them', "status.items.map(a, a.name).filter(n, n.endsWith('9')).size() == 20", true],
+    ['a condition check', "status.conditions.exists(c, c.type == 'Ready' && c.status == 'True')", true],
+    ['a pattern over every element', "status.items.exists(a, a.name.matches('^item-(1+)+$'))", true],
+  ])('%s is within it', (_name, text, expected) => {
+    expect(small(text).evaluate(input)).toBe(expected);
+  });
+
+  test('the budget is per evaluation: an expression right after one over budget has all of it', () => {
+    small('status.items.all(a, status.items.all(b, b.ready))').evaluate(input);
+    expect(small('status.items.all(a, a.ready)').evaluate(input)).toBe(true);
+    expect(compiled('status.items.all(a, a.ready)').evaluate(input)).toBe(true);
   });
 });

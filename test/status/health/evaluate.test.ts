@@ -219,6 +219,26 @@ describe('kubewait additions to the Flux order', () => {
     expect(result.evaluationWarning).toMatch(/expression: status\.phase\); the object is treated as in progress/);
   });
 
+  // Each of these would block the event loop for minutes (JavaScript's RegExp) or hours (8e9 steps).
+  const longStatus = { message: `${'a'.repeat(40)}!`, items: Array.from({ length: 2000 }, (_, i) => ({ name: `item-${i}`, ready: true })) };
+
+  test('a backtracking pattern is RE2: it ends, false, and the object is InProgress with its own message', () => {
+    const result = evaluateHealth(rule({ current: "status.message.matches('^(a+)+$')" }), { status: longStatus });
+    expect(result).toMatchObject({ status: 'InProgress', rule: 'health-checks[3]', message: longStatus.message });
+    expect(result.evaluationWarning).toBeUndefined();
+  });
+
+  test('an expression over the cost budget is InProgress with a warning naming the rule', () => {
+    // Spent fast (a 200,000-character string costs 20,000 units each time it is read): cel.test.ts has the slow shapes.
+    const current = 'status.items.all(a, status.text.size() > 0)';
+    const result = evaluateHealth(rule({ current }), { status: { ...longStatus, text: 'x'.repeat(200_000) } });
+    const reason = 'cannot evaluate the current expression of health-checks[3]: the expression exceeded its cost budget of 1000000 units';
+    expect(result).toMatchObject({ status: 'InProgress', rule: 'health-checks[3]' });
+    expect(result.message.startsWith(reason)).toBe(true);
+    expect(result.evaluationWarning?.startsWith(reason)).toBe(true);
+    expect(result.evaluationWarning).toContain(`(expression: ${current}); the object is treated as in progress`);
+  });
+
   test('results carry kstatus-style conditions', () => {
     expect(evaluateHealth(ready, widget({ conditions: [{ type: 'Ready', status: 'False', message: 'bad' }] })).conditions).toEqual([
       { type: 'Stalled', status: 'True', reason: 'HealthCheckFailed', message: 'bad' },

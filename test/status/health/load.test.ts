@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadHealthChecks } from '../../../src/status/health/load.js';
 import { HEALTH_CHECKS_EXAMPLE } from '../../../src/status/health/parse.js';
+import { workspaceFiles } from '../../../src/workspace-files.js';
 
 const CERTIFICATE_RULE = `- apiVersion: cert-manager.io/v1
   kind: Certificate
@@ -73,7 +74,7 @@ describe('inline rules', () => {
   inProgress: status.phase == 'Pending'
   current: status.phase == 'Ready'
 `,
-      dir,
+      workspaceFiles(dir),
     );
     expect(problems).toEqual([]);
     expect(
@@ -109,7 +110,7 @@ describe('inline rules', () => {
   failed: *notReady
   current: *ready
 `,
-      dir,
+      workspaceFiles(dir),
     );
     expect(problems).toEqual([]);
     expect(rules.map((r) => [r.kind, r.current.text])).toEqual([
@@ -119,7 +120,7 @@ describe('inline rules', () => {
   });
 
   test('an empty value is no rules', async () => {
-    expect(await loadHealthChecks('  \n', dir)).toEqual({ rules: [], problems: [] });
+    expect(await loadHealthChecks('  \n', workspaceFiles(dir))).toEqual({ rules: [], problems: [] });
   });
 
   test.each([
@@ -165,7 +166,7 @@ describe('inline rules', () => {
     ['invalid YAML', "- apiVersion: example.com/v1\n  current: 'unterminated\n", [/not valid YAML/]],
     ['a flow list that is not a list of mappings', '[1, 2]', [/rule health-checks\[0\] \(line 1\): it is not a mapping/]],
   ])('%s', async (_name, value, messages) => {
-    const { problems } = await loadHealthChecks(value, dir);
+    const { problems } = await loadHealthChecks(value, workspaceFiles(dir));
     expect(problems.length).toBeGreaterThan(0);
     const [first] = problems;
     expect(first?.input).toBe('health-checks');
@@ -176,19 +177,19 @@ describe('inline rules', () => {
   test('the example every problem shows is itself valid input', async () => {
     const example = /like:\n([\s\S]*?)\nor lines/.exec(HEALTH_CHECKS_EXAMPLE)?.[1];
     expect(example).toBeDefined();
-    const { rules, problems } = await loadHealthChecks(example ?? '', dir);
+    const { rules, problems } = await loadHealthChecks(example ?? '', workspaceFiles(dir));
     expect(problems).toEqual([]);
     expect(rules).toHaveLength(1);
   });
 
   test('a single mapping (a rule without the dash) is a problem with an example', async () => {
-    const { problems } = await loadHealthChecks("apiVersion: example.com/v1\ncurrent: 'true'\n", dir);
+    const { problems } = await loadHealthChecks("apiVersion: example.com/v1\ncurrent: 'true'\n", workspaceFiles(dir));
     expect(problems).toHaveLength(1);
     expect(problems[0]?.message).toMatch(/looks like a single YAML mapping, not a list of rules/);
   });
 
   test('a failing rule keeps its index, so later ids stay stable', async () => {
-    const { rules, problems } = await loadHealthChecks(`- apiVersion: bad\n  current: "true"\n${CERTIFICATE_RULE}`, dir);
+    const { rules, problems } = await loadHealthChecks(`- apiVersion: bad\n  current: "true"\n${CERTIFICATE_RULE}`, workspaceFiles(dir));
     expect(problems).toHaveLength(1);
     expect(rules.map((r) => r.id)).toEqual(['health-checks[1]']);
   });
@@ -196,7 +197,7 @@ describe('inline rules', () => {
 
 describe('files and globs', () => {
   test('a bare list file, then Flux Kustomization and HelmRelease documents, numbered in order', async () => {
-    const { rules, problems } = await loadHealthChecks('rules.yaml\nclusters/prod/apps.yaml\n', dir);
+    const { rules, problems } = await loadHealthChecks('rules.yaml\nclusters/prod/apps.yaml\n', workspaceFiles(dir));
     expect(problems).toEqual([]);
     expect(rules.map((r) => [r.id, `${r.group}/${r.kind ?? ''}`, r.file, r.line])).toEqual([
       ['health-checks[0]', 'cert-manager.io/Certificate', 'rules.yaml', 1],
@@ -206,7 +207,7 @@ describe('files and globs', () => {
   });
 
   test('a CEL error in a Kustomization file gives the file and the line of the expression', async () => {
-    const { problems } = await loadHealthChecks('clusters/prod/broken.yaml', dir);
+    const { problems } = await loadHealthChecks('clusters/prod/broken.yaml', workspaceFiles(dir));
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatchObject({ input: 'health-checks', file: 'clusters/prod/broken.yaml', line: 9 });
     expect(problems[0]?.message).toMatch(
@@ -215,7 +216,7 @@ describe('files and globs', () => {
   });
 
   test('a glob matches several files; a file with no rules is a problem', async () => {
-    const { rules, problems } = await loadHealthChecks('clusters/prod/*.yaml', dir);
+    const { rules, problems } = await loadHealthChecks('clusters/prod/*.yaml', workspaceFiles(dir));
     expect(rules.map((r) => r.kind)).toEqual(['SealedSecret', 'ScaledObject']);
     expect(problems.map((p) => p.file)).toEqual(['clusters/prod/broken.yaml', 'clusters/prod/plain.yaml']);
     expect(problems[1]?.message).toMatch(
@@ -224,13 +225,13 @@ describe('files and globs', () => {
   });
 
   test('a path that matches nothing is a problem naming it', async () => {
-    const { problems } = await loadHealthChecks('flux/missing.yaml', dir);
+    const { problems } = await loadHealthChecks('flux/missing.yaml', workspaceFiles(dir));
     expect(problems).toHaveLength(1);
     expect(problems[0]?.message).toMatch(/Input "health-checks" has "flux\/missing\.yaml", which matches no file/);
   });
 
   test('duplicates across files are found', async () => {
-    const { problems } = await loadHealthChecks(`rules.yaml\n${path.join(dir, 'rules.yaml')}`, dir);
+    const { problems } = await loadHealthChecks(`rules.yaml\n${path.join(dir, 'rules.yaml')}`, workspaceFiles(dir));
     expect(problems.map((p) => p.message)).toEqual([
       expect.stringMatching(/two rules for cert-manager\.io\/Certificate: health-checks\[0\] and health-checks\[1\]/),
     ]);

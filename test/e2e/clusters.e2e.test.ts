@@ -1,0 +1,234 @@
+/**
+ * Several clusters in one step (the `clusters` input, `--context a,b` and `--clusters` of the command),
+ * end to end through dist/index.js and dist/cli.js against three API server stand-ins: `eu-west` where
+ * everything gets ready (its kubeconfig a secret in an environment variable), `us-east` where a Deployment
+ * fails (its kubeconfig a file of the workspace), and `ap-south` that rejects the credentials it is given.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parse, stringify } from 'yaml';
+import type { ClusterOutput, ResourceOutput } from '../../src/report/outputs.js';
+import { startCluster, type TestCluster } from '../cluster/index.js';
+import { ensureDist } from './dist.js';
+import { deployment } from './objects.js';
+import { runAction, type ActionRun } from './runAction.js';
+import { runCommand } from './runCommand.js';
+
+const euToken = `kubewait-eu-${randomBytes(12).toString('hex')}`;
+let eu: TestCluster;
+let us: TestCluster;
+let ap: TestCluster;
+let workspace: string;
+
+beforeAll(async () => {
+  await ensureDist();
+  [eu, us, ap] = await Promise.all([
+    startCluster({ speed: 0.2, tokens: { [euToken]: [{ verbs: ['*'], resources: ['*'] }] } }),
+    startCluster({ speed: 0.2 }),
+    startCluster({ speed: 0.2 }),
+  ]);
+  eu.create(deployment('api', { namespace: 'shop', readyAfterMs: 200 }));
+  // Never ready before the deadline: only fail-fast across clusters ends the wait early.
+  eu.create(deployment('slow', { namespace: 'shop', readyAfterMs: 600_000 }));
+  us.create(deployment('api', { namespace: 'shop', podFailure: 'ImagePullBackOff' }));
+  ap.create(deployment('api', { namespace: 'shop', readyAfterMs: 200 }));
+  workspace = mkdtempSync(path.join(tmpdir(), 'kubewait-clusters-'));
+  us.writeKubeconfig(path.join(workspace, 'us.yaml'), { namespace: 'shop' });
+}, 300_000);
+
+afterAll(async () => {
+  await Promise.all([eu, us, ap].map((cluster) => cluster?.close()));
+  if (workspace) rmSync(workspace, { recursive: true, force: true });
+});
+
+const clustersOf = (run: ActionRun) => JSON.parse(run.outputs.clusters ?? '') as Record<string, ClusterOutput>;
+const resourcesOf = (run: ActionRun) => JSON.parse(run.outputs.resources ?? '') as ResourceOutput[];
+
+/** The secrets of the step: eu-west's kubeconfig in KUBECONFIG_EU, ap-south's (a token it rejects) in KUBECONFIG_AP. */
+const env = () => ({
+  KUBECONFIG_EU: Buffer.from(eu.kubeconfig({ token: euToken })).toString('base64'),
+  KUBECONFIG_AP: ap.kubeconfig({ token: 'not-a-token' }),
+});
+const euAndAp = [
+  '- name: eu-west',
+  '  kubeconfig: KUBECONFIG_EU',
+  '  namespace: shop',
+  '- name: ap-south',
+  '  kubeconfig: KUBECONFIG_AP',
+  '  namespace: shop',
+].join('\n');
+
+describe('the action', () => {
+  it('names a cluster whose credentials are rejected as the step`s error, and still judges and reports the others', async () => {
+    const clusters = `${euAndAp}\n- name: nowhere\n  kubeconfig: KUBECONFIG_NOWHERE`; // a variable the step does not set
+
+    const run = await runAction({ clusters, resources: 'deployment/api', timeout: '60s' }, { workspace, env: env() });
+
+    expect(run.exitCode).toBe(1);
+    expect(run.outputs.result).toBe('error');
+    expect(clustersOf(run)).toMatchObject({
+      'eu-west': { result: 'ready', ready: true, failed: [], pending: [] },
+      'ap-south': { result: 'error', ready: false, error: expect.stringMatching(/rejected the credentials \(401 Unauthorized\)/) },
+      nowhere: { result: 'error', error: expect.stringMatching(/environment variable KUBECONFIG_NOWHERE, which is empty or unset/) },
+    });
+    expect(run.errors.map((e) => e.message).join('\n')).toMatch(/\[ap-south\] .*rejected the credentials/);
+    expect(resourcesOf(run).filter((r) => r.cluster === 'eu-west')).toEqual([expect.objectContaining({ name: 'api', status: 'Current' })]);
+    // Every target in every cluster, also where nothing could be checked.
+    for (const cluster of ['ap-south', 'nowhere']) {
+      expect(resourcesOf(run).filter((r) => r.cluster === cluster)).toEqual([expect.objectContaining({ name: 'api', status: 'Unknown' })]);
+    }
+    expect(run.summary).toMatch(/## ❌ `ap-south`[\s\S]*## ❌ `nowhere`[\s\S]*## ✅ `eu-west`/); // one section per cluster, the worst first
+    // The secret of the environment variable's kubeconfig was masked, and shown nowhere.
+    expect(run.masks).toContain(euToken);
+    const visible = [...run.log, run.stderr, JSON.stringify(run.outputs), run.summary].join('\n');
+    expect(visible).not.toContain(euToken);
+  }, 90_000);
+
+  it('with cluster-policy any, is ready when one cluster is, and still reports the one that is not', async () => {
+    const run = await runAction({ clusters: euAndAp, 'cluster-policy': 'any', resources: 'deployment/api', timeout: '60s' }, { workspace, env: env() });
+
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs.result).toBe('ready');
+    expect(clustersOf(run)['ap-south']?.result).toBe('error');
+  }, 90_000);
+
+  it('names a cluster that never answers as an error at the deadline, the others judged', async () => {
+    const nobody = await closedPort();
+    const clusters = ['- name: eu-west', '  kubeconfig: KUBECONFIG_EU', '- name: dark', '  kubeconfig: KUBECONFIG_DARK'].join('\n');
+    const dark = ap.kubeconfig().replace(/server: .*/, `server: https://127.0.0.1:${nobody}`);
+
+    const run = await runAction(
+      { clusters, namespace: 'shop', resources: 'deployment/api', timeout: '6s' },
+      { workspace, env: { ...env(), KUBECONFIG_DARK: dark } },
+    );
+
+    expect(run.exitCode).toBe(1);
+    expect(run.outputs.result).toBe('error');
+    expect(clustersOf(run)).toMatchObject({
+      'eu-west': { result: 'ready' },
+      dark: { result: 'error', error: expect.stringMatching(/cannot reach the API server at https:\/\/127\.0\.0\.1:\d+/) },
+    });
+    expect(run.errors.map((e) => e.message).join('\n')).toMatch(/\[dark\] .*cannot reach the API server/);
+  }, 90_000);
+
+  it('a cancelled job stops every cluster with the one signal: cancelled, every cluster reported', async () => {
+    const clusters = ['- name: eu-west', '  kubeconfig: KUBECONFIG_EU', '- name: us-east', '  kubeconfig: us.yaml'].join('\n');
+
+    const run = await runAction(
+      { clusters, namespace: 'shop', resources: 'deployment/slow', timeout: '120s' },
+      // Once both clusters have listed: us-east has no deployment/slow (NotFound), eu-west's is not ready.
+      {
+        workspace,
+        env: env(),
+        signalWhen: (stdout) => (/\[eu-west\].*InProgress/.test(stdout) && /\[us-east\].*NotFound/.test(stdout) ? 'SIGTERM' : undefined),
+      },
+    );
+
+    expect(run.outputs.result).toBe('cancelled');
+    expect(clustersOf(run)).toEqual({
+      'eu-west': expect.objectContaining({ result: 'cancelled', pending: ['shop/Deployment/slow'] }),
+      'us-east': expect.objectContaining({ result: 'cancelled', pending: ['shop/Deployment/slow'] }),
+    });
+    expect(Object.values(clustersOf(run)).some((cluster) => cluster.stopped)).toBe(false); // the job's signal, not fail-fast
+  }, 90_000);
+
+  it('ends every cluster`s wait at the first Failed target anywhere, reporting the others as they stood', async () => {
+    const clusters = ['- name: eu-west', '  kubeconfig: KUBECONFIG_EU', '- name: us-east', '  kubeconfig: us.yaml'].join('\n');
+    const started = Date.now();
+
+    const run = await runAction(
+      { clusters, namespace: 'shop', resources: 'deployment/api\ndeployment/slow', timeout: '120s' },
+      { workspace, env: env(), killAfterMs: 150_000 },
+    );
+
+    // us-east has no deployment/slow: NotFound there, pending, as eu-west's slow one is.
+    expect(run.exitCode).toBe(1);
+    expect(run.outputs.result).toBe('failed');
+    expect(Date.now() - started).toBeLessThan(100_000); // not the 120 s deadline
+    const clusters_ = clustersOf(run);
+    expect(clusters_['us-east']).toMatchObject({ result: 'failed', failed: ['shop/Deployment/api'] });
+    expect(clusters_['eu-west']).toMatchObject({ result: 'cancelled', stopped: true, pending: ['shop/Deployment/slow'] });
+    expect(resourcesOf(run).map((r) => `${r.cluster} ${r.name} ${r.status}`)).toEqual(
+      expect.arrayContaining(['eu-west api Current', 'eu-west slow InProgress', 'us-east api Failed']),
+    );
+    expect(run.errors.map((e) => e.properties.title)).toContain('[us-east] Deployment shop/api');
+    expect(run.outputs.failed).toBe('[us-east] shop/Deployment/api');
+    expect(run.log.some((line) => line.startsWith('[us-east] '))).toBe(true); // the live log says which cluster
+  }, 180_000);
+});
+
+/** A local port nothing listens on: connections are refused. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** One kubeconfig with a context per stand-in (`eu-west`, `us-east`), as a fleet's merged kubeconfig has. */
+function mergedKubeconfig(): string {
+  const part = (cluster: TestCluster, name: string) => {
+    const config = parse(cluster.kubeconfig({ namespace: 'shop' })) as { clusters: [{ cluster: object }]; users: [{ user: object }] };
+    return {
+      cluster: { name, cluster: config.clusters[0].cluster },
+      user: { name, user: config.users[0].user },
+      context: { name, context: { cluster: name, user: name, namespace: 'shop' } },
+    };
+  };
+  const parts = [part(eu, 'eu-west'), part(us, 'us-east')];
+  const file = path.join(workspace, 'fleet.yaml');
+  writeFileSync(
+    file,
+    stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: parts.map((p) => p.cluster),
+      users: parts.map((p) => p.user),
+      contexts: parts.map((p) => p.context),
+      'current-context': 'eu-west',
+    }),
+  );
+  return file;
+}
+
+describe('the command', () => {
+  it('--context a,b waits in each context of the one kubeconfig, and -o json has every cluster', async () => {
+    const report = path.join(workspace, 'fleet.xml');
+
+    const run = await runCommand(['--context', 'eu-west,us-east', 'deployment/api', '-o', 'json', '--junit', report], {
+      env: { KUBECONFIG: mergedKubeconfig() },
+    });
+
+    expect(run.exitCode).toBe(1);
+    const document = JSON.parse(run.stdout) as { result: string; resources: ResourceOutput[]; clusters: Record<string, ClusterOutput> };
+    expect(document.result).toBe('failed');
+    expect(document.resources.map((r) => `${r.cluster} ${r.name} ${r.status}`)).toEqual(expect.arrayContaining(['us-east api Failed']));
+    expect(document.clusters['us-east']).toMatchObject({ result: 'failed', context: 'us-east' });
+    expect(Object.keys(document.clusters)).toEqual(['eu-west', 'us-east']);
+    expect(run.stderr).toContain('[us-east] '); // the live log, on stderr with -o json
+    // --junit: one testsuite per cluster.
+    const suites = [...readFileSync(report, 'utf8').matchAll(/<testsuite name="([^"]+)" tests="(\d+)" failures="(\d+)"/g)].map((m) => m.slice(1));
+    expect(suites).toEqual([
+      ['kubewait [eu-west]: ready', '1', '0'],
+      ['kubewait [us-east]: failed', '1', '1'],
+    ]);
+  }, 90_000);
+
+  it('--clusters: a cluster that rejects the credentials is a cluster error (exit 4), named, the others judged', async () => {
+    const clusters = ['- name: eu-west', '  kubeconfig: KUBECONFIG_EU', '- name: ap-south', '  kubeconfig: KUBECONFIG_AP'].join('\n');
+
+    const run = await runCommand(['--clusters', clusters, '-n', 'shop', 'deployment/api', '-o', 'json'], { env: env() });
+
+    expect(run.exitCode).toBe(4);
+    const document = JSON.parse(run.stdout) as { result: string; error?: string; clusters: Record<string, ClusterOutput> };
+    expect(document.result).toBe('error');
+    expect(document.error).toMatch(/\[ap-south\] .*rejected the credentials/);
+    expect(document.clusters['eu-west']?.result).toBe('ready');
+    expect(run.stdout + run.stderr).not.toContain(euToken);
+  }, 90_000);
+});

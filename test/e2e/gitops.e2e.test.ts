@@ -1,0 +1,274 @@
+/**
+ * GitOps end to end: `dist/index.js` and `dist/cli.js` against the API server stand-in serving the real
+ * Flux and Argo CD CRDs (test/cluster/fixtures/gitops/), while the test plays the controller: it writes the
+ * statuses kustomize-controller and the Argo CD application controller write (test/status/gitops/statuses.ts),
+ * each once kubewait has logged that it judged the previous one, so that a loaded machine sees every step.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parse } from 'yaml';
+import type { ResourceOutput } from '../../src/report/outputs.js';
+import { startCluster, type TestCluster } from '../cluster/index.js';
+import { until } from '../cluster/testkit.js';
+import {
+  application,
+  BUILD_FAILED,
+  HEALTH_CHECK_FAILED,
+  helmRelease,
+  kustomization,
+  NEW,
+  NEW_SHA,
+  OLD,
+  OLD_SHA,
+  PROGRESS_DEADLINE,
+} from '../status/gitops/statuses.js';
+import { ensureDist } from './dist.js';
+import { runAction } from './runAction.js';
+import { runCommand } from './runCommand.js';
+
+const FIXTURES = new URL('../cluster/fixtures/gitops/', import.meta.url);
+const KUSTOMIZATION = 'kustomizations.kustomize.toolkit.fluxcd.io';
+const APPLICATION = 'applications.argoproj.io';
+const SHORT = NEW_SHA.slice(0, 7);
+let cluster: TestCluster;
+
+beforeAll(async () => {
+  await ensureDist();
+  cluster = await startCluster({ crdEstablishDelayMs: 20 });
+  for (const file of readdirSync(FIXTURES).filter((name) => name.endsWith('.yaml'))) {
+    const crd = parse(readFileSync(new URL(file, FIXTURES), 'utf8')) as { metadata: { name: string } };
+    cluster.create(crd);
+    await until(
+      () =>
+        cluster
+          .get('apiextensions.k8s.io/v1', 'CustomResourceDefinition', undefined, crd.metadata.name)
+          ?.status?.conditions?.some((c: { type: string; status: string }) => c.type === 'Established' && c.status === 'True') === true,
+      crd.metadata.name,
+      20_000,
+    );
+  }
+}, 300_000);
+
+afterAll(async () => {
+  await cluster?.close();
+});
+
+const resourcesOf = (outputs: Record<string, string>) => JSON.parse(outputs.resources!) as ResourceOutput[];
+
+/** A Kustomization `apps` in `namespace` with `status`, as kustomize-controller left it. */
+function createKustomization(namespace: string, status: object): void {
+  const object = kustomization.object(status) as { metadata: Record<string, unknown> };
+  cluster.create({ ...object, metadata: { ...object.metadata, namespace } });
+}
+
+/** An Application `shop` in `namespace`. Argo CD writes the whole object (its CRD has no status subresource). */
+function writeApplication(namespace: string, status: object): void {
+  const object = application.object(status) as { metadata: Record<string, unknown> };
+  cluster.apply({ ...object, metadata: { ...object.metadata, namespace } });
+}
+
+/**
+ * The controller, played in steps: each step's status is written once stdout (so far) contains its `after`
+ * text, i.e. once kubewait has judged the status before it.
+ */
+function controller(steps: Array<{ after: string | RegExp; write: () => void }>): (stdout: string) => undefined {
+  let next = 0;
+  return (stdout) => {
+    while (next < steps.length) {
+      const { after, write } = steps[next]!;
+      if (typeof after === 'string' ? !stdout.includes(after) : !after.test(stdout)) break;
+      next++;
+      write();
+    }
+    return undefined;
+  };
+}
+
+describe('Flux Kustomization with revision', () => {
+  it('old revision ready -> new revision progressing -> applied and healthy: ready only then', async () => {
+    const ns = 'flux-apply';
+    createKustomization(ns, kustomization.ready(OLD));
+    const write = (status: object) => () => cluster.patchStatus('kustomize.toolkit.fluxcd.io/v1', 'Kustomization', ns, 'apps', status);
+    const play = controller([
+      { after: `Flux has not applied ${SHORT} yet; applied: ${OLD}`, write: write(kustomization.checkingHealth(OLD, NEW)) },
+      { after: `attempting: ${NEW}`, write: write(kustomization.ready(NEW)) },
+    ]);
+
+    const run = await runAction(
+      { kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: `${KUSTOMIZATION}/apps`, revision: SHORT, timeout: '60s' },
+      { onStdout: play },
+    );
+
+    expect(run.errors).toEqual([]);
+    expect(run.outputs.result).toBe('ready');
+    expect(run.log.some((line) => line.includes(`Flux has not applied ${SHORT} yet; applied: ${OLD}`))).toBe(true);
+    expect(run.log.some((line) => line.includes(`attempting: ${NEW}`))).toBe(true);
+    expect(resourcesOf(run.outputs)).toMatchObject([
+      { kind: 'Kustomization', namespace: ns, name: 'apps', status: 'Current', message: `Applied revision: ${NEW}`, rule: 'gitops:flux-kustomization' },
+    ]);
+  }, 120_000);
+
+  it('the new revision does not build: failed with Flux’s message, at once', async () => {
+    const ns = 'flux-build';
+    createKustomization(ns, kustomization.ready(OLD));
+    const play = controller([
+      {
+        after: `Flux has not applied ${NEW_SHA} yet`,
+        write: () =>
+          cluster.patchStatus('kustomize.toolkit.fluxcd.io/v1', 'Kustomization', ns, 'apps', kustomization.failed(OLD, NEW, 'BuildFailed', BUILD_FAILED)),
+      },
+    ]);
+
+    const run = await runAction(
+      { kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: `${KUSTOMIZATION}/apps`, revision: NEW_SHA, timeout: '60s' },
+      { onStdout: play },
+    );
+
+    expect(run.exitCode).toBe(1);
+    expect(run.outputs.result).toBe('failed');
+    const message = `BuildFailed (revision ${NEW}): ${BUILD_FAILED}`;
+    expect(resourcesOf(run.outputs)).toMatchObject([{ name: 'apps', status: 'Failed', message, rule: 'gitops:flux-kustomization' }]);
+    expect(run.errors.some((error) => error.message.includes(BUILD_FAILED))).toBe(true);
+    expect(Number(run.outputs.duration)).toBeLessThan(30); // failed, not timed out
+  }, 120_000);
+
+  it('the command: ready for the previous commit is not ready (exit 2 at the deadline, saying why)', async () => {
+    const ns = 'flux-cli';
+    createKustomization(ns, kustomization.ready(OLD));
+    const kubeconfig = path.join(mkdtempSync(path.join(tmpdir(), 'kubewait-gitops-')), 'config');
+    writeFileSync(kubeconfig, cluster.kubeconfig({ namespace: ns }));
+
+    const run = await runCommand([`${KUSTOMIZATION}/apps`, '--revision', `main@sha1:${NEW_SHA}`, '--kubeconfig', kubeconfig, '--timeout', '3s', '-o', 'json']);
+
+    expect(run.exitCode).toBe(2);
+    const document = JSON.parse(run.stdout) as { result: string; resources: ResourceOutput[] };
+    expect(document.result).toBe('timeout');
+    expect(document.resources).toMatchObject([
+      { name: 'apps', status: 'InProgress', message: `Flux has not applied main@sha1:${NEW_SHA} yet; applied: ${OLD}` },
+    ]);
+  }, 120_000);
+});
+
+describe('Flux Kustomization without revision', () => {
+  it('a failed health check fails with Flux’s message instead of waiting out the timeout', async () => {
+    const ns = 'flux-norevision';
+    createKustomization(ns, kustomization.failed(OLD, NEW, 'HealthCheckFailed', HEALTH_CHECK_FAILED));
+
+    const run = await runAction({ kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: `${KUSTOMIZATION}/apps`, timeout: '20s' });
+
+    expect(run.outputs.result).toBe('failed');
+    const message = `HealthCheckFailed (revision ${NEW}): ${HEALTH_CHECK_FAILED}`;
+    expect(resourcesOf(run.outputs)).toMatchObject([{ name: 'apps', status: 'Failed', message, rule: 'gitops:flux-kustomization' }]);
+  }, 120_000);
+});
+
+describe('Flux HelmRelease with revision', () => {
+  it('released at the previous commit -> upgrading -> upgraded: ready only then', async () => {
+    const ns = 'flux-helm';
+    const OLD_CHART = `0.1.0+${OLD_SHA.slice(0, 12)}`;
+    const NEW_CHART = `0.1.0+${NEW_SHA.slice(0, 12)}`;
+    const object = helmRelease.object(helmRelease.ready(OLD_CHART)) as { metadata: Record<string, unknown> };
+    cluster.create({ ...object, metadata: { ...object.metadata, namespace: ns } });
+    const write = (status: object) => () => cluster.patchStatus('helm.toolkit.fluxcd.io/v2', 'HelmRelease', ns, 'shop', status);
+    const play = controller([
+      { after: `Flux has not released ${SHORT} yet; released: shop@${OLD_CHART} (deployed)`, write: write(helmRelease.upgrading(OLD_CHART, NEW_CHART)) },
+      { after: `Flux is releasing ${NEW_CHART}`, write: write(helmRelease.ready(NEW_CHART, 2)) },
+    ]);
+
+    const run = await runAction(
+      { kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: 'helmreleases.helm.toolkit.fluxcd.io/shop', revision: SHORT, timeout: '60s' },
+      { onStdout: play },
+    );
+
+    expect(run.errors).toEqual([]);
+    expect(run.outputs.result).toBe('ready');
+    expect(run.log.some((line) => line.includes(`Flux is releasing ${NEW_CHART}: Running 'upgrade' action`))).toBe(true);
+    expect(resourcesOf(run.outputs)).toMatchObject([{ kind: 'HelmRelease', name: 'shop', status: 'Current', rule: 'gitops:flux-helmrelease' }]);
+  }, 120_000);
+});
+
+describe('Argo CD Application', () => {
+  it('with revision: Synced and Healthy at the previous commit is not ready until the new one is', async () => {
+    const ns = 'argo-revision';
+    writeApplication(ns, application.status({ sync: 'Synced', revision: OLD_SHA, health: 'Healthy' }));
+    const play = controller([
+      {
+        after: `Argo CD has not synced ${SHORT} yet; Synced at ${OLD_SHA}`,
+        write: () =>
+          writeApplication(
+            ns,
+            application.status({ sync: 'OutOfSync', revision: NEW_SHA, health: 'Healthy', operation: application.operation('Running', NEW_SHA, 'syncing') }),
+          ),
+      },
+      {
+        after: `Argo CD is syncing to ${NEW_SHA}`,
+        write: () =>
+          writeApplication(
+            ns,
+            application.status({
+              sync: 'Synced',
+              revision: NEW_SHA,
+              health: 'Healthy',
+              operation: application.operation('Succeeded', NEW_SHA, 'successfully synced (all tasks run)'),
+            }),
+          ),
+      },
+    ]);
+
+    const run = await runAction(
+      { kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: `${APPLICATION}/shop`, revision: SHORT, timeout: '60s' },
+      { onStdout: play },
+    );
+
+    expect(run.errors).toEqual([]);
+    expect(run.outputs.result).toBe('ready');
+    expect(run.log.some((line) => line.includes(`Argo CD is syncing to ${NEW_SHA}`))).toBe(true);
+    expect(resourcesOf(run.outputs)).toMatchObject([
+      { kind: 'Application', name: 'shop', status: 'Current', message: `Synced to ${NEW_SHA}, Healthy`, rule: 'gitops:argocd-application' },
+    ]);
+  }, 120_000);
+
+  it('with revision: Degraded at the new commit fails with Argo CD’s message', async () => {
+    const ns = 'argo-degraded';
+    writeApplication(ns, application.status({ sync: 'Synced', revision: OLD_SHA, health: 'Healthy' }));
+    const play = controller([
+      {
+        after: `Argo CD has not synced ${SHORT} yet`,
+        write: () =>
+          writeApplication(
+            ns,
+            application.status({ sync: 'Synced', revision: NEW_SHA, health: 'Degraded', resourceHealth: { status: 'Degraded', message: PROGRESS_DEADLINE } }),
+          ),
+      },
+    ]);
+
+    const run = await runAction(
+      { kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: `${APPLICATION}/shop`, revision: SHORT, timeout: '60s' },
+      { onStdout: play },
+    );
+
+    expect(run.outputs.result).toBe('failed');
+    const message = `Degraded at ${NEW_SHA}: Deployment shop/api: Degraded: ${PROGRESS_DEADLINE}`;
+    expect(resourcesOf(run.outputs)).toMatchObject([{ name: 'shop', status: 'Failed', message, rule: 'gitops:argocd-application' }]);
+    expect(run.summary).toContain('exceeded its progress deadline');
+  }, 120_000);
+
+  it('without revision, the command: a Degraded Application fails (kstatus alone called it ready)', async () => {
+    const ns = 'argo-builtin';
+    writeApplication(
+      ns,
+      application.status({ sync: 'Synced', revision: NEW_SHA, health: 'Degraded', resourceHealth: { status: 'Degraded', message: PROGRESS_DEADLINE } }),
+    );
+    const kubeconfig = path.join(mkdtempSync(path.join(tmpdir(), 'kubewait-gitops-')), 'config');
+    writeFileSync(kubeconfig, cluster.kubeconfig({ namespace: ns }));
+
+    const run = await runCommand([`${APPLICATION}/shop`, '--kubeconfig', kubeconfig, '--timeout', '30s', '-o', 'json']);
+
+    expect(run.exitCode).toBe(1);
+    const document = JSON.parse(run.stdout) as { result: string; resources: ResourceOutput[] };
+    expect(document.result).toBe('failed');
+    expect(document.resources).toMatchObject([{ name: 'shop', status: 'Failed', rule: 'builtin:argocd-application' }]);
+  }, 120_000);
+});

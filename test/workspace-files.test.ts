@@ -1,0 +1,90 @@
+/** The one reader of the user's files: globs, names relative to the workspace, bounded reads of regular files only. */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { MAX_FILE_BYTES, workspaceFiles } from '../src/workspace-files.js';
+import { targetsFromManifests } from '../src/targets/manifests.js';
+import { loadHealthChecks } from '../src/status/health/load.js';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'kubewait-files-'));
+  mkdirSync(path.join(dir, 'k8s/sub'), { recursive: true });
+  writeFileSync(path.join(dir, 'k8s/a.yaml'), 'a: 1\n');
+  writeFileSync(path.join(dir, 'k8s/b.json'), '{}');
+  writeFileSync(path.join(dir, 'k8s/notes.md'), '#');
+  writeFileSync(path.join(dir, 'k8s/sub/c.yaml'), 'c: 1\n');
+  // A FIFO: reading it would wait for a writer for ever. A sparse file one byte over the limit: no disk used.
+  execFileSync('mkfifo', [path.join(dir, 'pipe.yaml')]);
+  writeFileSync(path.join(dir, 'huge.yaml'), '');
+  truncateSync(path.join(dir, 'huge.yaml'), MAX_FILE_BYTES + 1);
+  symlinkSync(path.join(dir, 'k8s/a.yaml'), path.join(dir, 'link.yaml'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('match', () => {
+  const relative = (files: string[]) => files.map((file) => path.relative(dir, file));
+
+  test.each([
+    ['one glob, files only', ['k8s/*'], {}, [['k8s/*', ['k8s/a.yaml', 'k8s/b.json', 'k8s/notes.md']]]],
+    ['a directory means its files of the given extensions', ['k8s'], { directoryFiles: ['.yaml', '.json'] }, [['k8s', ['k8s/a.yaml', 'k8s/b.json']]]],
+    ['a directory is not matched without them', ['k8s'], {}, [['k8s', []]]],
+    [
+      'exclusions apply to every line, comments are skipped',
+      ['k8s', '#k8s/sub/c.yaml', 'k8s/**/*.yaml', '!k8s/a.yaml'],
+      { exclusions: true, directoryFiles: ['.yaml', '.json'] },
+      [
+        ['k8s', ['k8s/b.json']],
+        ['k8s/**/*.yaml', ['k8s/sub/c.yaml']],
+      ],
+    ],
+    ['without exclusions a ! line is a pattern of its own', ['!k8s/a.yaml'], {}, [['!k8s/a.yaml', []]]],
+  ])('%s', async (_name, patterns, options, expected) => {
+    const matches = await workspaceFiles(dir).match(patterns, options);
+    expect(matches.map((m) => ('files' in m ? [m.pattern, relative(m.files)] : [m.pattern, m.error]))).toEqual(expected);
+  });
+});
+
+describe('read', () => {
+  test.each([
+    ['a regular file', 'k8s/a.yaml', { text: 'a: 1\n' }],
+    ['a symbolic link to one', 'link.yaml', { text: 'a: 1\n' }],
+    ['a missing file', 'missing.yaml', { reason: 'ENOENT' }],
+    ['a directory', 'k8s', { reason: 'not a regular file' }],
+    ['a FIFO, without waiting for a writer', 'pipe.yaml', { reason: 'not a regular file' }],
+    ['a file over the limit', 'huge.yaml', { reason: 'larger than 64 MB' }],
+  ])('%s', async (_name, file, expected) => {
+    expect(await workspaceFiles(dir).read(path.join(dir, file))).toEqual(expected);
+  });
+});
+
+test.each([
+  ['k8s/a.yaml', 'k8s/a.yaml'],
+  ['k8s/sub/c.yaml', 'k8s/sub/c.yaml'],
+  ['/etc/hosts', '/etc/hosts'], // outside the workspace: the absolute path
+])('name(%s) is %s', (file, expected) => {
+  expect(workspaceFiles(dir).name(path.isAbsolute(file) ? file : path.join(dir, file))).toBe(expected);
+});
+
+describe('the inputs word what cannot be read', () => {
+  test.each([
+    ['pipe.yaml', 'not a regular file'],
+    ['huge.yaml', 'larger than 64 MB'],
+  ])('manifests: %s', async (file, reason) => {
+    await expect(targetsFromManifests([file], dir)).rejects.toThrow(
+      `Input "manifests" has "${file}", which cannot be read (${reason}). Expected readable YAML or JSON files, like k8s/*.yaml.`,
+    );
+  });
+
+  test.each([
+    ['pipe.yaml', 'not a regular file'],
+    ['huge.yaml', 'larger than 64 MB'],
+  ])('health-checks: %s', async (file, reason) => {
+    const { problems } = await loadHealthChecks(file, workspaceFiles(dir));
+    expect(problems).toMatchObject([
+      { input: 'health-checks', file, message: expect.stringContaining(`Input "health-checks" has "${file}", which cannot be read (${reason}).`) },
+    ]);
+  });
+});
