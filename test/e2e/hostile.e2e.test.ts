@@ -523,6 +523,17 @@ describe('round two: the command', () => {
     expect(JSON.parse(run.stdout)).toEqual({ result: 'error', resources: [], error: 'unknown flag --bogus. Run kubewait --help for the flags.' });
   }, 30_000);
 
+  it('inside GitHub Actions without GITHUB_STEP_SUMMARY, stdout is still the JSON document alone', async () => {
+    // A guard: this was already so when issue 24 was filed against main (its warning goes to stderr).
+    const kubeconfig = path.join(scratch, 'cli-no-summary-kubeconfig');
+    writeFileSync(kubeconfig, cluster.kubeconfig({ namespace: 'hostile' }));
+    const run = await runCommand(['deployment/web', '-o', 'json', '--kubeconfig', kubeconfig, '--timeout', '2s'], {
+      env: { GITHUB_ACTIONS: 'true', GITHUB_REPOSITORY: 'octo-org/shop' },
+    });
+    expect((JSON.parse(run.stdout) as { resources: Array<{ name: string }> }).resources.map((r) => r.name)).toEqual(['web']);
+    expect(run.stderr).toContain('::warning::kubewait: could not write the job summary: GITHUB_STEP_SUMMARY is not set');
+  }, 30_000);
+
   it('a SIGINT while the bundle loads ends in the JSON document and exit 130, not a killed process', async () => {
     const kubeconfig = path.join(scratch, 'cli-kubeconfig');
     writeFileSync(kubeconfig, cluster.kubeconfig({ namespace: 'hostile' }));
