@@ -1,8 +1,9 @@
 /**
  * `npm run package`: bundles src/index.ts into dist/kubewait.js and src/boot.ts into dist/index.js, the
  * file the `node24` runner executes (it installs the signal handlers, then loads dist/kubewait.js: see
- * src/boot.ts), src/cli.ts into dist/cli.js, the command (package.json `bin`: `kubewait`,
- * `kubectl-kubewait`), and lists the licenses of every bundled package in dist/licenses.txt.
+ * src/boot.ts), src/cli.ts into dist/kubewait-cli.js and src/cli-boot.ts into dist/cli.js, the command
+ * (package.json `bin`: `kubewait`, `kubectl-kubewait`; it loads dist/kubewait-cli.js the same way), and
+ * lists the licenses of every bundled package in dist/licenses.txt.
  *
  * Why esbuild and not ncc: bench/RESULTS.md measures both on the same source. esbuild tree-shakes
  * client-node's ES modules and hoists scopes; ncc keeps every module in a webpack wrapper. The esbuild
@@ -25,7 +26,13 @@ const REQUIRE_SHIM = "import { createRequire as __kubewaitCreateRequire } from '
 /** Entry (src/ENTRY.ts), its bundle (dist/NAME.js) and its banner. */
 const BUNDLES: Array<[entry: string, name: string, banner: string]> = [
   ['index', 'kubewait', REQUIRE_SHIM],
-  ['cli', 'cli', `#!/usr/bin/env node\n${REQUIRE_SHIM}`],
+  ['cli', 'kubewait-cli', REQUIRE_SHIM],
+];
+
+/** The tiny entries (src/ENTRY.ts as dist/NAME.js) that install the signal handlers, then load their bundle. */
+const ENTRIES: Array<[entry: string, name: string, bundle: string, banner: string]> = [
+  ['boot', 'index', './kubewait.js', ''],
+  ['cli-boot', 'cli', './kubewait-cli.js', '#!/usr/bin/env node'],
 ];
 
 async function main(): Promise<void> {
@@ -50,18 +57,21 @@ async function main(): Promise<void> {
     const bytes = readFileSync(path.join(DIST, `${name}.js`)).length;
     console.log(`dist/${name}.js: ${(bytes / 1024 / 1024).toFixed(2)} MiB from ${Object.keys(result.metafile.inputs).length} modules`);
   }
-  // The runner's entry: tiny, so the signal handlers are in place before the 2 MB bundle is parsed.
-  await build({
-    entryPoints: [path.join(ROOT, 'src/boot.ts')],
-    outfile: path.join(DIST, 'index.js'),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node24',
-    minify: true,
-    external: ['./kubewait.js'],
-    logLevel: 'warning',
-  });
+  // The runner's entry and the command's: tiny, so the signal handlers are in place before a 2 MB bundle is parsed.
+  for (const [entry, name, bundle, banner] of ENTRIES) {
+    await build({
+      entryPoints: [path.join(ROOT, 'src', `${entry}.ts`)],
+      outfile: path.join(DIST, `${name}.js`),
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node24',
+      minify: true,
+      external: [bundle],
+      ...(banner && { banner: { js: banner } }),
+      logLevel: 'warning',
+    });
+  }
   // The command runs as `kubewait` from npm's bin links and as `kubectl-kubewait` from PATH.
   chmodSync(path.join(DIST, 'cli.js'), 0o755);
   // dist/ runs as an ES module even when copied out of this package.

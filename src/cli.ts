@@ -1,11 +1,11 @@
 /**
- * Entry point of the command (`kubewait`, `kubectl kubewait`): runs it and exits with its code once
- * stdout and stderr are flushed. See src/cli/run.ts.
+ * The command (`kubewait`, `kubectl kubewait`), loaded by its entry src/cli-boot.ts (dist/cli.js): runs it
+ * and exits with its code once stdout and stderr are flushed. See src/cli/run.ts.
  */
 import { setFlagsFromString } from 'node:v8';
 import { installSignalHandlers } from './signals.js';
 
-// First: a Ctrl-C or a CI cancellation must find a handler even while the rest loads (src/signals.ts).
+// Installed by src/cli-boot.ts before this bundle is parsed; here again in case the bundle is run directly.
 installSignalHandlers();
 
 // As in src/index.ts: keep V8's young generation small for waits on thousands of targets (bench/), before

@@ -29,6 +29,8 @@ export interface CommandOptions {
   viaKubectl?: boolean;
   /** Run on a pseudo-terminal (util-linux `script`), as in a person's shell; stdout and stderr both arrive on stdout. */
   terminal?: boolean;
+  /** Options for Node itself, before dist/cli.js (like `--import` of a preload). */
+  nodeArgs?: string[];
 }
 
 export async function runCommand(args: string[], options: CommandOptions = {}): Promise<CommandRun> {
@@ -42,7 +44,7 @@ export async function runCommand(args: string[], options: CommandOptions = {}): 
       ...options.env,
     };
     let command = process.execPath;
-    let argv = [DIST_CLI, ...args];
+    let argv = [...(options.nodeArgs ?? []), DIST_CLI, ...args];
     if (options.viaKubectl) {
       mkdirSync(bin);
       symlinkSync(DIST_CLI, path.join(bin, 'kubectl-kubewait'));
