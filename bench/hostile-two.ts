@@ -7,7 +7,7 @@
  * Each run starts the entry as the runner (or a shell) does, under /usr/bin/time for its peak RSS, against
  * one API server stand-in and one GitHub API stand-in that never answers. The builds run one after the other,
  * not at once: the machine is shared. Prints a markdown table for bench/RESULTS.md. Figures, not
- * assertions: test/e2e/hostile.e2e.test.ts asserts the behaviour.
+ * assertions: test/e2e/hostile-*.e2e.test.ts assert the behaviour.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
