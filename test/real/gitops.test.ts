@@ -17,7 +17,7 @@ import { ensureDist } from '../e2e/dist.js';
 import { runAction } from '../e2e/runAction.js';
 import { application, BUILD_FAILED, kustomization, NEW, NEW_SHA, OLD, OLD_SHA, PROGRESS_DEADLINE } from '../status/gitops/statuses.js';
 import { builtBinDir, NOT_BUILT, ROOT } from './binaries.js';
-import { startRealCluster, type RealCluster } from './cluster.js';
+import { auditEvents, startRealCluster, TOKEN_USER, type RealCluster } from './cluster.js';
 import { namespace } from './objects.js';
 
 const built = builtBinDir() !== undefined;
@@ -53,6 +53,12 @@ const patchKustomization = (ns: string, status: object) =>
 /** The Argo CD application controller's status write: a merge patch of the Application (no status subresource). */
 const patchApplication = (ns: string, status: object) =>
   cluster.kubectl('patch', APPLICATION, 'shop', '-n', ns, '--type=merge', '-p', JSON.stringify({ status }));
+
+/** The action's (the `token` user's) requests of `resource` in `ns`: `VERB` each, from the audit log. */
+const verbsOn = (resource: string, ns: string) =>
+  auditEvents(cluster, TOKEN_USER)
+    .filter((e) => e.objectRef?.resource === resource && e.objectRef.namespace === ns)
+    .map((e) => e.verb);
 
 /**
  * The controller, played in steps: each step's status is written once the action's stdout (so far) contains
@@ -113,7 +119,7 @@ describeReal('GitOps targets on a real control plane', () => {
       ]);
 
       const run = await runAction(
-        { kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: `${KUSTOMIZATION}/apps`, revision: SHORT, timeout: '90s' },
+        { kubeconfig: cluster.kubeconfig({ namespace: ns, user: 'token' }), resources: `${KUSTOMIZATION}/apps`, revision: SHORT, timeout: '90s' },
         { onStdout: play.onStdout, killAfterMs: 120_000 },
       );
 
@@ -126,6 +132,8 @@ describeReal('GitOps targets on a real control plane', () => {
       // What the server holds is what was played: nothing pruned by the schema.
       const stored = JSON.parse(await cluster.kubectl('get', KUSTOMIZATION, 'apps', '-n', ns, '-o', 'json')) as { status: object };
       expect(stored.status).toEqual(kustomization.ready(NEW));
+      // Every status after the first came through the one watch: no second LIST.
+      expect(verbsOn('kustomizations', ns)).toEqual(['list', 'watch']);
     }, 150_000);
 
     it('the new revision does not build: failed with Flux’s message, not at the deadline', async () => {
@@ -189,7 +197,7 @@ describeReal('GitOps targets on a real control plane', () => {
       ]);
 
       const run = await runAction(
-        { kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: `${APPLICATION}/shop`, revision: SHORT, timeout: '90s' },
+        { kubeconfig: cluster.kubeconfig({ namespace: ns, user: 'token' }), resources: `${APPLICATION}/shop`, revision: SHORT, timeout: '90s' },
         { onStdout: play.onStdout, killAfterMs: 120_000 },
       );
 
@@ -203,6 +211,8 @@ describeReal('GitOps targets on a real control plane', () => {
       // What the server holds is what was played: nothing pruned by the schema.
       const stored = JSON.parse(await cluster.kubectl('get', APPLICATION, 'shop', '-n', ns, '-o', 'json')) as { status: object };
       expect(stored.status).toEqual(healthy);
+      // Every status after the first came through the one watch: no second LIST.
+      expect(verbsOn('applications', ns)).toEqual(['list', 'watch']);
     }, 150_000);
 
     it('Degraded at the new commit: failed with Argo CD’s message', async () => {
