@@ -5,7 +5,7 @@
  *
  * Each case runs the bundle as the runner does (test/e2e/runAction.ts) against its own API server
  * stand-in (fault injection is per server), both builds at the same time. `--write` puts the table in
- * bench/RESULTS.md between the `hostile` markers. Figures, not assertions: test/e2e/hostile.e2e.test.ts
+ * bench/RESULTS.md between the `hostile` markers. Figures, not assertions: test/e2e/hostile-*.e2e.test.ts
  * asserts the behaviour.
  */
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

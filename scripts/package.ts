@@ -1,14 +1,15 @@
 /**
  * `npm run package`: bundles src/index.ts into dist/kubewait.js and src/boot.ts into dist/index.js, the
  * file the `node24` runner executes (it installs the signal handlers, then loads dist/kubewait.js: see
- * src/boot.ts), src/cli.ts into dist/cli.js, the command (package.json `bin`: `kubewait`,
- * `kubectl-kubewait`), with the chunks it loads in dist/chunks/, and lists the licenses of every bundled
- * package in dist/licenses.txt.
+ * src/boot.ts), src/cli.ts into dist/kubewait-cli.js with the chunks it loads in dist/chunks/, and
+ * src/cli-boot.ts into dist/cli.js, the command (package.json `bin`: `kubewait`, `kubectl-kubewait`; it loads
+ * dist/kubewait-cli.js the same way), and lists the licenses of every bundled package in dist/licenses.txt.
  *
- * The command is split where src/ loads a module with `import()`: `--version` and `--help` compile and
- * evaluate about 0.2 MB instead of the whole 2.4 MB, and a wait loads client-node, the engine and CEL only
- * then (bench/RESULTS.md, start-up). The action stays one file: the runner starts it once per step, and
- * dist/index.js must stay one file plus its bundle.
+ * The command's bundle is split where src/ loads a module with `import()`: `--version` and `--help` compile
+ * and evaluate about 0.2 MB instead of the whole bundle, and a wait loads client-node, the engine and CEL only
+ * then (bench/RESULTS.md, start-up). The action's stays one file: the runner starts it once per step.
+ * Both go through scripts/bundle-plugins.ts, which keeps what client-node and undici would evaluate for
+ * nothing off the start path.
  *
  * Why esbuild and not ncc: bench/RESULTS.md measures both on the same source. esbuild tree-shakes
  * client-node's ES modules and hoists scopes; ncc keeps every module in a webpack wrapper. The esbuild
@@ -32,7 +33,13 @@ const REQUIRE_SHIM = "import { createRequire as __kubewaitCreateRequire } from '
 /** Entry (src/ENTRY.ts), its bundle (dist/NAME.js), and whether it is split into dist/chunks/. */
 const BUNDLES: Array<[entry: string, name: string, split: boolean]> = [
   ['index', 'kubewait', false],
-  ['cli', 'cli', true],
+  ['cli', 'kubewait-cli', true],
+];
+
+/** The tiny entries (src/ENTRY.ts as dist/NAME.js) that install the signal handlers, then load their bundle. */
+const ENTRIES: Array<[entry: string, name: string, bundle: string, banner: string]> = [
+  ['boot', 'index', './kubewait.js', ''],
+  ['cli-boot', 'cli', './kubewait-cli.js', '#!/usr/bin/env node'],
 ];
 
 async function main(): Promise<void> {
@@ -62,23 +69,23 @@ async function main(): Promise<void> {
     const files = outputs.length > 1 ? ` in ${outputs.length} files` : '';
     console.log(`dist/${name}.js: ${(bytes / 1024 / 1024).toFixed(2)} MiB${files} from ${Object.keys(result.metafile.inputs).length} modules`);
   }
-  // The command runs as `kubewait` from npm's bin links and as `kubectl-kubewait` from PATH: a shebang on the
-  // entry alone.
-  const cli = path.join(DIST, 'cli.js');
-  writeFileSync(cli, `#!/usr/bin/env node\n${readFileSync(cli, 'utf8')}`);
-  // The runner's entry: tiny, so the signal handlers are in place before the 2 MB bundle is parsed.
-  await build({
-    entryPoints: [path.join(ROOT, 'src/boot.ts')],
-    outfile: path.join(DIST, 'index.js'),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node24',
-    minify: true,
-    external: ['./kubewait.js'],
-    logLevel: 'warning',
-  });
-  chmodSync(cli, 0o755);
+  // The runner's entry and the command's: tiny, so the signal handlers are in place before a 2 MB bundle is parsed.
+  for (const [entry, name, bundle, banner] of ENTRIES) {
+    await build({
+      entryPoints: [path.join(ROOT, 'src', `${entry}.ts`)],
+      outfile: path.join(DIST, `${name}.js`),
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node24',
+      minify: true,
+      external: [bundle],
+      ...(banner && { banner: { js: banner } }),
+      logLevel: 'warning',
+    });
+  }
+  // The command runs as `kubewait` from npm's bin links and as `kubectl-kubewait` from PATH.
+  chmodSync(path.join(DIST, 'cli.js'), 0o755);
   // dist/ runs as an ES module even when copied out of this package.
   writeFileSync(path.join(DIST, 'package.json'), JSON.stringify({ type: 'module' }, null, 2) + '\n');
   writeFileSync(path.join(DIST, 'licenses.txt'), licensesText([...inputs].sort()));

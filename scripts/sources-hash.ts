@@ -19,12 +19,13 @@ export interface BuildRecord {
   dist: string;
 }
 
-/** The runner's entry (src/boot.ts), the action's bundle it loads, and the command's bundle. */
+/** The runner's entry (src/boot.ts), the action's bundle it loads, the command's entry (src/cli-boot.ts) and its bundle. */
 export const DIST_ENTRY = path.join(ROOT, 'dist/index.js');
 export const DIST_BUNDLE = path.join(ROOT, 'dist/kubewait.js');
 export const DIST_CLI = path.join(ROOT, 'dist/cli.js');
-const DIST_FILES = [DIST_ENTRY, DIST_BUNDLE, DIST_CLI];
-/** The command's chunks, beside dist/cli.js (scripts/package.ts splits it), relative to dist/. */
+export const DIST_CLI_BUNDLE = path.join(ROOT, 'dist/kubewait-cli.js');
+const DIST_FILES = [DIST_ENTRY, DIST_BUNDLE, DIST_CLI, DIST_CLI_BUNDLE];
+/** The command's chunks, beside dist/kubewait-cli.js (scripts/package.ts splits it), relative to dist/. */
 export const CHUNKS = 'chunks';
 const chunkFiles = (): string[] => {
   const dir = path.join(ROOT, 'dist', CHUNKS);

@@ -1,19 +1,19 @@
 /**
- * Entry point of the command (`kubewait`, `kubectl kubewait`): runs it and exits with its code once
- * stdout and stderr are flushed. See src/cli/run.ts.
+ * The command (`kubewait`, `kubectl kubewait`), loaded by its entry src/cli-boot.ts (dist/cli.js): runs it
+ * and exits with its code once stdout and stderr are flushed. See src/cli/run.ts.
  */
 import { enableCompileCache } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import { installSignalHandlers } from './signals.js';
 
-// First: a Ctrl-C or a CI cancellation must find a handler even while the rest loads (src/signals.ts).
+// Installed by src/cli-boot.ts before this bundle is parsed; here again in case the bundle is run directly.
 installSignalHandlers();
 
-// dist/cli.js is small; what a run needs is loaded below from dist/chunks/ (scripts/package.ts). V8 keeps
-// the code it compiles for them on disk (NODE_COMPILE_CACHE, or node-compile-cache in the temp directory),
-// so a second run on the same machine skips compiling about 2 MB (bench/RESULTS.md). The cache is checked
-// against each file's content, and a directory that cannot be written only means no cache; set
-// NODE_DISABLE_COMPILE_CACHE=1 to turn it off.
+// This bundle's entry (dist/kubewait-cli.js) is small; what a run needs is loaded below from dist/chunks/
+// (scripts/package.ts). V8 keeps the code it compiles for them on disk (NODE_COMPILE_CACHE, or
+// node-compile-cache in the temp directory), so a second run on the same machine skips compiling about 1 MB
+// (bench/RESULTS.md). The cache is checked against each file's content, and a directory that cannot be
+// written only means no cache; set NODE_DISABLE_COMPILE_CACHE=1 to turn it off.
 enableCompileCache();
 
 // As in src/index.ts: keep V8's young generation small for waits on thousands of targets (bench/), before

@@ -12,6 +12,7 @@ import { coreWriter } from './report/core-writer.js';
 import { reportSetupFailureToGitHub, startGitHubReports, type GitHubReports } from './report/github/index.js';
 import { failureMessage, publicResult, reportResult, reportSetupFailure, setOutputs } from './report/index.js';
 import { InputError, type Settings } from './settings.js';
+import { installSignalHandlers } from './signals.js';
 
 /** A step that is done must end even if some library left a socket open. */
 const EXIT_GRACE_MS = 10_000;
@@ -37,14 +38,14 @@ export async function run(): Promise<void> {
 }
 
 /** The action's parts of a run: the log, masks, outputs, annotations, the job summary, and the pull-request
- *  comment and Deployment status (started before the wait, finished after the report). */
+ *  comment and Deployment status (started beside the wait, finished after the outputs and the summary). */
 function actionSink(settings: Settings): PipelineSink {
   let github: GitHubReports | undefined;
   return {
     log: coreWriter,
     mask: (secret) => coreWriter.setSecret(secret),
-    async begin() {
-      github = await startGitHubReports(settings, coreWriter);
+    begin() {
+      github = startGitHubReports(settings, coreWriter, installSignalHandlers());
     },
     async report(result, cluster) {
       reportResult(result, { ...settings, server: cluster.server, context: cluster.context }, coreWriter);

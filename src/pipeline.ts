@@ -10,7 +10,7 @@ import { SecretMasks } from './kube/masks.js';
 import { waitWithRelease } from './release/index.js';
 import { bufferedSink, createLiveLog, type LogSink } from './report/live-log.js';
 import type { RunResult } from './result.js';
-import type { Settings } from './settings.js';
+import { secretSettings, type Settings } from './settings.js';
 import { installSignalHandlers } from './signals.js';
 import { healthRulesFromSettings } from './status/health/index.js';
 import { targetsFromInputs } from './targets/index.js';
@@ -31,8 +31,9 @@ export interface PipelineSink {
   log: LogSink;
   /** Registers a credential before anything could show it. */
   mask(secret: string): void;
-  /** Connected, before the wait starts (the action opens its pull-request comment and Deployment here). */
-  begin?(): Promise<void>;
+  /** Connected, as the wait starts: the action starts its Deployment here, beside the wait. Resolves at once:
+   *  nothing slow may stand between the connection and the wait. */
+  begin?(): void | Promise<void>;
   /** Reports a finished wait, in every outcome. */
   report(result: RunResult, cluster: ClusterInfo): Promise<void>;
 }
@@ -56,10 +57,11 @@ export interface PipelineOptions {
  * wait (manifests, kubeconfig); everything after that is in the returned result.
  */
 export async function waitAndReport(settings: Settings, sink: PipelineSink, options: PipelineOptions): Promise<RunResult> {
-  const targets = await targetsFromInputs(settings, { cwd: options.cwd });
-  const healthRules = await healthRulesFromSettings(settings, { files: workspaceFiles(options.cwd) });
   // Kept beside the shell's masks: log text the cluster returns goes into the report, which nobody else masks.
   const masks = new SecretMasks((secret) => sink.mask(secret));
+  for (const secret of secretSettings(settings)) masks.mask(secret);
+  const targets = await targetsFromInputs(settings, { cwd: options.cwd });
+  const healthRules = await healthRulesFromSettings(settings, { files: workspaceFiles(options.cwd) });
   const time = options.time ?? realTime;
   const cluster = await connect(settings, masks, options.kubeconfigSources, time);
   // Installed first thing by the entry points (src/signals.ts); here it only hands out the signal.

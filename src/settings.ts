@@ -99,7 +99,8 @@ export interface Settings {
   summary: boolean;
   /** The sticky pull-request comment (src/report/github/). */
   prComment: PrCommentMode;
-  /** `github-token`, for the pull-request comment and the Deployment. Never log it: it is masked before the first request. */
+  /** `github-token`, for the pull-request comment and the Deployment. Never log it: it is masked at the start
+   *  of every run, reporting on or off (`secretSettings`). */
   githubToken: string;
   /** '' for no Deployment. */
   deploymentEnvironment: string;
@@ -140,6 +141,12 @@ export type ReleaseMinRevision = 'next' | number;
 /** The defaults of action.yml, applied when an input is unset (the runner fills them in; tests may not):
  *  generated from action.yml (`npm run inputs`). */
 export { INPUT_DEFAULTS, INPUT_NAMES, type InputName } from './action-inputs.js';
+
+/** The settings that are credentials, registered as secrets before anything runs: a token is masked even when
+ *  nothing uses it, as a container log or an API answer may carry it into the report. */
+export function secretSettings(settings: Pick<Settings, 'githubToken'>): string[] {
+  return [settings.githubToken].filter((value) => value.trim() !== '');
+}
 
 /** Without `resources` and `manifests`, a selector selects workloads of its own (src/targets/workloads.ts). */
 export function selectorStandsAlone(settings: Pick<Settings, 'resources' | 'manifests'> & Partial<Pick<Settings, 'release'>>): boolean {

@@ -110,6 +110,8 @@ export interface CommandLine {
 /** A bad flag or argument: one line naming it, with a correct example. */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
+  /** `-o json` was asked for on the same command line: the error is the JSON document too. */
+  output?: 'text' | 'json';
 }
 
 interface FlagEntry extends InputFlag {
@@ -169,13 +171,19 @@ export function parseCommandLine(argv: string[]): CommandLine {
   const { tokens } = parseArgs({ args: argv, options, allowPositionals: true, strict: false, tokens: true, allowNegative: true });
   const values = new Map<string, string[]>();
   const positionals: string[] = [];
-  for (const token of tokens) {
-    if (token.kind === 'positional') positionals.push(token.value);
-    if (token.kind !== 'option') continue;
-    const entry = BY_FLAG.get(token.name);
-    if (!entry) throw new UsageError(`unknown flag ${token.rawName}${suggestion(token.name)}. Run kubewait --help for the flags.`);
-    const value = entry.boolean ? booleanValue(entry, token.rawName, token.value) : stringValue(entry, token.rawName, token.value, token.inlineValue);
-    values.set(entry.key, [...(values.get(entry.key) ?? []), value]);
+  try {
+    for (const token of tokens) {
+      if (token.kind === 'positional') positionals.push(token.value);
+      if (token.kind !== 'option') continue;
+      const entry = BY_FLAG.get(token.name);
+      if (!entry) throw new UsageError(`unknown flag ${token.rawName}${suggestion(token.name)}. Run kubewait --help for the flags.`);
+      const value = entry.boolean ? booleanValue(entry, token.rawName, token.value) : stringValue(entry, token.rawName, token.value, token.inlineValue);
+      values.set(entry.key, [...(values.get(entry.key) ?? []), value]);
+    }
+  } catch (error) {
+    // A script that asked for JSON reads stdout whatever went wrong: say which output it asked for.
+    if (error instanceof UsageError && tokens.some((t) => t.kind === 'option' && t.name === 'output' && t.value === 'json')) error.output = 'json';
+    throw error;
   }
   const last = (key: string) => values.get(key)?.at(-1);
   const inputs: Record<string, string> = {};

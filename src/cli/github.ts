@@ -12,6 +12,7 @@ import type { ClusterInfo } from '../pipeline.js';
 import { reportResult, reportSetupFailure, type ReportWriter } from '../report/index.js';
 import { reportSetupFailureToGitHub as reportSetupFailureToPullRequest, startGitHubReports, type GitHubReports } from '../report/github/index.js';
 import type { InputProblem, Settings } from '../settings.js';
+import { installSignalHandlers } from '../signals.js';
 import type { CommandLine } from './flags.js';
 
 export function reportToGitHub(
@@ -23,9 +24,9 @@ export function reportToGitHub(
   reportResult(result, { ...settings, server: cluster.server, context: cluster.context }, writer);
 }
 
-/** The pull-request comment and the Deployment, as the action starts them before the wait. */
-export function startGitHub(settings: Settings, writer: ReportWriter): Promise<GitHubReports> {
-  return startGitHubReports(settings, writer);
+/** The pull-request comment and the Deployment, started beside the wait as the action starts them. */
+export function startGitHub(settings: Settings, writer: ReportWriter): GitHubReports {
+  return startGitHubReports(settings, writer, installSignalHandlers());
 }
 
 /** A bad flag or input before the wait: an annotation, the outputs and the job summary, and the comment and

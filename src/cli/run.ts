@@ -103,7 +103,7 @@ async function wait(settings: Settings, line: CommandLine, io: CommandIO, kubeco
       github?.setSecret(secret);
     },
     async begin() {
-      if (github) reports = await (await import('./github.js')).startGitHub(settings, github);
+      if (github) reports = (await import('./github.js')).startGitHub(settings, github);
     },
     async report(result: EngineResult, cluster: ClusterInfo) {
       if (github) (await import('./github.js')).reportToGitHub(result, settings, cluster, github);
@@ -180,7 +180,7 @@ async function failed(
   const usage = error instanceof UsageError || error instanceof InputError;
   const message = error instanceof InputError ? describeForCommand(error) : error instanceof Error ? error.message.split('\n')[0]! : String(error);
   err(`kubewait: ${message}\n`);
-  if (line?.output === 'json') out(`${jsonDocument('error', undefined, message)}\n`);
+  if ((line?.output ?? (error instanceof UsageError ? error.output : undefined)) === 'json') out(`${jsonDocument('error', undefined, message)}\n`);
   if (line?.junit) writeJunit(line.junit, io, masks, renderSetupFailureJunit(message));
   if (line && flavourOf(io.env) === 'github' && error instanceof InputError) await annotateSetupFailure(error, io, line, masks);
   return usage ? EXIT_CODES['bad-input'] : EXIT_CODES['cluster-error'];

@@ -10,7 +10,7 @@ import { withPodCause } from './pod-cause.js';
 import { groupVersion } from '../kube/index.js';
 import type { Cluster, ResourceType } from '../kube/index.js';
 import type { InputProblem } from '../settings.js';
-import type { TargetSpec } from '../targets/types.js';
+import { MAX_TARGETS, type TargetSpec } from '../targets/types.js';
 import { NamespaceDiagnoser } from './diagnoser.js';
 import { Follower } from './follower.js';
 import { GroupState, groupKey } from './group.js';
@@ -255,10 +255,22 @@ class Engine {
 
   // ---- outcome ---------------------------------------------------------------------------------------
 
+  private tooManyMatches(): InputProblem {
+    const selectors = [...new Set([...this.sets.values()].map(({ set }) => set.text))].map((text) => (text ? `"${text}"` : 'every object of a type'));
+    return {
+      input: 'selector',
+      message:
+        `Input "selector" (${selectors.join(', ') || 'a selector'}) matches ${this.tracker.size} objects; kubewait waits for at most ${MAX_TARGETS} ` +
+        `targets in one step. Narrow it, like selector: app=web,tier=frontend, or split the wait over several steps.`,
+    };
+  }
+
   /** Decides as soon as the outcome is known. Cheap: called after every event. */
   private check(): void {
     if (this.finished) return;
     const { tracker } = this;
+    // The inputs name at most MAX_TARGETS (src/targets/); a selector's matches count too.
+    if (tracker.size > MAX_TARGETS) this.error ??= this.tooManyMatches();
     if (this.error) return this.finish('failed'); // an ambiguous type: bad input, fail at once
     if (this.options.failFast && tracker.failed > 0) return this.finish('failed');
     if (tracker.pending === 0) {

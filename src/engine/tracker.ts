@@ -106,6 +106,7 @@ export class TargetState {
 }
 
 export class Tracker {
+  private registeredCount = 0;
   private notDone = 0;
   private failedCount = 0;
   private blockedCount = 0;
@@ -135,6 +136,7 @@ export class Tracker {
   register(state: TargetState): void {
     if (state.registered) return;
     state.registered = true;
+    this.registeredCount++;
     if (!state.report.done) this.notDone++;
     if (state.failed()) this.failedCount++;
     if (state.blocking()) this.blockedCount++;
@@ -144,6 +146,7 @@ export class Tracker {
   retire(state: TargetState): void {
     if (!state.registered) return;
     state.registered = false;
+    this.registeredCount--;
     if (!state.report.done) this.notDone--;
     if (state.failed()) this.failedCount--;
     if (state.blocking()) this.blockedCount--;
@@ -160,6 +163,10 @@ export class Tracker {
     if (state.registered && this.announcing) this.observer?.transition?.(state.report, previous);
   }
 
+  /** Targets counted now: named ones and every current member of a selector. */
+  get size(): number {
+    return this.registeredCount;
+  }
   get pending(): number {
     return this.notDone;
   }

@@ -192,7 +192,7 @@ function fromDocs(docs: RawDoc[], requestedContext: string, secrets: Secrets): L
   const rawServer = str(cluster.value.server)?.replace(/\/+$/, '');
   if (!rawServer) throw new InputError('kubeconfig', `cluster "${clusterName}" in ${origin} has no server URL`);
   maskServerCredentials(rawServer, secrets);
-  const server = withoutUserinfo(rawServer);
+  const server = withoutCredentials(rawServer);
   if (!/^https?:\/\/[^/]/.test(server)) {
     throw new InputError('kubeconfig', `cluster "${clusterName}" has server "${server}", which is not an http(s) URL`);
   }
@@ -280,31 +280,59 @@ function maskUserSecrets({ value }: Named, secrets: Secrets): void {
 }
 
 /** `https://user:password@host` would show both parts in every message naming the server: mask them
- *  (in case anything echoes the raw URL), and keep only the URL without them. */
+ *  (in case anything echoes the raw URL), and keep only the URL without them. A query string carries
+ *  credentials the same way (`?access_token=...`): each of its values is masked too, as written and decoded. */
 function maskServerCredentials(server: string, secrets: Secrets): void {
   try {
     const url = new URL(server);
-    for (const part of [url.username, url.password]) {
+    const queryValues = queryPairs(url.search).map(({ key, value }) => value ?? key);
+    for (const part of [url.username, url.password, ...queryValues]) {
       if (!part) continue;
       secrets.mask(part);
-      if (decodeURIComponent(part) !== part) secrets.mask(decodeURIComponent(part));
+      const decoded = safeDecode(part);
+      if (decoded !== part) secrets.mask(decoded);
     }
   } catch {
     // Not a URL: rejected right after.
   }
 }
 
-/** The server URL as kubewait prints and stores it: no userinfo, ever. */
-export function withoutUserinfo(server: string): string {
+/** `%zz` is not an escape: then the value as written is all there is to mask. */
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+}
+
+/** The server URL as kubewait prints and stores it: no userinfo, ever, and `***` for each query value.
+ *  (client-node appends request paths to the server URL, so a query there never reached a request anyway.) */
+export function withoutCredentials(server: string): string {
   try {
     const url = new URL(server);
-    if (!url.username && !url.password) return server;
+    if (!url.username && !url.password && !url.search) return server;
     url.username = '';
     url.password = '';
-    return url.toString().replace(/\/+$/, '');
+    const query = queryPairs(url.search).map(({ key, value }) => (value === undefined ? HIDDEN : `${key}=${value === '' ? '' : HIDDEN}`));
+    return `${url.origin}${url.pathname}`.replace(/\/+$/, '') + (query.length > 0 ? `?${query.join('&')}` : '');
   } catch {
-    return server.replace(/\/\/[^/@]*@/, '//');
+    return server.replace(/\/\/[^/@]*@/, '//').replace(/\?.*$/, '');
   }
+}
+
+const HIDDEN = '***';
+
+/** `?a=1&b` as `{a, 1}`, `{b, undefined}`: the values as written (a key alone may itself be a token). */
+function queryPairs(search: string): Array<{ key: string; value: string | undefined }> {
+  return search
+    .slice(1)
+    .split('&')
+    .filter((pair) => pair !== '')
+    .map((pair) => {
+      const at = pair.indexOf('=');
+      return at < 0 ? { key: pair, value: undefined } : { key: pair.slice(0, at), value: pair.slice(at + 1) };
+    });
 }
 
 function maskValue(value: unknown, secrets: Secrets): void {

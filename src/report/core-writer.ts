@@ -3,7 +3,7 @@
  * Besides src/main.ts (the action's shell reading its inputs), the only module that imports `@actions/core`.
  */
 import * as core from '@actions/core';
-import { appendStepSummary, type ReportWriter } from './writer.js';
+import { appendStepSummary, registeringOnce, type ReportWriter } from './writer.js';
 
 export const coreWriter: ReportWriter = {
   info: (message) => core.info(message),
@@ -12,6 +12,6 @@ export const coreWriter: ReportWriter = {
   startGroup: (name) => core.startGroup(name),
   endGroup: () => core.endGroup(),
   setOutput: (name, value) => core.setOutput(name, value),
-  setSecret: (secret) => core.setSecret(secret),
+  setSecret: registeringOnce((secret) => core.setSecret(secret)),
   appendSummary: (markdown) => appendStepSummary(markdown),
 };

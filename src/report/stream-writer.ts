@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
-import { appendStepSummary, type AnnotationProperties, type LogSink, type ReportWriter } from './writer.js';
+import { appendStepSummary, registeringOnce, type AnnotationProperties, type LogSink, type ReportWriter } from './writer.js';
 
 /** A workflow command line (`::error title=...::message`), escaped as @actions/core escapes it. */
 export function workflowCommand(command: string, properties: Record<string, string | number | undefined>, message: string): string {
@@ -45,7 +45,7 @@ export function streamWriter(options: StreamWriterOptions): ReportWriter {
   return {
     ...workflowCommandLog((text) => write(redact(text))),
     // Escaped: a multi-line secret (a PEM key) is one command, not one line registered and the rest printed.
-    setSecret: (secret) => write(`${workflowCommand('add-mask', {}, secret)}\n`),
+    setSecret: registeringOnce((secret) => write(`${workflowCommand('add-mask', {}, secret)}\n`)),
     setOutput(name, value) {
       const file = options.env.GITHUB_OUTPUT;
       if (!file) return; // not a step that has outputs

@@ -5,6 +5,7 @@
 import type { ContainerProblem, Diagnosis } from '../status/types.js';
 import type { TargetReport } from '../result.js';
 import type { WaitFor } from '../settings.js';
+import { shownJsonPathValue } from '../status/jsonpath/secret-data.js';
 
 type Named = Pick<TargetReport, 'kind' | 'namespace' | 'name' | 'selector' | 'cluster'>;
 
@@ -84,7 +85,7 @@ export function desiredPhrase(waitFor: WaitFor): string {
     case 'condition':
       return `${waitFor.type}=${waitFor.value}`;
     case 'jsonpath':
-      return waitFor.value === undefined ? `${waitFor.expression} present` : `${waitFor.expression}=${waitFor.value}`;
+      return waitFor.value === undefined ? `${waitFor.expression} present` : `${waitFor.expression}=${shownJsonPathValue(waitFor.expression, waitFor.value)}`;
   }
 }
 
@@ -97,7 +98,9 @@ export function waitForInput(waitFor: WaitFor): string {
     case 'condition':
       return `condition=${waitFor.type}=${waitFor.value}`;
     case 'jsonpath':
-      return waitFor.value === undefined ? `jsonpath=${waitFor.expression}` : `jsonpath=${waitFor.expression}=${waitFor.value}`;
+      return waitFor.value === undefined
+        ? `jsonpath=${waitFor.expression}`
+        : `jsonpath=${waitFor.expression}=${shownJsonPathValue(waitFor.expression, waitFor.value)}`;
   }
 }
 

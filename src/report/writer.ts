@@ -42,3 +42,14 @@ export function appendStepSummary(markdown: string, env: Record<string, string |
   if (!file) throw new Error('GITHUB_STEP_SUMMARY is not set');
   appendFileSync(file, markdown.endsWith('\n') ? markdown : `${markdown}\n`);
 }
+
+/** `setSecret` that registers each value once: the shell, the kubeconfig and the GitHub client may each
+ *  register the same token, and one `::add-mask::` line per secret is all the runner needs. */
+export function registeringOnce(register: (secret: string) => void): (secret: string) => void {
+  const registered = new Set<string>();
+  return (secret) => {
+    if (registered.has(secret)) return;
+    registered.add(secret);
+    register(secret);
+  };
+}

@@ -12,6 +12,7 @@ import { parseConditions } from './conditions.js';
 import type { GitOpsRule } from './gitops/index.js';
 import { evaluateHealth } from './health/evaluate.js';
 import type { HealthRule } from './health/types.js';
+import { shownJsonPathValue } from './jsonpath/secret-data.js';
 import { targetStatus } from './target-status.js';
 import type { Condition, Status, StatusResult } from './types.js';
 import { matchesCondition, matchesJsonPath } from './wait-for.js';
@@ -101,12 +102,14 @@ function goalResult(object: unknown, waitFor: WaitFor, options: EvaluateOptions)
       const result = judge(object, options);
       const { rule, conditions } = result;
       const match = matchesJsonPath(object, waitFor.expression, waitFor.value);
-      const shown = waitFor.value === undefined ? waitFor.expression : `${waitFor.expression}=${waitFor.value}`;
+      // The expected value is a Secret's data once it matches: shown only when the expression cannot read that.
+      const want = waitFor.value === undefined ? undefined : shownJsonPathValue(waitFor.expression, waitFor.value);
+      const shown = want === undefined ? waitFor.expression : `${waitFor.expression}=${want}`;
       if (match.matched) return { status: 'Current', message: `jsonpath ${shown}`, conditions, done: true, rule };
       // A Secret's values are never printed, whatever the expression reads.
       const secret = (object as { kind?: unknown } | null)?.kind === 'Secret';
       const shownMatch = secret && match.actual !== undefined ? { ...match, actual: undefined, differs: true } : match;
-      return { ...unmet(result.status), message: jsonPathMessage(waitFor.expression, waitFor.value, shownMatch), conditions, done: false, rule };
+      return { ...unmet(result.status), message: jsonPathMessage(waitFor.expression, want, shownMatch), conditions, done: false, rule };
     }
   }
 }

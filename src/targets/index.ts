@@ -3,9 +3,9 @@
  * inputs, each listed once.
  */
 import { selectorStandsAlone, type Settings } from '../settings.js';
-import { MAX_TARGETS, targetsFromManifests, tooManyTargets } from './manifests.js';
+import { targetsFromManifests, tooManyTargets } from './manifests.js';
 import { targetsFromRefs } from './refs.js';
-import type { TargetSpec } from './types.js';
+import { MAX_TARGETS, type TargetSpec } from './types.js';
 import { workloadTargets } from './workloads.js';
 
 export type { TargetSpec } from './types.js';

@@ -8,15 +8,11 @@
 import { Composer, LineCounter, Parser, isMap, isSeq, type Node } from 'yaml';
 import { documentName, InputError, type ManifestDocument } from '../settings.js';
 import { namespaceNameProblem, objectNameProblem } from './refs.js';
-import type { TargetSpec } from './types.js';
+import { MAX_TARGETS, type TargetSpec } from './types.js';
 import { workspaceFiles, type WorkspaceFiles } from '../workspace-files.js';
 
 const MANIFEST_EXTENSIONS = ['.yaml', '.yml', '.json'];
 const OBJECT_EXAMPLE = 'Each document needs apiVersion, kind and metadata.name, like "apiVersion: apps/v1", "kind: Deployment", "metadata: {name: web}".';
-
-/** The most targets one run waits for: beyond it the outputs, the summary and the memory of a runner
- *  stop making sense; split the wait into several steps. Documented in action.yml (`manifests`). */
-export const MAX_TARGETS = 20_000;
 
 /** Expands `patterns` (relative to `cwd`) and reads every object of every matched file. Nothing found
  *  (only empty documents, every file excluded) is an input error: waiting for nothing is never green. */
@@ -27,7 +23,9 @@ export async function targetsFromManifests(patterns: string[], cwd: string): Pro
   const targets: TargetSpec[] = [];
   for (const file of files) {
     const displayName = workspace.name(file);
-    for (const target of targetsFromManifestText(await readManifest(workspace, file, displayName), { kind: 'file', file: displayName })) {
+    const text = await readManifest(workspace, file, displayName);
+    refuseOversizedDocument(text, displayName);
+    for (const target of targetsFromManifestText(text, { kind: 'file', file: displayName })) {
       targets.push(target);
       if (targets.length > MAX_TARGETS) throw tooManyTargets(`the manifests hold more than ${MAX_TARGETS} objects`);
     }
@@ -50,6 +48,40 @@ export function tooManyTargets(what: string): InputError {
     'manifests',
     `${what}; kubewait waits for at most ${MAX_TARGETS} targets in one step. Split them over several steps, like manifests: k8s/frontend/*.yaml and manifests: k8s/backend/*.yaml.`,
   );
+}
+
+/** The largest request body the Kubernetes API server accepts (apiserver's MaxRequestBodyBytes, 3 MiB): a
+ *  larger document can never be applied, so it cannot be an object to wait for. Refused before it is parsed:
+ *  one 50 MB annotation took the YAML parser 17 s and 1.7 GB. */
+export const MAX_DOCUMENT_BYTES = 3 * 1024 * 1024;
+
+/** Throws a `manifests` input error for the first document of `text` larger than MAX_DOCUMENT_BYTES. Documents
+ *  are split where YAML splits them, at a line starting with `---` or `...`; a byte is never more than 3 UTF-16 units
+ *  apart, so only a long document is measured in bytes. */
+function refuseOversizedDocument(text: string, file: string): void {
+  if (text.length * 3 <= MAX_DOCUMENT_BYTES) return;
+  const separator = /^(?:---|\.\.\.)(?=[ \t\r\n]|$)/gm;
+  let start = 0;
+  for (const end of [...Array.from(text.matchAll(separator), (match) => match.index), text.length]) {
+    const length = end - start;
+    if (length > MAX_DOCUMENT_BYTES / 3) {
+      const bytes = Buffer.byteLength(text.slice(start, end));
+      if (bytes > MAX_DOCUMENT_BYTES) {
+        // The separator's line is the previous document's end; this one starts on the next.
+        const line = text.slice(0, start).split('\n').length + (start > 0 ? 1 : 0);
+        throw new InputError(
+          'manifests',
+          `Input "manifests" has "${file}" line ${line}, a document of ${mebibytes(bytes)}: the Kubernetes API server accepts at most ${mebibytes(MAX_DOCUMENT_BYTES)} per object, so it cannot be one to wait for. Expected manifests of objects as applied, like a Deployment of a few kilobytes; keep large data out of annotations.`,
+          { file, line },
+        );
+      }
+    }
+    start = end;
+  }
+}
+
+function mebibytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(bytes % (1024 * 1024) === 0 ? 0 : 1)} MiB`;
 }
 
 /**

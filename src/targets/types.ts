@@ -4,6 +4,11 @@
  */
 import type { TargetSource } from '../settings.js';
 
+/** The most targets one run waits for, however they are named (resources, manifests, a selector's matches):
+ *  beyond it the outputs, the summary and the memory of a runner stop making sense; split the wait into
+ *  several steps. Documented in action.yml (`manifests`, `selector`). */
+export const MAX_TARGETS = 20_000;
+
 export interface TargetSpec {
   /** The type as written: kind, plural, singular or short name, optionally with `.group`
    *  (`deploy`, `deployments.apps`, `Certificate.cert-manager.io`). For manifest objects: the kind. */

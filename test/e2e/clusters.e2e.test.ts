@@ -14,7 +14,7 @@ import { parse, stringify } from 'yaml';
 import type { ClusterOutput, ResourceOutput } from '../../src/report/outputs.js';
 import { startCluster, type TestCluster } from '../cluster/index.js';
 import { ensureDist } from './dist.js';
-import { deployment } from './objects.js';
+import { configMap, deployment } from './objects.js';
 import { runAction, type ActionRun } from './runAction.js';
 import { runCommand } from './runCommand.js';
 
@@ -134,6 +134,45 @@ describe('the action', () => {
       'us-east': expect.objectContaining({ result: 'cancelled', pending: ['shop/Deployment/slow'] }),
     });
     expect(Object.values(clustersOf(run)).some((cluster) => cluster.stopped)).toBe(false); // the job's signal, not fail-fast
+  }, 90_000);
+
+  it('asks each cluster for 2 discovery documents, then one LIST and at most one WATCH per type and namespace', async () => {
+    const ns = 'count';
+    const clusters = ['- name: eu-west', '  kubeconfig: KUBECONFIG_EU', '- name: ap-south', '  kubeconfig: KUBECONFIG_AP_ADMIN'].join('\n');
+    // Two targets of each type. The ConfigMaps are there (Current at the first LIST); the Deployments come
+    // once the action waits, so that each cluster must follow them with its watch.
+    for (const cluster of [eu, ap]) {
+      cluster.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+      for (const name of ['settings', 'flags']) cluster.create(configMap(name, { namespace: ns }));
+    }
+    let created = false;
+    const onStdout = (stdout: string) => {
+      if (created || !stdout.includes('[eu-west] Waiting for') || !stdout.includes('[ap-south] Waiting for')) return;
+      created = true;
+      for (const cluster of [eu, ap]) for (const name of ['api', 'web']) cluster.create(deployment(name, { namespace: ns, readyAfterMs: 200 }));
+    };
+    for (const cluster of [eu, ap]) cluster.counters.reset();
+
+    const run = await runAction(
+      { clusters, namespace: ns, resources: 'deployment/api, deployment/web, configmap/settings, configmap/flags', timeout: '60s' },
+      { workspace, env: { ...env(), KUBECONFIG_AP_ADMIN: ap.kubeconfig() }, onStdout },
+    );
+
+    expect(created).toBe(true);
+    expect(run.errors).toEqual([]);
+    expect(run.outputs.result).toBe('ready');
+    for (const cluster of [eu, ap]) {
+      const requests = cluster.counters.requests().map((r) => `${r.verb} ${r.resource} ${r.namespace ?? ''}`.trim());
+      // Beyond the one LIST and WATCH per type and namespace, only what the first LIST called for: a watch of a
+      // type whose targets were all done at it may not start before the wait ends, and a named target not
+      // found makes one GET of its namespace (to say whether it exists). Never a second of either.
+      const optional = (r: string) => r === `watch configmaps ${ns}` || r.startsWith('get namespaces');
+      expect(requests.filter((r) => r === `watch configmaps ${ns}`).length).toBeLessThanOrEqual(1);
+      expect(requests.filter((r) => r.startsWith('get namespaces')).length).toBeLessThanOrEqual(1);
+      expect(requests.filter((r) => !optional(r)).sort()).toEqual(
+        ['discovery /api', 'discovery /apis', `list configmaps ${ns}`, `list deployments ${ns}`, `watch deployments ${ns}`].sort(),
+      );
+    }
   }, 90_000);
 
   it('ends every cluster`s wait at the first Failed target anywhere, reporting the others as they stood', async () => {

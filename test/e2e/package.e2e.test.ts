@@ -66,7 +66,7 @@ afterAll(async () => {
 describe('the npm package', () => {
   it('installs the command alone: no dependencies, under 5 MB', () => {
     expect(existsSync(path.join(installed, 'node_modules'))).toBe(false);
-    expect(readdirSync(path.join(installed, 'dist')).sort()).toEqual(['chunks', 'cli.js', 'licenses.txt', 'package.json']);
+    expect(readdirSync(path.join(installed, 'dist')).sort()).toEqual(['chunks', 'cli.js', 'kubewait-cli.js', 'licenses.txt', 'package.json']);
     expect(bytesUnder(installed)).toBeLessThan(MAX_INSTALLED_BYTES);
   });
 

@@ -51,6 +51,8 @@ export interface RunOptions {
   signalWhen?: (stdout: string) => NodeJS.Signals | undefined;
   /** Send this signal this long after the start, whatever the process is doing (start-up included). */
   signalAfter?: { ms: number; signal: NodeJS.Signals };
+  /** Cancel the job as the runner does: SIGINT this long after the start, SIGTERM 7.5 s after that. */
+  runnerCancelAfterMs?: number;
   /** Run this bundle instead of dist/index.js (bench/ compares builds). */
   entry?: string;
 }
@@ -118,6 +120,9 @@ export async function runAction(inputs: Record<string, string>, options: RunOpti
   }
 }
 
+/** The runner's cancellation: SIGINT, then SIGTERM this much later (actions/runner, ProcessInvoker). */
+const RUNNER_SIGTERM_AFTER_MS = 7_500;
+
 function spawnAction(env: Record<string, string>, cwd: string, options: RunOptions) {
   return new Promise<{ exitCode: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve, reject) => {
     const child = spawn(process.execPath, [options.entry ?? DIST_ENTRY], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -126,6 +131,9 @@ function spawnAction(env: Record<string, string>, cwd: string, options: RunOptio
     let signalled = false;
     const killer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 90_000);
     const early = options.signalAfter && setTimeout(() => child.kill(options.signalAfter!.signal), options.signalAfter.ms);
+    const cancel = options.runnerCancelAfterMs;
+    const runnerSignals =
+      cancel === undefined ? [] : [setTimeout(() => child.kill('SIGINT'), cancel), setTimeout(() => child.kill('SIGTERM'), cancel + RUNNER_SIGTERM_AFTER_MS)];
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
       options.onStdout?.(stdout);
@@ -140,6 +148,7 @@ function spawnAction(env: Record<string, string>, cwd: string, options: RunOptio
     child.on('close', (exitCode, signal) => {
       clearTimeout(killer);
       clearTimeout(early);
+      runnerSignals.forEach(clearTimeout);
       resolve({ exitCode, signal, stdout, stderr });
     });
   });

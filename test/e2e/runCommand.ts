@@ -37,6 +37,8 @@ export interface CommandOptions {
   standalone?: boolean;
   /** Run on a pseudo-terminal (util-linux `script`), as in a person's shell; stdout and stderr both arrive on stdout. */
   terminal?: boolean;
+  /** Options for Node itself, before dist/cli.js (like `--import` of a preload). */
+  nodeArgs?: string[];
 }
 
 export async function runCommand(args: string[], options: CommandOptions = {}): Promise<CommandRun> {
@@ -49,9 +51,10 @@ export async function runCommand(args: string[], options: CommandOptions = {}): 
       HOME: scratch,
       ...options.env,
     };
-    const executable = options.command ?? (process.env.KUBEWAIT_BIN || undefined);
+    // Node options (nodeArgs) are for dist/cli.js: such a run never takes KUBEWAIT_BIN.
+    const executable = options.command ?? (options.nodeArgs ? undefined : process.env.KUBEWAIT_BIN || undefined);
     let command = executable ?? process.execPath;
-    let argv = executable ? [...args] : [DIST_CLI, ...args];
+    let argv = executable ? [...args] : [...(options.nodeArgs ?? []), DIST_CLI, ...args];
     if (options.viaKubectl) {
       mkdirSync(bin);
       symlinkSync(executable ?? DIST_CLI, path.join(bin, 'kubectl-kubewait'));

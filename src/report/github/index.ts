@@ -1,6 +1,7 @@
 /**
  * Reporting back to GitHub: the sticky pull-request comment and the Deployment status. The action's shell
- * makes one call before the wait (`startGitHubReports`) and one after it (`finish`), or one after a setup
+ * makes one call as the wait starts (`startGitHubReports`, which runs beside it) and one after the report
+ * (`finish`), or one after a setup
  * failure (`reportSetupFailureToGitHub`). Nothing here throws: every failure comes back as one warning, and
  * the wait's result and exit code are the caller's alone. The shells log through their `ReportWriter`;
  * `startDeploymentReport` and `finishGitHubReports` are the same steps returning their messages instead
@@ -57,7 +58,8 @@ export interface GitHubReportResult extends GitHubReportMessages {
   deploymentId?: number;
 }
 
-/** The runner sends SIGINT, then SIGTERM 7.5 s later, then kills the process. */
+/** Reporting's time after a cancellation: the runner sends SIGINT, then SIGTERM 7.5 s later, then kills the
+ *  process; the outputs and the job summary are written before, and the step ends in time. */
 const CANCELLED_BUDGET_MS = 5_000;
 
 function wanted(settings: ReporterSettings): { comment: boolean; deployment: boolean } {
@@ -191,7 +193,7 @@ export async function finishGitHubReports(
 /** Where the shell logs: its `ReportWriter`. */
 export type GitHubReportLog = Pick<ReportWriter, 'info' | 'warning' | 'setSecret'>;
 
-/** The reports started before the wait; `finish` after the job summary is written. */
+/** The reports started beside the wait; `finish` after the outputs and the job summary are written. */
 export interface GitHubReports {
   finish(result: EngineResult): Promise<void>;
 }
@@ -216,16 +218,48 @@ function logMessages(messages: GitHubReportMessages, log: GitHubReportLog): void
   for (const warning of messages.warnings) log.warning(warning);
 }
 
-/** Call right before the wait: starts the Deployment when one is configured. Resolves, never rejects. */
-export async function startGitHubReports(settings: GitHubReportSettings, log: GitHubReportLog): Promise<GitHubReports> {
+/**
+ * Call when the wait starts: starts the Deployment (when one is configured) beside the wait and returns at
+ * once. A GitHub API that answers slowly or never must not delay the wait, nor the verdict: `finish` waits for
+ * this start, and once `cancelled` is aborted (the job was cancelled, before or during reporting), for at most
+ * CANCELLED_BUDGET_MS more. Never rejects.
+ */
+export function startGitHubReports(settings: GitHubReportSettings, log: GitHubReportLog, cancelled?: AbortSignal): GitHubReports {
   const options = shellOptions(settings, log);
-  const deployment = await startDeploymentReport(options);
-  logMessages(deployment, log);
+  const deployment = startDeploymentReport(options);
   return {
     async finish(result) {
-      logMessages(await finishGitHubReports(result, { ...options, deployment }), log);
+      const reporting = (async () => {
+        const started = await deployment;
+        // Said now, not while the wait's live log runs.
+        logMessages(started, log);
+        logMessages(await finishGitHubReports(result, { ...options, deployment: started }), log);
+      })();
+      if (!(await withinCancellationGrace(reporting, cancelled))) {
+        log.warning(
+          `kubewait: reporting to GitHub did not finish within ${CANCELLED_BUDGET_MS / 1000}s of the cancellation and was abandoned. The wait's result is not affected.`,
+        );
+      }
     },
   };
+}
+
+/** Resolves true once `work` is done, or false when `cancelled` has been aborted for CANCELLED_BUDGET_MS first. */
+async function withinCancellationGrace(work: Promise<void>, cancelled: AbortSignal | undefined): Promise<boolean> {
+  if (!cancelled) return (await work, true);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let startGrace: (() => void) | undefined;
+  const graceOver = new Promise<false>((resolve) => {
+    startGrace = () => (timer = setTimeout(() => resolve(false), CANCELLED_BUDGET_MS));
+  });
+  if (cancelled.aborted) startGrace!();
+  else cancelled.addEventListener('abort', startGrace!, { once: true });
+  try {
+    return await Promise.race([work.then(() => true as const), graceOver]);
+  } finally {
+    clearTimeout(timer);
+    cancelled.removeEventListener('abort', startGrace!);
+  }
 }
 
 /**
