@@ -1,5 +1,5 @@
 /**
- * What dist/ is built from, as one hash: src/, package-lock.json and the build script, by content (a fresh
+ * What dist/ is built from, as one hash: src/, package-lock.json and the build scripts, by content (a fresh
  * clone's mtimes say nothing). `npm run package` records it in dist/build.json; the tests and the demo
  * compare it to decide whether the committed bundle is current or must be rebuilt.
  */
@@ -25,20 +25,35 @@ export const DIST_BUNDLE = path.join(ROOT, 'dist/kubewait.js');
 export const DIST_CLI = path.join(ROOT, 'dist/cli.js');
 export const DIST_CLI_BUNDLE = path.join(ROOT, 'dist/kubewait-cli.js');
 const DIST_FILES = [DIST_ENTRY, DIST_BUNDLE, DIST_CLI, DIST_CLI_BUNDLE];
+/** The command's chunks, beside dist/kubewait-cli.js (scripts/package.ts splits it), relative to dist/. */
+export const CHUNKS = 'chunks';
+const chunkFiles = (): string[] => {
+  const dir = path.join(ROOT, 'dist', CHUNKS);
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .sort()
+        .map((name) => path.join(dir, name))
+    : [];
+};
 
 export function sourcesHash(): string {
   const hash = createHash('sha256');
   const add = (file: string) => hash.update(path.relative(ROOT, file).split(path.sep).join('/')).update(readFileSync(file));
   const walk = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
-  [...walk(path.join(ROOT, 'src')).sort(), path.join(ROOT, 'package-lock.json'), path.join(ROOT, 'scripts/package.ts')].forEach(add);
+  [
+    ...walk(path.join(ROOT, 'src')).sort(),
+    path.join(ROOT, 'package-lock.json'),
+    path.join(ROOT, 'scripts/package.ts'),
+    path.join(ROOT, 'scripts/bundle-plugins.ts'),
+  ].forEach(add);
   return hash.digest('hex');
 }
 
 /** Every built file as one hash: any one edited makes dist/ another build. */
 export const distHash = (): string => {
   const hash = createHash('sha256');
-  for (const file of DIST_FILES) hash.update(readFileSync(file));
+  for (const file of [...DIST_FILES, ...chunkFiles()]) hash.update(path.relative(ROOT, file)).update(readFileSync(file));
   return hash.digest('hex');
 };
 

@@ -7,7 +7,6 @@
  * A read is bounded: regular files only (a FIFO or a device would never end, or never stop), opened without
  * blocking and checked on the open handle, and at most `MAX_FILE_BYTES`.
  */
-import * as glob from '@actions/glob';
 import { constants } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -48,7 +47,13 @@ export function workspaceFiles(cwd: string): WorkspaceFiles {
   };
 }
 
+/** @actions/glob, loaded when a pattern is expanded: it brings @actions/core and @actions/http-client, which
+ *  the command's --version, --help and every run without `manifests` or `health-checks` never need
+ *  (bench/RESULTS.md, start-up). */
+const loadGlob = () => import('@actions/glob');
+
 async function matchPatterns(patterns: readonly string[], cwd: string, options: MatchOptions): Promise<PatternMatch[]> {
+  const glob = await loadGlob();
   const exclusions = options.exclusions ? patterns.filter((pattern) => pattern.startsWith('!')).map((pattern) => `!${absolute(pattern.slice(1), cwd)}`) : [];
   // The globber applies `!` lines to what it matches, not to the files of a directory it matched (`k8s/`):
   // those are read here, so the excluded files are listed once and taken out of them too.
@@ -77,6 +82,7 @@ async function matchPatterns(patterns: readonly string[], cwd: string, options: 
 async function excludedFiles(patterns: readonly string[], cwd: string): Promise<Set<string>> {
   const exclusions = patterns.filter((pattern) => pattern.startsWith('!') && pattern.length > 1).map((pattern) => absolute(pattern.slice(1), cwd));
   if (exclusions.length === 0) return new Set();
+  const glob = await loadGlob();
   const globber = await glob.create(exclusions.join('\n'), { implicitDescendants: true, matchDirectories: false });
   return new Set(await globber.glob());
 }

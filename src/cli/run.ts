@@ -5,7 +5,6 @@
  */
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import packageJson from '../../package.json' with { type: 'json' };
 import type { RunResult as EngineResult } from '../result.js';
 import type { KubeconfigSources } from '../kube/index.js';
 import { SecretMasks } from '../kube/masks.js';
@@ -22,8 +21,7 @@ import { helpText } from './help.js';
 import { renderJunit, renderSetupFailureJunit } from './junit.js';
 import { describeForCommand, inCommandTerms } from './messages.js';
 import { colourWanted, flavourOf, terminalLog } from './terminal.js';
-
-export const VERSION = packageJson.version;
+import { VERSION } from '../version.js';
 
 export interface Stream {
   write(text: string): unknown;

@@ -7,6 +7,7 @@ import { clusterPublicResult } from './outputs.js';
 import type { WaitFor } from '../settings.js';
 import type { Status } from '../status/types.js';
 import { describeInputProblem } from '../settings.js';
+import { VERSION } from '../version.js';
 import { cell, code, details, escapeHtml, escapeMarkdown, linkText, table, urlPath } from './markdown.js';
 import { failedPodLines, failureHeadline } from './failure.js';
 import { distinctLogs, logDetails } from './logs.js';
@@ -382,7 +383,13 @@ function render(result: EngineResult, ctx: SummaryContext, limits: SummaryLimits
       );
     }
   }
+  sections.push(footer());
   return `${sections.filter((s): s is string => s !== undefined).join('\n\n')}\n`;
+}
+
+/** Which kubewait wrote the summary: a report read weeks later, or beside another job's, says its version. */
+function footer(): string {
+  return `<sub>kubewait ${VERSION}</sub>`;
 }
 
 export function byteLength(text: string): number {

@@ -196,7 +196,7 @@ describe('round two: the command', () => {
     const kubeconfig = path.join(kit.scratch, 'cli-kubeconfig');
     writeFileSync(kubeconfig, kit.cluster.kubeconfig({ namespace: 'hostile' }));
     const run = await runCommand(['deployment/web', '-o', 'json', '--kubeconfig', kubeconfig, '--timeout', '60s'], {
-      // Holds the load of any module over 1 MB (the bundle) and says so on stderr: the signal comes then.
+      // Holds the load of any module over 500 KB (a chunk the wait loads) and says so on stderr: the signal comes then.
       nodeArgs: ['--import', new URL('./slow-parse.ts', import.meta.url).href],
       signalWhen: (output) => (output.includes('parsing ') ? 'SIGINT' : undefined),
       killAfterMs: 30_000,

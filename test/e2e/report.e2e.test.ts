@@ -3,9 +3,11 @@
  * stuck at the deadline or crash-looping, against the stand-in.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { ResourceOutput } from '../../src/report/outputs.js';
 import { startCluster, type TestCluster } from '../cluster/index.js';
-import { ensureDist } from './dist.js';
+import { ensureDist, ROOT } from './dist.js';
 import { deployment } from './objects.js';
 import { runAction } from './runAction.js';
 
@@ -58,6 +60,9 @@ describe('the report without noise', () => {
     const heading = run.summary.split('\n').find((l) => l.startsWith('<summary>📄 pod api-'));
     expect(heading).toMatch(/container api: (ErrImagePull|ImagePullBackOff): .* … .*: not found<\/summary>$/);
     expect(heading!.length).toBeLessThan(400);
+    // Which kubewait wrote it: the package's version in the footer.
+    const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(run.summary.endsWith(`\n<sub>kubewait ${version}</sub>\n`)).toBe(true);
   }, 150_000);
 
   it('a crash loop says its restarts and last exit once, with no event rows restating it', async () => {

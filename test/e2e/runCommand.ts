@@ -3,6 +3,9 @@
  * a HOME without ~/.kube, no CI variables unless the test sets them), and reads back stdout, stderr and
  * the exit code. `viaKubectl` runs it as `kubectl kubewait ...` through the real kubectl, which finds the
  * plugin `kubectl-kubewait` on PATH: a link to dist/cli.js itself, so its shebang and mode are tested too.
+ * `command` runs an installed executable instead of dist/cli.js (the npm package's bin link); KUBEWAIT_BIN
+ * in the environment of the tests does so for every run that names none: the single executable
+ * (`KUBEWAIT_BIN=$(npm run sea --silent | tail -n 1) npx jest test/e2e/cli.e2e.test.ts`, scripts/sea.ts).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -27,6 +30,11 @@ export interface CommandOptions {
   signalWhen?: (output: string) => NodeJS.Signals | undefined;
   /** Run as `kubectl kubewait ARGS` through the real kubectl v1.35.2. */
   viaKubectl?: boolean;
+  /** An executable to run instead of `node dist/cli.js` (and KUBEWAIT_BIN): an installed `kubewait`
+   *  (test/e2e/package.e2e.test.ts), the single executable (test/e2e/sea.e2e.test.ts). */
+  command?: string;
+  /** PATH holds only the directory of the plugin link (`viaKubectl`): no Node, nothing else (the single executable). */
+  standalone?: boolean;
   /** Run on a pseudo-terminal (util-linux `script`), as in a person's shell; stdout and stderr both arrive on stdout. */
   terminal?: boolean;
   /** Options for Node itself, before dist/cli.js (like `--import` of a preload). */
@@ -39,15 +47,17 @@ export async function runCommand(args: string[], options: CommandOptions = {}): 
     // The plugin's shebang (`#!/usr/bin/env node`) must find the Node this test runs on (24), not the system's.
     const bin = path.join(scratch, 'bin');
     const env: Record<string, string> = {
-      PATH: [bin, path.dirname(process.execPath), process.env.PATH ?? ''].join(path.delimiter),
+      PATH: options.standalone ? bin : [bin, path.dirname(process.execPath), process.env.PATH ?? ''].join(path.delimiter),
       HOME: scratch,
       ...options.env,
     };
-    let command = process.execPath;
-    let argv = [...(options.nodeArgs ?? []), DIST_CLI, ...args];
+    // Node options (nodeArgs) are for dist/cli.js: such a run never takes KUBEWAIT_BIN.
+    const executable = options.command ?? (options.nodeArgs ? undefined : process.env.KUBEWAIT_BIN || undefined);
+    let command = executable ?? process.execPath;
+    let argv = executable ? [...args] : [...(options.nodeArgs ?? []), DIST_CLI, ...args];
     if (options.viaKubectl) {
       mkdirSync(bin);
-      symlinkSync(DIST_CLI, path.join(bin, 'kubectl-kubewait'));
+      symlinkSync(executable ?? DIST_CLI, path.join(bin, 'kubectl-kubewait'));
       command = await kubectlPath();
       argv = ['kubewait', ...args];
     }

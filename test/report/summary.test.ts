@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
 import type { RunResult as EngineResult } from '../../src/result.js';
 import {
   byteLength,
@@ -246,6 +247,14 @@ describe('renderSummary', () => {
     const md = renderSummary(result([pending('a')], { outcome: 'failed', error: { input: 'resources', message: 'type "foo" is ambiguous' } }), ctx);
     expect(md).toContain('> [!CAUTION]\n> Input &quot;resources&quot;: type &quot;foo&quot; is ambiguous');
     expect(tableRows(md)).toHaveLength(1);
+  });
+
+  it('ends with a footer naming the version of kubewait that wrote it (package.json), in every outcome', () => {
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    const footer = `\n\n<sub>kubewait ${version}</sub>\n`;
+    expect(renderSummary(result([ready('a')]), ctx).endsWith(footer)).toBe(true);
+    expect(renderSummary(result([failed('a')], { outcome: 'failed' }), ctx).endsWith(footer)).toBe(true);
+    expect(renderSummary(result([]), { server: '', context: '', waitFor: { kind: 'ready' } }).endsWith(footer)).toBe(true);
   });
 
   it('works without run information and without targets', () => {
