@@ -1,13 +1,15 @@
 /**
  * Jest runs the TypeScript sources as native ES modules (client-node 2 and @actions/* are ESM-only).
  *
- * `npm test` is the everyday loop; `npm run test:all` (what .ci/run runs) adds the real control plane
- * (test/real/, a minute of kube-apiserver and etcd start-up and real controllers).
+ * `npm test` is the everyday loop; `npm run test:all` (what .ci/run runs) adds the suites that build or
+ * start something big: the real control plane (test/real/: kube-apiserver, etcd, real controllers), the
+ * single executable (a 120 MB build) and the packed npm package installed offline.
  */
 import { availableParallelism } from 'node:os';
 import process from 'node:process';
 
 const everything = process.env.KUBEWAIT_TEST_ALL === '1';
+const ONLY_IN_TEST_ALL = ['<rootDir>/test/real/', '<rootDir>/test/e2e/sea.e2e.test.ts', '<rootDir>/test/e2e/package.e2e.test.ts'];
 
 export default {
   testEnvironment: 'node',
@@ -22,7 +24,7 @@ export default {
     '^.+\\.ts$': ['ts-jest', { useESM: true }],
   },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
-  testPathIgnorePatterns: everything ? ['/node_modules/'] : ['/node_modules/', '<rootDir>/test/real/'],
+  testPathIgnorePatterns: everything ? ['/node_modules/'] : ['/node_modules/', ...ONLY_IN_TEST_ALL],
   testTimeout: 60000,
   // Most suites spend their time waiting on child processes, servers and deadlines rather than computing
   // (a whole run keeps less than one core of two busy): two workers per core keep the cores busy.

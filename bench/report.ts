@@ -1,7 +1,6 @@
 /** Renders bench/RESULTS.md from the measurements. Pure: everything it says comes from its argument. */
 import type { Bundle } from './bundles.js';
 import { renderCliStartup, type CliStartup } from './cli-startup.js';
-import { renderTestLoop, type TestLoop } from './test-loop.js';
 import type { Machine } from './machine.js';
 import { table } from './markdown.js';
 import type { RunRecord } from './measure.js';
@@ -26,8 +25,6 @@ export interface BenchResults {
   labels: Record<WaiterId, string>;
   /** The command against kubectl wait (bench/cli-startup.ts); absent in results from before it existed. */
   cliStartup?: CliStartup;
-  /** The everyday test loop's wall time (bench/tests.ts); absent in results from before it existed. */
-  testLoop?: TestLoop;
 }
 
 export const LATENCY_TARGET_MS = 50;
@@ -340,7 +337,6 @@ export function renderResults(r: BenchResults, explanation: string): string {
     memorySection(r),
     startupSection(r),
     r.cliStartup ? renderCliStartup(r.cliStartup) : '',
-    r.testLoop ? renderTestLoop(r.testLoop) : '',
     failuresSection(r),
     explanation,
   ]
