@@ -12,6 +12,7 @@ export const INPUT_NAMES = [
   'manifests',
   'release',
   'revision',
+  'inventory',
   'wait-for',
   'timeout',
   'poll-interval',
@@ -38,6 +39,7 @@ export type InputName = (typeof INPUT_NAMES)[number];
 /** The defaults of action.yml that are values (an expression default is the runner's to evaluate). */
 export const INPUT_DEFAULTS = {
   'cluster-policy': 'all',
+  inventory: 'true',
   'wait-for': 'ready',
   timeout: '5m',
   'poll-interval': '2s',

@@ -69,6 +69,7 @@ export function parseSettings(read: InputReader): Settings {
     stableForMs: parseWindow('stable-for', value('stable-for'), '30s'),
     release,
     ...parseRevisionInput(value('revision')),
+    inventory: parseBoolean('inventory', value('inventory')),
     logs: parseBoolean('logs', value('logs')),
     logLines: parseLogLines(value('log-lines')),
   };

@@ -6,7 +6,7 @@ import type { Diagnosis } from '../status/types.js';
 import type { TargetReport } from '../result.js';
 import type { WaitFor } from '../settings.js';
 
-type Named = Pick<TargetReport, 'kind' | 'namespace' | 'name' | 'selector' | 'cluster'>;
+type Named = Pick<TargetReport, 'kind' | 'namespace' | 'name' | 'selector' | 'cluster'> & Partial<Pick<TargetReport, 'parent'>>;
 
 /** With several clusters (the `clusters` input), every reference says which: `[eu-west] `. */
 function clusterPrefix(target: Named): string {
@@ -21,13 +21,20 @@ export function logRef(target: Named): string {
   return clusterPrefix(target) + (target.namespace ? `${what} (${target.namespace})` : what);
 }
 
-/** Annotation title and summary heading: `Deployment shop/web`, `Namespace shop`. */
+/** Annotation title and summary heading: `Deployment shop/web`, `Namespace shop`; an object a GitOps
+ *  target applied under its parent: `Kustomization flux-system/apps -> Deployment shop/api`. */
 export function titleRef(target: Named): string {
   if (!target.name) {
     const where = target.namespace ? ` in ${target.namespace}` : '';
     return `${clusterPrefix(target)}${target.kind}${where} ${selectorPhrase(target)}`;
   }
-  return clusterPrefix(target) + (target.namespace ? `${target.kind} ${target.namespace}/${target.name}` : `${target.kind} ${target.name}`);
+  const parent = target.parent ? `${objectRef(target.parent)} -> ` : '';
+  return clusterPrefix(target) + parent + objectRef(target);
+}
+
+/** `Deployment shop/web`, `Namespace shop`. */
+export function objectRef(object: Pick<TargetReport, 'kind' | 'namespace' | 'name'>): string {
+  return object.namespace ? `${object.kind} ${object.namespace}/${object.name}` : `${object.kind} ${object.name}`;
 }
 
 /** The `pending` / `failed` output format: `NAMESPACE/KIND/NAME`, `KIND/NAME` when cluster-scoped.
