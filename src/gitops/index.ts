@@ -37,6 +37,17 @@ import { inventoryReady, inventoryTargets, parentKindOf, type ParentKind } from 
  *  long enough for a failing image pull to count as unrecoverable (the status library's 15 s grace). */
 const FAILED_JUDGING_MS = 20_000;
 
+/** How long finding the parents may wait for discovery before the wait starts without them. */
+const DISCOVERY_BUDGET_MS = 10_000;
+
+/** The names a Kustomization's or Application's type may be written with (kind, plural, singular, short
+ *  names, before any `.group`): any other target needs no discovery before the wait. */
+const PARENT_TYPE_NAMES = new Set(['kustomization', 'kustomizations', 'ks', 'application', 'applications', 'app', 'apps']);
+
+function mayBeParent(spec: TargetSpec): boolean {
+  return PARENT_TYPE_NAMES.has(spec.type.split('.')[0]!.toLowerCase());
+}
+
 export interface GitOpsWaitOptions extends ReleaseWaitOptions, Partial<Pick<Settings, 'inventory'>> {}
 
 /** A GitOps parent among the user's targets, as found: its type, and the spec that named it. */
@@ -55,9 +66,10 @@ interface ReadParent {
 
 /** Waits for the targets and, with `inventory` (the default), for the objects their GitOps parents applied. */
 export async function waitWithGitOps(cluster: Cluster, options: GitOpsWaitOptions): Promise<RunResult> {
-  if (options.inventory === false) return waitWithRelease(cluster, options);
+  if (options.inventory === false || !options.targets.some(mayBeParent)) return waitWithRelease(cluster, options);
   const cancelled = options.signal ?? new AbortController().signal;
-  await cluster.discovery.load(AbortSignal.any([cancelled, AbortSignal.timeout(Math.min(options.timeoutMs, 30_000))])).catch(() => undefined);
+  // Only the types are needed to know the parents; a discovery that fails is the wait's to report.
+  await cluster.discovery.load(AbortSignal.any([cancelled, AbortSignal.timeout(Math.min(options.timeoutMs, DISCOVERY_BUDGET_MS))])).catch(() => undefined);
   const parents = findParents(cluster, options);
   if (parents.length === 0) return waitWithRelease(cluster, options);
 
@@ -145,17 +157,17 @@ async function readParents(cluster: Cluster, parents: ParentSpec[], options: Git
   return read.flat();
 }
 
+/** The parent objects `spec` names, by LIST (the verbs the wait needs anyway: list and watch, no get). */
 async function readObjects(cluster: Cluster, type: ResourceType, namespace: string, spec: TargetSpec, signal: AbortSignal): Promise<KubeObject[]> {
-  const collection = resourcePath(type, namespace);
+  const items: KubeObject[] = [];
+  const selectors = spec.name ? { fieldSelector: `metadata.name=${spec.name}` } : { labelSelector: spec.selector ?? '' };
   try {
-    if (spec.name) return [(await cluster.client.get(`${collection}/${encodeURIComponent(spec.name)}`, {}, { signal })) as KubeObject];
-    const items: KubeObject[] = [];
-    await listPages(cluster.client, collection, (page) => items.push(...(page as KubeObject[])), { labelSelector: spec.selector ?? '', signal });
-    return items;
+    await listPages(cluster.client, resourcePath(type, namespace), (page) => items.push(...(page as KubeObject[])), { ...selectors, signal });
   } catch (error) {
     if (error instanceof ApiError) return [];
     throw error;
   }
+  return items;
 }
 
 /**
