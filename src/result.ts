@@ -68,7 +68,7 @@ export interface TargetReport {
   parent?: TargetParent;
 }
 
-/** A Flux Kustomization or Argo CD Application, as the parent of the objects it applied. */
+/** A Flux Kustomization or HelmRelease or an Argo CD Application, as the parent of the objects it applied. */
 export interface TargetParent {
   kind: string;
   /** Empty for a cluster-scoped parent. */

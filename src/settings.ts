@@ -120,7 +120,7 @@ export interface Settings {
   release: string;
   /** `revision`: what Flux and Argo CD targets must have applied to be ready; undefined when not set. */
   revision?: WantedRevision;
-  /** `inventory`: the objects a Flux Kustomization or Argo CD Application target applied are targets too (src/gitops/). */
+  /** `inventory`: the objects a Flux Kustomization or HelmRelease or Argo CD Application target applied are targets too (src/gitops/). */
   inventory: boolean;
   /** Container log tails of failing containers in the report. */
   logs: boolean;

@@ -57,7 +57,7 @@ export const INPUT_FLAGS = {
   inventory: {
     flag: 'inventory',
     boolean: true,
-    help: 'the objects a Flux Kustomization or Argo CD Application target applied are targets too (--inventory=false: not)',
+    help: 'the objects a Flux Kustomization or HelmRelease or Argo CD Application target applied are targets too (--inventory=false: not)',
   },
   'wait-for': { flag: 'for', value: 'CONDITION', help: 'ready, deleted, condition=TYPE[=VALUE] or jsonpath=EXPR[=VALUE]' },
   timeout: { flag: 'timeout', value: 'DURATION', help: 'overall deadline, like 90s, 5m or 1h30m' },

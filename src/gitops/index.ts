@@ -1,7 +1,8 @@
 /**
- * The GitOps wing: through to the workloads (the `inventory` input, issue 20). A Flux Kustomization or an
- * Argo CD Application among the targets is judged by the revision its controller applied (status/gitops/);
- * this wing makes the objects it applied targets too, judged like any other (pods, container causes, log
+ * The GitOps wing: through to the workloads (the `inventory` input, issue 20). A Flux Kustomization or
+ * HelmRelease or an Argo CD Application among the targets is judged by the revision its controller applied
+ * (status/gitops/); this wing makes the objects it applied targets too (inventory.ts; a HelmRelease's are its
+ * Helm release's, read by the release wing's reader), judged like any other (pods, container causes, log
  * tails), and reported under their parent (`parent` of TargetReport): "Kustomization flux-system/apps ->
  * Deployment shop/api".
  *
@@ -26,12 +27,13 @@
  */
 import { Scheduler } from '../engine/scheduler.js';
 import { ApiError, listPages, qualifiedResource, resourcePath, type Cluster, type ResourceType } from '../kube/index.js';
+import { readRelease } from '../release/read.js';
 import { waitWithRelease, type ReleaseWaitOptions } from '../release/index.js';
 import type { RunResult, TargetParent, TargetReport } from '../result.js';
-import type { Settings } from '../settings.js';
+import { InputError, type Settings } from '../settings.js';
 import type { KubeObject } from '../status/fields.js';
 import { dedupe, type TargetSpec } from '../targets/index.js';
-import { inventoryReady, inventoryTargets, parentKindOf, type ParentKind } from './inventory.js';
+import { helmReleaseStorage, inventoryReady, inventoryTargets, parentKindOf, type ParentKind } from './inventory.js';
 
 /** How long the inventory of a wait that already failed is judged (as a failed Helm release's objects):
  *  long enough for a failing image pull to count as unrecoverable (the status library's 15 s grace). */
@@ -42,7 +44,7 @@ const DISCOVERY_BUDGET_MS = 10_000;
 
 /** The names a Kustomization's or Application's type may be written with (kind, plural, singular, short
  *  names, before any `.group`): any other target needs no discovery before the wait. */
-const PARENT_TYPE_NAMES = new Set(['kustomization', 'kustomizations', 'ks', 'application', 'applications', 'app', 'apps']);
+const PARENT_TYPE_NAMES = new Set(['kustomization', 'kustomizations', 'ks', 'helmrelease', 'helmreleases', 'hr', 'application', 'applications', 'app', 'apps']);
 
 function mayBeParent(spec: TargetSpec): boolean {
   return PARENT_TYPE_NAMES.has(spec.type.split('.')[0]!.toLowerCase());
@@ -83,12 +85,18 @@ export async function waitWithGitOps(cluster: Cluster, options: GitOpsWaitOption
 
 async function twoPhases(cluster: Cluster, options: GitOpsWaitOptions, parents: ParentSpec[], timers: Scheduler, cancelled: AbortSignal): Promise<RunResult> {
   const started = timers.now();
+  const warned = new Set<string>();
+  const warn = (message: string) => {
+    if (warned.has(message)) return;
+    warned.add(message);
+    options.observer?.warning?.(message);
+  };
   const deadline = AbortSignal.any([cancelled, abortAfter(timers, options.timeoutMs)]);
   const inventoryReadable = new AbortController();
   let read: ReadParent[] = [];
   const poll = (async () => {
     while (!deadline.aborted && !inventoryReadable.signal.aborted) {
-      read = await readParents(cluster, parents, options, deadline);
+      read = await readParents(cluster, parents, options, deadline, warn);
       if (read.length > 0 && read.every((p) => p.targets)) return inventoryReadable.abort();
       await timers.sleep(options.pollIntervalMs);
     }
@@ -98,21 +106,23 @@ async function twoPhases(cluster: Cluster, options: GitOpsWaitOptions, parents: 
   inventoryReadable.abort(); // stops the poll when the wait ended first
   timers.wakeAll();
   await poll;
-  if (cancelled.aborted || (!first.cancelled && first.outcome === 'timeout')) return first;
+  const withWarnings = (result: RunResult): RunResult => ({ ...result, warnings: [...new Set([...result.warnings, ...warned])] });
+  if (cancelled.aborted || (!first.cancelled && first.outcome === 'timeout')) return withWarnings(first);
   // The wait ended by itself (ready, or failed) before the poll saw every inventory: read it once more.
-  if (!read.every((p) => p.targets)) read = await readParents(cluster, parents, options, deadline);
+  if (!read.every((p) => p.targets)) read = await readParents(cluster, parents, options, deadline, warn);
   const withInventory = read.filter((p): p is Required<ReadParent> => p.targets !== undefined && p.targets.length > 0);
-  if (withInventory.length === 0) return first.cancelled ? waitWithRelease(cluster, { ...options, timeoutMs: remaining(options, timers, started) }) : first;
+  if (withInventory.length === 0)
+    return withWarnings(first.cancelled ? await waitWithRelease(cluster, { ...options, timeoutMs: remaining(options, timers, started) }) : first);
 
   const { targets, parentOf, warnings } = await judgeable(cluster, withInventory, options, deadline);
   for (const { parent, targets: applied } of withInventory)
     options.say(`kubewait: ${parentName(parent)} applied ${applied.length} object${applied.length === 1 ? '' : 's'}: waiting for them too`);
-  for (const warning of warnings) options.observer?.warning?.(warning);
+  for (const warning of warnings) warn(warning);
 
   const phase2 = { ...options, targets: dedupe([...options.targets, ...targets]), timeoutMs: remaining(options, timers, started) };
   const second = await waitWithRelease(cluster, phase2);
   if (cancelled.aborted || second.cancelled || second.outcome !== 'failed' || !someUnjudged(second, parentOf))
-    return withParents(second, parentOf, warnings, (timers.now() - started) / 1000);
+    return withParents(second, parentOf, [...warned], (timers.now() - started) / 1000);
   // Failed (a parent Flux or Argo CD already calls failed, so fail-fast stopped at once) before every
   // applied object was judged: judge those objects alone, briefly, so that the summary names the one that broke.
   const judgingMs = Math.min(remaining(options, timers, started), FAILED_JUDGING_MS);
@@ -124,7 +134,7 @@ async function twoPhases(cluster: Cluster, options: GitOpsWaitOptions, parents: 
     signal: AbortSignal.any([cancelled, abortAfter(timers, judgingMs)]),
   });
   const outcome = { ...withJudged(second, judged, parentOf), cancelled: cancelled.aborted };
-  return withParents(outcome, parentOf, warnings, (timers.now() - started) / 1000);
+  return withParents(outcome, parentOf, [...warned], (timers.now() - started) / 1000);
 }
 
 /** The user's targets whose type is a GitOps parent, once discovery has resolved them. */
@@ -143,18 +153,55 @@ function findParents(cluster: Cluster, options: GitOpsWaitOptions): ParentSpec[]
  * Every parent as it stands, each with its inventory once it is the revision's. A parent that cannot be
  * read (not there yet, forbidden, a failing server) has none: the wait judges and reports it.
  */
-async function readParents(cluster: Cluster, parents: ParentSpec[], options: GitOpsWaitOptions, signal: AbortSignal): Promise<ReadParent[]> {
+async function readParents(
+  cluster: Cluster,
+  parents: ParentSpec[],
+  options: GitOpsWaitOptions,
+  signal: AbortSignal,
+  warn: (message: string) => void,
+): Promise<ReadParent[]> {
   const read = await Promise.all(
     parents.map(async ({ kind, type, namespace, spec }) => {
       const objects = await readObjects(cluster, type, namespace, spec, signal);
-      return objects.map((obj): ReadParent => {
-        const metadata = (obj.metadata ?? {}) as { name?: string; namespace?: string };
-        const parent = { kind: type.kind, namespace: metadata.namespace ?? '', name: metadata.name ?? '' };
-        return inventoryReady(kind, obj, options.revision) ? { parent, targets: inventoryTargets(kind, obj) } : { parent };
-      });
+      return Promise.all(
+        objects.map(async (obj): Promise<ReadParent> => {
+          const metadata = (obj.metadata ?? {}) as { name?: string; namespace?: string };
+          const parent = { kind: type.kind, namespace: metadata.namespace ?? '', name: metadata.name ?? '' };
+          if (!inventoryReady(kind, obj, options.revision)) return { parent };
+          if (kind !== 'HelmRelease') return { parent, targets: inventoryTargets(kind, obj) };
+          const targets = await helmReleaseTargets(cluster, obj, parent, signal, warn);
+          return targets ? { parent, targets } : { parent };
+        }),
+      );
     }),
   );
   return read.flat();
+}
+
+/**
+ * A HelmRelease's objects: its Helm release's latest revision, read as the `release` input reads one
+ * (src/release/). Undefined while there is no record yet; [] when it cannot be read (one warning).
+ */
+async function helmReleaseTargets(
+  cluster: Cluster,
+  obj: KubeObject,
+  parent: TargetParent,
+  signal: AbortSignal,
+  warn: (message: string) => void,
+): Promise<TargetSpec[] | undefined> {
+  const storage = helmReleaseStorage(obj);
+  if (!storage) return undefined;
+  try {
+    const release = await readRelease(cluster.client, storage.namespace, storage.name, signal, warn);
+    return release === 'not-found' ? undefined : release.targets;
+  } catch (error) {
+    if (error instanceof InputError) {
+      warn(`Not judged: the objects of ${parentName(parent)}: ${error.message}`);
+      return [];
+    }
+    if (error instanceof ApiError) return undefined; // read again at the next poll
+    throw error;
+  }
 }
 
 /** The parent objects `spec` names, by LIST (the verbs the wait needs anyway: list and watch, no get). */

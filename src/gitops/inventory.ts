@@ -5,13 +5,16 @@
  *   writes it, `<namespace>_<name>_<group>_<kind>` (an empty namespace for cluster-scoped objects, an empty
  *   group for the core API, a `:` of the name as `__`), and `v` the version it was applied at
  *   (kustomize-controller api/v1 inventory_types.go, fluxcd/cli-utils pkg/object/objmetadata.go).
+ * - Flux HelmRelease: the objects of its Helm release (read by the release wing, src/release/, where
+ *   `helmReleaseStorage` says it is stored), as `release` reads them.
  * - Argo CD Application: `status.resources[]` (ResourceStatus: group, version, kind, namespace, name), less
  *   the hooks (`hook: true`, run once per sync and then deleted) and the objects Argo CD only keeps to prune
  *   (`requiresPruning: true`, no longer in Git).
  *
  * When it is taken (`inventoryReady`): only the inventory of the revision the step shipped says anything about
  * it. kustomize-controller sets `lastAttemptedRevision` and the new inventory once it has applied a revision,
- * before its health checks; Argo CD's `status.resources` follow `status.sync.revision(s)`. Without a
+ * before its health checks; helm-controller sets `lastAttemptedRevision` when it starts releasing a chart
+ * version; Argo CD's `status.resources` follow `status.sync.revision(s)`. Without a
  * `revision`, the inventory is taken once the controller has finished with the object (Flux: Ready True or
  * False; Argo CD: Synced).
  */
@@ -22,10 +25,11 @@ import { anyRevisionMatches, revisionMatches } from '../status/gitops/revision.j
 import type { TargetSpec } from '../targets/index.js';
 
 /** The GitOps kinds that have an inventory, by `group/kind`. */
-export type ParentKind = 'Kustomization' | 'Application';
+export type ParentKind = 'Kustomization' | 'HelmRelease' | 'Application';
 
 const PARENTS: ReadonlyMap<string, ParentKind> = new Map([
   ['kustomize.toolkit.fluxcd.io/Kustomization', 'Kustomization'],
+  ['helm.toolkit.fluxcd.io/HelmRelease', 'HelmRelease'],
   ['argoproj.io/Application', 'Application'],
 ]);
 
@@ -38,16 +42,45 @@ export function parentKindOf(group: string, kind: string): ParentKind | undefine
 export function inventoryReady(kind: ParentKind, obj: KubeObject, revision: WantedRevision | undefined): boolean {
   if (kind === 'Kustomization') {
     if (revision) return revisionMatches(revision, stringAt(obj, 'lastAttemptedRevision')) || revisionMatches(revision, stringAt(obj, 'lastAppliedRevision'));
-    const ready = conditionOf(obj, 'Ready')?.status;
-    return ready === 'True' || ready === 'False';
+    return finished(obj);
+  }
+  if (kind === 'HelmRelease') {
+    if (!helmReleaseStorage(obj)) return false;
+    return revision ? revisionMatches(revision, stringAt(obj, 'lastAttemptedRevision')) : finished(obj);
   }
   if (revision) return anyRevisionMatches(revision, [stringAt(obj, 'sync', 'revision'), ...stringsAt(obj, 'sync', 'revisions')].filter(Boolean));
   return stringAt(obj, 'sync', 'status') === 'Synced';
 }
 
-/** The objects `obj` applied, as targets (type = kind, with the exact apiVersion, so resolution needs no guess). */
+/** Flux is done with the object, for better or worse: its Ready condition is True or False. */
+function finished(obj: KubeObject): boolean {
+  const ready = conditionOf(obj, 'Ready')?.status;
+  return ready === 'True' || ready === 'False';
+}
+
+/**
+ * The objects `obj` applied, as targets (type = kind, with the exact apiVersion, so resolution needs no
+ * guess). A HelmRelease has none here: its objects are its Helm release's (`helmReleaseStorage`).
+ */
 export function inventoryTargets(kind: ParentKind, obj: KubeObject): TargetSpec[] {
+  if (kind === 'HelmRelease') return [];
   return kind === 'Kustomization' ? fluxInventory(obj) : argoResources(obj);
+}
+
+/**
+ * Where a HelmRelease's Helm release is stored: `status.storageNamespace` and the release name of its
+ * newest `status.history` snapshot (helm-controller api/v2: Snapshot.Name, the release name it computed
+ * from `spec.releaseName` or `[<targetNamespace>-]<name>`). Undefined before the controller wrote them.
+ */
+export function helmReleaseStorage(obj: KubeObject): { namespace: string; name: string } | undefined {
+  const namespace = stringAt(obj, 'storageNamespace');
+  const history = isRecord(obj.status) && Array.isArray(obj.status.history) ? obj.status.history : [];
+  let newest: { version: number; name: string } | undefined;
+  for (const snapshot of history) {
+    if (!isRecord(snapshot) || typeof snapshot.version !== 'number' || typeof snapshot.name !== 'string') continue;
+    if (!newest || snapshot.version > newest.version) newest = { version: snapshot.version, name: snapshot.name };
+  }
+  return namespace && newest?.name ? { namespace, name: newest.name } : undefined;
 }
 
 function fluxInventory(obj: KubeObject): TargetSpec[] {

@@ -28,6 +28,8 @@ import {
 } from '../status/gitops/statuses.js';
 import { ensureDist } from './dist.js';
 import { configMap, deployment } from './objects.js';
+import { releaseManifest, releaseRecord } from '../release/fixtures/index.js';
+import { parseAllDocuments } from 'yaml';
 import { runAction } from './runAction.js';
 import { runCommand } from './runCommand.js';
 
@@ -451,5 +453,39 @@ describe('through to the workloads (inventory)', () => {
       'Deployment inv-argo-shop/api Failed',
     ]);
     expect(annotationOf(run, `Application ${ns}/shop -> Deployment inv-argo-shop/api`)).toContain('container api: exit 1: panic: missing DATABASE_URL');
+  }, 150_000);
+
+  it('a HelmRelease at the shipped chart version: its Helm release’s objects, the crash-looping Deployment named under it', async () => {
+    const ns = 'inv-helm';
+    // The golden records of release shop in namespace store (helm v4), and the objects of its revision 2 as helm created them.
+    for (const key of ['v1-superseded', 'v2-deployed'] as const) cluster.create(releaseRecord(key));
+    const objects = parseAllDocuments(releaseManifest('v2-deployed'))
+      .map((d) => d.toJS() as Record<string, any> | null)
+      .flatMap((o) => (o === null ? [] : o.kind === 'List' ? (o.items as Array<Record<string, any>>) : [o]))
+      .map((o) => (o.kind === 'Namespace' || o.metadata.namespace ? o : { ...o, metadata: { ...o.metadata, namespace: 'store' } }));
+    for (const object of objects) {
+      if (object.kind === 'Deployment') object.spec.template.metadata.annotations = { 'kubewait.test/pod-failure': 'CrashLoopBackOff' };
+      cluster.create(object);
+    }
+    const NEW_CHART = `0.1.0+${NEW_SHA.slice(0, 12)}`;
+    const object = helmRelease.object({ ...helmRelease.upgrading(`0.1.0+${OLD_SHA.slice(0, 12)}`, NEW_CHART), storageNamespace: 'store' }) as {
+      metadata: Record<string, unknown>;
+    };
+    cluster.create({ ...object, metadata: { ...object.metadata, namespace: ns } });
+
+    const run = await runAction({
+      kubeconfig: cluster.kubeconfig({ namespace: ns }),
+      resources: 'helmreleases.helm.toolkit.fluxcd.io/shop',
+      revision: SHORT,
+      timeout: '90s',
+    });
+
+    expect(run.outputs.result).toBe('failed');
+    const failed = resourcesOf(run.outputs).filter((r) => r.status === 'Failed');
+    expect(failed).toEqual([
+      expect.objectContaining({ kind: 'Deployment', namespace: 'store', name: 'shop-web', parent: { kind: 'HelmRelease', namespace: ns, name: 'shop' } }),
+    ]);
+    expect(resourcesOf(run.outputs).length).toBeGreaterThan(3); // the release's other objects, judged too
+    expect(annotationOf(run, `HelmRelease ${ns}/shop -> Deployment store/shop-web`)).toContain('CrashLoopBackOff');
   }, 150_000);
 });

@@ -3,10 +3,10 @@
  * application controller write (test/status/gitops/statuses.ts), and when it is the shipped revision's.
  */
 import { describe, expect, it } from '@jest/globals';
-import { inventoryReady, inventoryTargets, parentKindOf, parseObjMetadata } from '../../src/gitops/inventory.js';
+import { helmReleaseStorage, inventoryReady, inventoryTargets, parentKindOf, parseObjMetadata } from '../../src/gitops/inventory.js';
 import type { KubeObject } from '../../src/status/fields.js';
 import { parseRevision } from '../../src/status/gitops/revision.js';
-import { application, kustomization, NEW, NEW_SHA, OLD, OLD_SHA } from '../status/gitops/statuses.js';
+import { application, helmRelease, kustomization, NEW, NEW_SHA, OLD, OLD_SHA } from '../status/gitops/statuses.js';
 
 const revision = (text: string) => {
   const parsed = parseRevision(text);
@@ -60,6 +60,25 @@ describe('Flux inventory entries', () => {
   });
 });
 
+describe('Flux HelmRelease: its Helm release', () => {
+  const OLD_CHART = `0.1.0+${OLD_SHA.slice(0, 12)}`;
+  const NEW_CHART = `0.1.0+${NEW_SHA.slice(0, 12)}`;
+  const hr = (status: object) => helmRelease.object(status) as KubeObject;
+
+  it('is stored where status.storageNamespace and the newest history snapshot say', () => {
+    expect(helmReleaseStorage(hr(helmRelease.ready(NEW_CHART, 2)))).toEqual({ namespace: 'shop', name: 'shop' });
+    expect(helmReleaseStorage(hr({ conditions: [] }))).toBeUndefined();
+  });
+
+  it('is read once the shipped chart version is attempted, or without a revision once Ready is True or False', () => {
+    expect(inventoryReady('HelmRelease', hr(helmRelease.ready(OLD_CHART)), SHIPPED)).toBe(false);
+    expect(inventoryReady('HelmRelease', hr(helmRelease.upgrading(OLD_CHART, NEW_CHART)), SHIPPED)).toBe(true);
+    expect(inventoryReady('HelmRelease', hr(helmRelease.upgrading(OLD_CHART, NEW_CHART)), undefined)).toBe(false);
+    expect(inventoryReady('HelmRelease', hr(helmRelease.upgradeFailed(OLD_CHART, NEW_CHART)), undefined)).toBe(true);
+    expect(inventoryTargets('HelmRelease', hr(helmRelease.ready(NEW_CHART)))).toEqual([]);
+  });
+});
+
 describe('Argo CD status.resources', () => {
   it('become targets, hooks and objects only kept to prune left out', () => {
     const status = application.status({ sync: 'Synced', revision: NEW_SHA, health: 'Healthy' });
@@ -84,8 +103,9 @@ describe('Argo CD status.resources', () => {
   });
 });
 
-it('only Kustomizations and Applications have an inventory', () => {
+it('only Kustomizations, HelmReleases and Applications have an inventory', () => {
   expect(parentKindOf('kustomize.toolkit.fluxcd.io', 'Kustomization')).toBe('Kustomization');
+  expect(parentKindOf('helm.toolkit.fluxcd.io', 'HelmRelease')).toBe('HelmRelease');
   expect(parentKindOf('argoproj.io', 'Application')).toBe('Application');
   expect(parentKindOf('apps', 'Deployment')).toBeUndefined();
 });
