@@ -14,11 +14,18 @@ function clusterPrefix(target: Named): string {
 }
 
 /** kubectl-style reference for the log: `deployment/web (shop)`, `namespace/shop`,
- *  `deployment -l app=web (shop)` for a selector that matched nothing. */
+ *  `deployment -l app=web (shop)` for a selector that matched nothing; an object a GitOps target applied
+ *  under its parent: `kustomization/apps (flux-system) -> deployment/api (shop)`. */
 export function logRef(target: Named): string {
+  const parent = target.parent ? `${kubectlRef(target.parent)} -> ` : '';
   const kind = target.kind.toLowerCase();
   const what = target.name ? `${kind}/${target.name}` : `${kind} ${selectorPhrase(target)}`;
-  return clusterPrefix(target) + (target.namespace ? `${what} (${target.namespace})` : what);
+  return clusterPrefix(target) + parent + (target.namespace ? `${what} (${target.namespace})` : what);
+}
+
+function kubectlRef(object: Pick<TargetReport, 'kind' | 'namespace' | 'name'>): string {
+  const what = `${object.kind.toLowerCase()}/${object.name}`;
+  return object.namespace ? `${what} (${object.namespace})` : what;
 }
 
 /** Annotation title and summary heading: `Deployment shop/web`, `Namespace shop`; an object a GitOps

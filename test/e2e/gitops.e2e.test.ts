@@ -488,4 +488,25 @@ describe('through to the workloads (inventory)', () => {
     expect(resourcesOf(run.outputs).length).toBeGreaterThan(3); // the release's other objects, judged too
     expect(annotationOf(run, `HelmRelease ${ns}/shop -> Deployment store/shop-web`)).toContain('CrashLoopBackOff');
   }, 150_000);
+
+  it('the command: the crash-looping Deployment of a Kustomization, under its parent in the log and the JSON (exit 1)', async () => {
+    const ns = 'inv-cli';
+    const api = deployment('api', { namespace: 'inv-cli-shop', replicas: 1, podFailure: 'CrashLoopBackOff' });
+    cluster.create(api);
+    createKustomization(ns, { ...kustomization.checkingHealth(OLD, NEW), inventory: inventoryOf(api) });
+    const kubeconfig = path.join(mkdtempSync(path.join(tmpdir(), 'kubewait-gitops-')), 'config');
+    writeFileSync(kubeconfig, cluster.kubeconfig({ namespace: ns }));
+
+    const run = await runCommand([`${KUSTOMIZATION}/apps`, '--revision', NEW_SHA, '--kubeconfig', kubeconfig, '--timeout', '90s', '-o', 'json']);
+
+    expect(run.exitCode).toBe(1);
+    const document = JSON.parse(run.stdout) as { result: string; resources: ResourceOutput[] };
+    expect(document.result).toBe('failed');
+    expect(document.resources).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'Deployment', name: 'api', status: 'Failed', parent: { kind: 'Kustomization', namespace: ns, name: 'apps' } }),
+      ]),
+    );
+    expect(run.stderr).toContain(`kustomization/apps (${ns}) -> deployment/api (inv-cli-shop): Failed`);
+  }, 150_000);
 });

@@ -45,7 +45,7 @@ describe('target names', () => {
     {
       what: 'applied by a GitOps target: titled under its parent',
       t: target({ parent: { kind: 'Kustomization', namespace: 'flux-system', name: 'apps' } }),
-      log: 'deployment/web (shop)',
+      log: 'kustomization/apps (flux-system) -> deployment/web (shop)',
       title: 'Kustomization flux-system/apps -> Deployment shop/web',
       out: 'shop/Deployment/web',
     },
