@@ -107,7 +107,8 @@ async function twoPhases(cluster: Cluster, options: GitOpsWaitOptions, parents: 
   timers.wakeAll();
   await poll;
   const withWarnings = (result: RunResult): RunResult => ({ ...result, warnings: [...new Set([...result.warnings, ...warned])] });
-  if (cancelled.aborted || (!first.cancelled && first.outcome === 'timeout')) return withWarnings(first);
+  // The deadline, a cancelled job, or a problem that is the user's to fix (a forbidden target): that is the verdict.
+  if (cancelled.aborted || first.error || (!first.cancelled && first.outcome === 'timeout')) return withWarnings(first);
   // The wait ended by itself (ready, or failed) before the poll saw every inventory: read it once more.
   if (!read.every((p) => p.targets)) read = await readParents(cluster, parents, options, deadline, warn);
   const withInventory = read.filter((p): p is Required<ReadParent> => p.targets !== undefined && p.targets.length > 0);
