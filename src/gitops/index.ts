@@ -250,11 +250,20 @@ async function judgeable(
       return { spec, parent, key: objectKey(type.group, type.kind, namespace, spec.name ?? '') };
     }),
   );
+  // An object the user named too is one target, not two (their spec's type may be written `deploy`, this one's `Deployment`).
+  const named = new Set(
+    options.targets.flatMap((spec) => {
+      const resolution = spec.name ? cluster.discovery.resolve(spec) : undefined;
+      if (!resolution?.ok) return [];
+      const { type } = resolution;
+      return [objectKey(type.group, type.kind, type.namespaced ? (spec.namespace ?? options.defaultNamespace) : '', spec.name!)];
+    }),
+  );
   const parentOf = new Map<string, TargetParent>();
   const targets: TargetSpec[] = [];
   for (const candidate of await Promise.all(candidates)) {
     if (!candidate) continue;
-    targets.push(candidate.spec);
+    if (!named.has(candidate.key)) targets.push(candidate.spec);
     if (!parentOf.has(candidate.key)) parentOf.set(candidate.key, candidate.parent);
   }
   const warnings: string[] = [];

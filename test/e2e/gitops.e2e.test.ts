@@ -378,10 +378,9 @@ describe('through to the workloads (inventory)', () => {
       { after: 'applied 2 objects: waiting for them too', write: write({ ...kustomization.ready(NEW), inventory: inventoryOf(web, settings) }) },
     ]);
 
-    const run = await runAction(
-      { kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: `${KUSTOMIZATION}/apps`, revision: SHORT, timeout: '60s' },
-      { onStdout: play },
-    );
+    // The Deployment is named too: it is one target, reported under its parent.
+    const resources = `${KUSTOMIZATION}/apps\ninv-ready-shop/deploy/web`;
+    const run = await runAction({ kubeconfig: cluster.kubeconfig({ namespace: ns }), resources, revision: SHORT, timeout: '60s' }, { onStdout: play });
 
     expect(run.errors).toEqual([]);
     expect(run.outputs.result).toBe('ready');
