@@ -13,6 +13,7 @@ export const INPUT_NAMES = [
   'release',
   'release-min-revision',
   'revision',
+  'inventory',
   'wait-for',
   'timeout',
   'poll-interval',
@@ -40,6 +41,7 @@ export type InputName = (typeof INPUT_NAMES)[number];
 /** The defaults of action.yml that are values (an expression default is the runner's to evaluate). */
 export const INPUT_DEFAULTS = {
   'cluster-policy': 'all',
+  inventory: 'true',
   'wait-for': 'ready',
   timeout: '5m',
   'poll-interval': '2s',

@@ -82,6 +82,7 @@ export function parseSettings(read: InputReader): Settings {
     release,
     releaseMinRevision: parseReleaseMinRevision(value('release-min-revision'), release),
     ...parseRevisionInput(value('revision')),
+    inventory: parseBoolean('inventory', value('inventory')),
     logs: parseBoolean('logs', value('logs')),
     logLines: parseLogLines(value('log-lines')),
   };

@@ -1,13 +1,13 @@
 /**
  * What both shells do once they hold a `Settings` object: targets -> connect -> wait (a Helm release first,
- * when one is named: src/release/) -> explain (engine/explain-result.ts) -> report. The action
+ * when one is named: src/release/; the objects GitOps targets applied, src/gitops/) -> explain (engine/explain-result.ts) -> report. The action
  * (src/main.ts) and the command (src/cli/) differ only in where the live log, the secrets and the report
  * go, which they pass in as a `PipelineSink`; so both reach the same verdict on the same cluster.
  */
 import { explainResult } from './engine/explain-result.js';
+import { waitWithGitOps } from './gitops/index.js';
 import { connect, type KubeconfigSources } from './kube/index.js';
 import { SecretMasks } from './kube/masks.js';
-import { waitWithRelease } from './release/index.js';
 import { bufferedSink, createLiveLog, type LogSink } from './report/live-log.js';
 import type { RunResult } from './result.js';
 import { secretSettings, type Settings } from './settings.js';
@@ -69,7 +69,7 @@ export async function waitAndReport(settings: Settings, sink: PipelineSink, opti
   const log = bufferedSink(sink.log);
   try {
     await sink.begin?.();
-    const waited = await waitWithRelease(cluster, {
+    const waited = await waitWithGitOps(cluster, {
       ...settings,
       targets,
       healthRules,

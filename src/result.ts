@@ -4,7 +4,8 @@
  *
  * Three parts fill it in, each with what it owns: the engine (src/engine/) the outcome, every target's
  * status and history, and its warnings (`EngineResult` there is this result without the rest); the Helm
- * release wing (src/release/) the release as last read and, for an uninstalling one, the goal; the
+ * release wing (src/release/) the release as last read and, for an uninstalling one, the goal; the GitOps
+ * wing (src/gitops/) the `parent` of the targets a Flux or Argo CD object applied; the
  * pipeline's explain step (engine/explain-result.ts) the explanations of the workloads that did not get
  * there. The report layer (src/report/) and the command (src/cli/) import this module, never the engine.
  *
@@ -62,6 +63,17 @@ export interface TargetReport {
   optedOut?: boolean;
   /** Read after the wait for a workload that is not done: its failing pods, their log tails, a failed Job in words. */
   explanation?: TargetExplanation;
+  /** The GitOps object whose inventory made it a target (the `inventory` input, src/gitops/): the report
+   *  names it under its parent, `Kustomization flux-system/apps -> Deployment shop/api`. */
+  parent?: TargetParent;
+}
+
+/** A Flux Kustomization or HelmRelease or an Argo CD Application, as the parent of the objects it applied. */
+export interface TargetParent {
+  kind: string;
+  /** Empty for a cluster-scoped parent. */
+  namespace: string;
+  name: string;
 }
 
 /** What the explain step read about one workload that did not get there. */

@@ -126,6 +126,8 @@ export interface Settings {
   releaseMinRevision: ReleaseMinRevision;
   /** `revision`: what Flux and Argo CD targets must have applied to be ready; undefined when not set. */
   revision?: WantedRevision;
+  /** `inventory`: the objects a Flux Kustomization or HelmRelease or Argo CD Application target applied are targets too (src/gitops/). */
+  inventory: boolean;
   /** Container log tails of failing containers in the report. */
   logs: boolean;
   /** Lines of each failing container's log (1-1000). */

@@ -59,6 +59,11 @@ export const INPUT_FLAGS = {
     value: 'REVISION',
     help: 'the source revision shipped (commit sha, tag or main@sha1:SHA): Flux and Argo CD targets must have applied it',
   },
+  inventory: {
+    flag: 'inventory',
+    boolean: true,
+    help: 'the objects a Flux Kustomization or HelmRelease or Argo CD Application target applied are targets too (--inventory=false: not)',
+  },
   'wait-for': { flag: 'for', value: 'CONDITION', help: 'ready, deleted, condition=TYPE[=VALUE] or jsonpath=EXPR[=VALUE]' },
   timeout: { flag: 'timeout', value: 'DURATION', help: 'overall deadline, like 90s, 5m or 1h30m' },
   'poll-interval': { flag: 'poll-interval', value: 'DURATION', help: 'interval of LIST for polled types (at least 100ms)' },

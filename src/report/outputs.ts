@@ -20,6 +20,8 @@ export interface ResourceOutput {
   rule: string;
   file?: string;
   line?: number;
+  /** The GitOps object that applied it (the `inventory` input). */
+  parent?: TargetReport['parent'];
 }
 
 export interface Outputs {
@@ -66,6 +68,7 @@ export function resourceOutput(target: TargetReport): ResourceOutput {
   };
   if (target.file) out.file = target.file;
   if (target.file && target.line !== undefined) out.line = target.line;
+  if (target.parent) out.parent = target.parent;
   return out;
 }
 

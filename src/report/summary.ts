@@ -23,6 +23,7 @@ import {
   realHistory,
   standing,
   targetCount,
+  objectRef,
   titleRef,
   truncate,
   waitForInput,
@@ -214,6 +215,8 @@ function errorBlock(result: EngineResult): string | undefined {
 function resourceCell(target: TargetReport, run: RunInfo | undefined): string {
   const name = target.name || (target.selector ? `(none matching ${target.selector})` : '(none found)');
   const resource = cell(`${target.kind}/${name}`);
+  // An object a GitOps target applied: under its parent, as the details heading and the annotation name it.
+  if (target.parent) return `${resource}<br><sub>${cell(`applied by ${objectRef(target.parent)}`)}</sub>`;
   if (!target.file) return resource;
   const where = fileLine(target);
   const file = workspaceFile(target);

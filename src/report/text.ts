@@ -7,7 +7,7 @@ import type { TargetReport } from '../result.js';
 import type { WaitFor } from '../settings.js';
 import { shownJsonPathValue } from '../status/jsonpath/secret-data.js';
 
-type Named = Pick<TargetReport, 'kind' | 'namespace' | 'name' | 'selector' | 'cluster'>;
+type Named = Pick<TargetReport, 'kind' | 'namespace' | 'name' | 'selector' | 'cluster'> & Partial<Pick<TargetReport, 'parent'>>;
 
 /** With several clusters (the `clusters` input), every reference says which: `[eu-west] `. */
 function clusterPrefix(target: Named): string {
@@ -15,20 +15,34 @@ function clusterPrefix(target: Named): string {
 }
 
 /** kubectl-style reference for the log: `deployment/web (shop)`, `namespace/shop`,
- *  `deployment -l app=web (shop)` for a selector that matched nothing. */
+ *  `deployment -l app=web (shop)` for a selector that matched nothing; an object a GitOps target applied
+ *  under its parent: `kustomization/apps (flux-system) -> deployment/api (shop)`. */
 export function logRef(target: Named): string {
+  const parent = target.parent ? `${kubectlRef(target.parent)} -> ` : '';
   const kind = target.kind.toLowerCase();
   const what = target.name ? `${kind}/${target.name}` : `${kind} ${selectorPhrase(target)}`;
-  return clusterPrefix(target) + (target.namespace ? `${what} (${target.namespace})` : what);
+  return clusterPrefix(target) + parent + (target.namespace ? `${what} (${target.namespace})` : what);
 }
 
-/** Annotation title and summary heading: `Deployment shop/web`, `Namespace shop`. */
+function kubectlRef(object: Pick<TargetReport, 'kind' | 'namespace' | 'name'>): string {
+  const what = `${object.kind.toLowerCase()}/${object.name}`;
+  return object.namespace ? `${what} (${object.namespace})` : what;
+}
+
+/** Annotation title and summary heading: `Deployment shop/web`, `Namespace shop`; an object a GitOps
+ *  target applied under its parent: `Kustomization flux-system/apps -> Deployment shop/api`. */
 export function titleRef(target: Named): string {
   if (!target.name) {
     const where = target.namespace ? ` in ${target.namespace}` : '';
     return `${clusterPrefix(target)}${target.kind}${where} ${selectorPhrase(target)}`;
   }
-  return clusterPrefix(target) + (target.namespace ? `${target.kind} ${target.namespace}/${target.name}` : `${target.kind} ${target.name}`);
+  const parent = target.parent ? `${objectRef(target.parent)} -> ` : '';
+  return clusterPrefix(target) + parent + objectRef(target);
+}
+
+/** `Deployment shop/web`, `Namespace shop`. */
+export function objectRef(object: Pick<TargetReport, 'kind' | 'namespace' | 'name'>): string {
+  return object.namespace ? `${object.kind} ${object.namespace}/${object.name}` : `${object.kind} ${object.name}`;
 }
 
 /** The `pending` / `failed` output format: `NAMESPACE/KIND/NAME`, `KIND/NAME` when cluster-scoped.

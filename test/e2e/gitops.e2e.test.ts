@@ -3,6 +3,8 @@
  * Flux and Argo CD CRDs (test/cluster/fixtures/gitops/), while the test plays the controller: it writes the
  * statuses kustomize-controller and the Argo CD application controller write (test/status/gitops/statuses.ts),
  * each once kubewait has logged that it judged the previous one, so that a loaded machine sees every step.
+ * The cases about the GitOps objects' own verdicts set `inventory: false`: the objects their fixtures list as
+ * applied are not in the stand-in; "through to the workloads" creates them.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -25,6 +27,9 @@ import {
   PROGRESS_DEADLINE,
 } from '../status/gitops/statuses.js';
 import { ensureDist } from './dist.js';
+import { configMap, deployment } from './objects.js';
+import { releaseManifest, releaseRecord } from '../release/fixtures/index.js';
+import { parseAllDocuments } from 'yaml';
 import { runAction } from './runAction.js';
 import { runCommand } from './runCommand.js';
 
@@ -36,7 +41,11 @@ let cluster: TestCluster;
 
 beforeAll(async () => {
   await ensureDist();
-  cluster = await startCluster({ crdEstablishDelayMs: 20 });
+  cluster = await startCluster({
+    crdEstablishDelayMs: 20,
+    // Everything, but only in the namespaces of the RBAC case: as a Role in each would grant it.
+    tokens: { 'gitops-role': [{ verbs: ['*'], resources: ['*'], apiGroups: ['*'], namespaces: ['inv-rbac', 'inv-rbac-shop'] }] },
+  });
   for (const file of readdirSync(FIXTURES).filter((name) => name.endsWith('.yaml'))) {
     const crd = parse(readFileSync(new URL(file, FIXTURES), 'utf8')) as { metadata: { name: string } };
     cluster.create(crd);
@@ -97,7 +106,7 @@ describe('Flux Kustomization with revision', () => {
     ]);
 
     const run = await runAction(
-      { kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: `${KUSTOMIZATION}/apps`, revision: SHORT, timeout: '60s' },
+      { kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: `${KUSTOMIZATION}/apps`, revision: SHORT, timeout: '60s', inventory: 'false' },
       { onStdout: play },
     );
 
@@ -122,7 +131,7 @@ describe('Flux Kustomization with revision', () => {
     ]);
 
     const run = await runAction(
-      { kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: `${KUSTOMIZATION}/apps`, revision: NEW_SHA, timeout: '60s' },
+      { kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: `${KUSTOMIZATION}/apps`, revision: NEW_SHA, timeout: '60s', inventory: 'false' },
       { onStdout: play },
     );
 
@@ -140,7 +149,18 @@ describe('Flux Kustomization with revision', () => {
     const kubeconfig = path.join(mkdtempSync(path.join(tmpdir(), 'kubewait-gitops-')), 'config');
     writeFileSync(kubeconfig, cluster.kubeconfig({ namespace: ns }));
 
-    const run = await runCommand([`${KUSTOMIZATION}/apps`, '--revision', `main@sha1:${NEW_SHA}`, '--kubeconfig', kubeconfig, '--timeout', '3s', '-o', 'json']);
+    const run = await runCommand([
+      `${KUSTOMIZATION}/apps`,
+      '--revision',
+      `main@sha1:${NEW_SHA}`,
+      '--kubeconfig',
+      kubeconfig,
+      '--timeout',
+      '3s',
+      '--inventory=false',
+      '-o',
+      'json',
+    ]);
 
     expect(run.exitCode).toBe(2);
     const document = JSON.parse(run.stdout) as { result: string; resources: ResourceOutput[] };
@@ -156,7 +176,7 @@ describe('Flux Kustomization without revision', () => {
     const ns = 'flux-norevision';
     createKustomization(ns, kustomization.failed(OLD, NEW, 'HealthCheckFailed', HEALTH_CHECK_FAILED));
 
-    const run = await runAction({ kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: `${KUSTOMIZATION}/apps`, timeout: '20s' });
+    const run = await runAction({ kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: `${KUSTOMIZATION}/apps`, timeout: '20s', inventory: 'false' });
 
     expect(run.outputs.result).toBe('failed');
     const message = `HealthCheckFailed (revision ${NEW}): ${HEALTH_CHECK_FAILED}`;
@@ -178,7 +198,13 @@ describe('Flux HelmRelease with revision', () => {
     ]);
 
     const run = await runAction(
-      { kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: 'helmreleases.helm.toolkit.fluxcd.io/shop', revision: SHORT, timeout: '60s' },
+      {
+        kubeconfig: cluster.kubeconfig({ namespace: ns }),
+        resources: 'helmreleases.helm.toolkit.fluxcd.io/shop',
+        revision: SHORT,
+        timeout: '60s',
+        inventory: 'false',
+      },
       { onStdout: play },
     );
 
@@ -218,7 +244,7 @@ describe('Argo CD Application', () => {
     ]);
 
     const run = await runAction(
-      { kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: `${APPLICATION}/shop`, revision: SHORT, timeout: '60s' },
+      { kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: `${APPLICATION}/shop`, revision: SHORT, timeout: '60s', inventory: 'false' },
       { onStdout: play },
     );
 
@@ -245,7 +271,7 @@ describe('Argo CD Application', () => {
     ]);
 
     const run = await runAction(
-      { kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: `${APPLICATION}/shop`, revision: SHORT, timeout: '60s' },
+      { kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: `${APPLICATION}/shop`, revision: SHORT, timeout: '60s', inventory: 'false' },
       { onStdout: play },
     );
 
@@ -264,11 +290,222 @@ describe('Argo CD Application', () => {
     const kubeconfig = path.join(mkdtempSync(path.join(tmpdir(), 'kubewait-gitops-')), 'config');
     writeFileSync(kubeconfig, cluster.kubeconfig({ namespace: ns }));
 
-    const run = await runCommand([`${APPLICATION}/shop`, '--kubeconfig', kubeconfig, '--timeout', '30s', '-o', 'json']);
+    const run = await runCommand([`${APPLICATION}/shop`, '--kubeconfig', kubeconfig, '--timeout', '30s', '--inventory=false', '-o', 'json']);
 
     expect(run.exitCode).toBe(1);
     const document = JSON.parse(run.stdout) as { result: string; resources: ResourceOutput[] };
     expect(document.result).toBe('failed');
     expect(document.resources).toMatchObject([{ name: 'shop', status: 'Failed', rule: 'builtin:argocd-application' }]);
   }, 120_000);
+});
+
+/** kustomize-controller's inventory entries (`<namespace>_<name>_<group>_<kind>`, cli-utils ObjMetadata) of `objects`. */
+function inventoryOf(...objects: Array<{ apiVersion: string; kind: string; metadata: { namespace: string; name: string } }>) {
+  return {
+    entries: objects.map(({ apiVersion, kind, metadata }) => {
+      const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
+      return { id: `${metadata.namespace}_${metadata.name}_${group}_${kind}`, v: version };
+    }),
+  };
+}
+
+const annotationOf = (run: { errors: Array<{ message: string; properties: Record<string, string> }> }, title: string) =>
+  run.errors.find((e) => e.properties.title === title)?.message ?? '';
+
+describe('through to the workloads (inventory)', () => {
+  it('a Kustomization at the shipped revision whose Deployment crash-loops: failed, naming it under its parent, its cause and log tail', async () => {
+    const ns = 'inv-crash';
+    const api = deployment('api', { namespace: 'inv-crash-shop', replicas: 1, podFailure: 'CrashLoopBackOff' });
+    cluster.create(api);
+    // Applied, health checks running: Flux would say HealthCheckFailed only after its 4m30s timeout.
+    createKustomization(ns, { ...kustomization.checkingHealth(OLD, NEW), inventory: inventoryOf(api) });
+
+    const run = await runAction({ kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: `${KUSTOMIZATION}/apps`, revision: SHORT, timeout: '90s' });
+
+    expect(run.exitCode).toBe(1);
+    expect(run.outputs.result).toBe('failed');
+    expect(resourcesOf(run.outputs)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'Kustomization', name: 'apps', status: 'InProgress' }),
+        expect.objectContaining({
+          kind: 'Deployment',
+          namespace: 'inv-crash-shop',
+          name: 'api',
+          status: 'Failed',
+          parent: { kind: 'Kustomization', namespace: ns, name: 'apps' },
+        }),
+      ]),
+    );
+    const annotation = annotationOf(run, `Kustomization ${ns}/apps -> Deployment inv-crash-shop/api`);
+    expect(annotation).toContain('CrashLoopBackOff');
+    expect(annotation).toContain('container api: exit 1: panic: missing DATABASE_URL');
+    expect(run.summary).toContain(`Kustomization ${ns}/apps -&gt; Deployment inv-crash-shop/api`);
+    expect(run.summary).toContain(`applied by Kustomization ${ns}/apps`);
+    expect(run.summary).toMatch(/container api \(previous run\): exit 1: panic: missing DATABASE_URL/);
+    expect(run.summary).toContain('goroutine 1 [running]:');
+  }, 150_000);
+
+  it('Flux already reports HealthCheckFailed: failed with Flux’s message, and the crash-looping Deployment named and explained', async () => {
+    const ns = 'inv-healthcheck';
+    const api = deployment('api', { namespace: 'inv-healthcheck-shop', replicas: 1, podFailure: 'CrashLoopBackOff' });
+    cluster.create(api);
+    createKustomization(ns, { ...kustomization.failed(OLD, NEW, 'HealthCheckFailed', HEALTH_CHECK_FAILED), inventory: inventoryOf(api) });
+
+    const run = await runAction({ kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: `${KUSTOMIZATION}/apps`, revision: SHORT, timeout: '90s' });
+
+    expect(run.outputs.result).toBe('failed');
+    expect(resourcesOf(run.outputs).map((r) => `${r.kind} ${r.namespace}/${r.name} ${r.status}`)).toEqual([
+      `Kustomization ${ns}/apps Failed`,
+      'Deployment inv-healthcheck-shop/api Failed',
+    ]);
+    expect(annotationOf(run, `Kustomization ${ns}/apps`)).toContain(HEALTH_CHECK_FAILED);
+    expect(annotationOf(run, `Kustomization ${ns}/apps -> Deployment inv-healthcheck-shop/api`)).toContain(
+      'container api: exit 1: panic: missing DATABASE_URL',
+    );
+  }, 150_000);
+
+  it('old revision ready -> new revision applied, health checks running -> ready: the new inventory is waited for, under its parent', async () => {
+    const ns = 'inv-ready';
+    const web = deployment('web', { namespace: 'inv-ready-shop', replicas: 1, readyAfterMs: 300 });
+    const settings = configMap('settings', { namespace: 'inv-ready-shop' });
+    cluster.create(web);
+    cluster.create(settings);
+    createKustomization(ns, { ...kustomization.ready(OLD), inventory: inventoryOf(web) });
+    const write = (status: object) => () => cluster.patchStatus('kustomize.toolkit.fluxcd.io/v1', 'Kustomization', ns, 'apps', status);
+    const play = controller([
+      // The new revision adds the ConfigMap: only the inventory of the shipped revision is taken.
+      { after: `Flux has not applied ${SHORT} yet`, write: write({ ...kustomization.checkingHealth(OLD, NEW), inventory: inventoryOf(web, settings) }) },
+      { after: 'applied 2 objects: waiting for them too', write: write({ ...kustomization.ready(NEW), inventory: inventoryOf(web, settings) }) },
+    ]);
+
+    // The Deployment is named too: it is one target, reported under its parent.
+    const resources = `${KUSTOMIZATION}/apps\ninv-ready-shop/deploy/web`;
+    const run = await runAction({ kubeconfig: cluster.kubeconfig({ namespace: ns }), resources, revision: SHORT, timeout: '60s' }, { onStdout: play });
+
+    expect(run.errors).toEqual([]);
+    expect(run.outputs.result).toBe('ready');
+    const parent = { kind: 'Kustomization', namespace: ns, name: 'apps' };
+    expect(resourcesOf(run.outputs)).toEqual([
+      expect.objectContaining({ kind: 'Kustomization', name: 'apps', status: 'Current', message: `Applied revision: ${NEW}` }),
+      expect.objectContaining({ kind: 'Deployment', namespace: 'inv-ready-shop', name: 'web', status: 'Current', parent }),
+      expect.objectContaining({ kind: 'ConfigMap', namespace: 'inv-ready-shop', name: 'settings', status: 'Current', parent }),
+    ]);
+    expect(run.log.some((line) => line.includes(`Kustomization ${ns}/apps applied 2 objects: waiting for them too`))).toBe(true);
+  }, 120_000);
+
+  it('inventory: false judges the Kustomization alone', async () => {
+    const ns = 'inv-off';
+    const web = deployment('web', { namespace: 'inv-off-shop', replicas: 1, podFailure: 'CrashLoopBackOff' });
+    cluster.create(web);
+    createKustomization(ns, { ...kustomization.ready(NEW), inventory: inventoryOf(web) });
+
+    const run = await runAction({
+      kubeconfig: cluster.kubeconfig({ namespace: ns }),
+      resources: `${KUSTOMIZATION}/apps`,
+      revision: SHORT,
+      inventory: 'false',
+      timeout: '30s',
+    });
+
+    expect(run.outputs.result).toBe('ready');
+    expect(resourcesOf(run.outputs)).toMatchObject([{ kind: 'Kustomization', name: 'apps', status: 'Current' }]);
+  }, 120_000);
+
+  it('a namespace of the inventory the step may not list: one warning, the rest judged, no false verdict', async () => {
+    const ns = 'inv-rbac';
+    const web = deployment('web', { namespace: 'inv-rbac-shop', replicas: 1, readyAfterMs: 300 });
+    const hidden = deployment('worker', { namespace: 'inv-rbac-other', replicas: 1, readyAfterMs: 300 });
+    cluster.create(web);
+    cluster.create(hidden);
+    createKustomization(ns, { ...kustomization.ready(NEW), inventory: inventoryOf(web, hidden) });
+
+    const run = await runAction({
+      kubeconfig: cluster.kubeconfig({ namespace: ns, token: 'gitops-role' }),
+      resources: `${KUSTOMIZATION}/apps`,
+      revision: SHORT,
+      timeout: '60s',
+    });
+
+    expect(run.outputs.result).toBe('ready');
+    expect(resourcesOf(run.outputs).map((r) => `${r.kind} ${r.namespace}/${r.name}`)).toEqual(['Kustomization inv-rbac/apps', 'Deployment inv-rbac-shop/web']);
+    const warnings = run.warnings.map((w) => w.message).filter((m) => m.includes('inv-rbac-other'));
+    expect(warnings).toEqual([expect.stringContaining('deployments.apps in namespace inv-rbac-other: listing them is forbidden (403)')]);
+  }, 120_000);
+
+  it('an Argo CD Application synced to the shipped revision whose Deployment crash-loops: failed, naming it under the Application', async () => {
+    const ns = 'inv-argo';
+    const api = deployment('api', { namespace: 'inv-argo-shop', replicas: 1, podFailure: 'CrashLoopBackOff' });
+    cluster.create(api);
+    const status = application.status({ sync: 'Synced', revision: NEW_SHA, health: 'Progressing' });
+    // Argo CD lists what it applied; the Service is in this list, the hook Job is not a target.
+    status.resources = [
+      { group: 'apps', version: 'v1', kind: 'Deployment', namespace: 'inv-argo-shop', name: 'api', status: 'Synced', health: { status: 'Progressing' } },
+      { group: 'batch', version: 'v1', kind: 'Job', namespace: 'inv-argo-shop', name: 'migrate', status: 'Synced', hook: true } as never,
+    ];
+    writeApplication(ns, status);
+
+    const run = await runAction({ kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: `${APPLICATION}/shop`, revision: SHORT, timeout: '90s' });
+
+    expect(run.outputs.result).toBe('failed');
+    expect(resourcesOf(run.outputs).map((r) => `${r.kind} ${r.namespace}/${r.name} ${r.status}`)).toEqual([
+      `Application ${ns}/shop InProgress`,
+      'Deployment inv-argo-shop/api Failed',
+    ]);
+    expect(annotationOf(run, `Application ${ns}/shop -> Deployment inv-argo-shop/api`)).toContain('container api: exit 1: panic: missing DATABASE_URL');
+  }, 150_000);
+
+  it('a HelmRelease at the shipped chart version: its Helm release’s objects, the crash-looping Deployment named under it', async () => {
+    const ns = 'inv-helm';
+    // The golden records of release shop in namespace store (helm v4), and the objects of its revision 2 as helm created them.
+    for (const key of ['v1-superseded', 'v2-deployed'] as const) cluster.create(releaseRecord(key));
+    const objects = parseAllDocuments(releaseManifest('v2-deployed'))
+      .map((d) => d.toJS() as Record<string, any> | null)
+      .flatMap((o) => (o === null ? [] : o.kind === 'List' ? (o.items as Array<Record<string, any>>) : [o]))
+      .map((o) => (o.kind === 'Namespace' || o.metadata.namespace ? o : { ...o, metadata: { ...o.metadata, namespace: 'store' } }));
+    for (const object of objects) {
+      if (object.kind === 'Deployment') object.spec.template.metadata.annotations = { 'kubewait.test/pod-failure': 'CrashLoopBackOff' };
+      cluster.create(object);
+    }
+    const NEW_CHART = `0.1.0+${NEW_SHA.slice(0, 12)}`;
+    const object = helmRelease.object({ ...helmRelease.upgrading(`0.1.0+${OLD_SHA.slice(0, 12)}`, NEW_CHART), storageNamespace: 'store' }) as {
+      metadata: Record<string, unknown>;
+    };
+    cluster.create({ ...object, metadata: { ...object.metadata, namespace: ns } });
+
+    const run = await runAction({
+      kubeconfig: cluster.kubeconfig({ namespace: ns }),
+      resources: 'helmreleases.helm.toolkit.fluxcd.io/shop',
+      revision: SHORT,
+      timeout: '90s',
+    });
+
+    expect(run.outputs.result).toBe('failed');
+    const failed = resourcesOf(run.outputs).filter((r) => r.status === 'Failed');
+    expect(failed).toEqual([
+      expect.objectContaining({ kind: 'Deployment', namespace: 'store', name: 'shop-web', parent: { kind: 'HelmRelease', namespace: ns, name: 'shop' } }),
+    ]);
+    expect(resourcesOf(run.outputs).length).toBeGreaterThan(3); // the release's other objects, judged too
+    expect(annotationOf(run, `HelmRelease ${ns}/shop -> Deployment store/shop-web`)).toContain('CrashLoopBackOff');
+  }, 150_000);
+
+  it('the command: the crash-looping Deployment of a Kustomization, under its parent in the log and the JSON (exit 1)', async () => {
+    const ns = 'inv-cli';
+    const api = deployment('api', { namespace: 'inv-cli-shop', replicas: 1, podFailure: 'CrashLoopBackOff' });
+    cluster.create(api);
+    createKustomization(ns, { ...kustomization.checkingHealth(OLD, NEW), inventory: inventoryOf(api) });
+    const kubeconfig = path.join(mkdtempSync(path.join(tmpdir(), 'kubewait-gitops-')), 'config');
+    writeFileSync(kubeconfig, cluster.kubeconfig({ namespace: ns }));
+
+    const run = await runCommand([`${KUSTOMIZATION}/apps`, '--revision', NEW_SHA, '--kubeconfig', kubeconfig, '--timeout', '90s', '-o', 'json']);
+
+    expect(run.exitCode).toBe(1);
+    const document = JSON.parse(run.stdout) as { result: string; resources: ResourceOutput[] };
+    expect(document.result).toBe('failed');
+    expect(document.resources).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'Deployment', name: 'api', status: 'Failed', parent: { kind: 'Kustomization', namespace: ns, name: 'apps' } }),
+      ]),
+    );
+    expect(run.stderr).toContain(`kustomization/apps (${ns}) -> deployment/api (inv-cli-shop): Failed`);
+  }, 150_000);
 });

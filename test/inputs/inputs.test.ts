@@ -52,6 +52,7 @@ describe('parseSettings: good inputs', () => {
       paused: 'wait',
       release: '',
       releaseMinRevision: 0,
+      inventory: true,
       logs: true,
       logLines: 30,
     });
@@ -62,6 +63,11 @@ describe('parseSettings: good inputs', () => {
     expect(settingsFrom({ ...target, revision: 'v1.2.3' }).revision).toEqual({ text: 'v1.2.3', name: 'v1.2.3' });
     expect(settingsFrom({ ...target, revision: 'main@sha1:0123abcd' }).revision).toEqual({ text: 'main@sha1:0123abcd', sha: '0123abcd' });
     expect(settingsFrom(target)).not.toHaveProperty('revision');
+  });
+
+  it('takes inventory: false (the GitOps objects alone)', () => {
+    expect(settingsFrom({ ...target, inventory: 'false' }).inventory).toBe(false);
+    expect(settingsFrom(target).inventory).toBe(true);
   });
 
   it('takes a Helm release name alone: release: shop is enough', () => {

@@ -44,6 +44,13 @@ describe('target names', () => {
       title: 'Certificate edge/tls',
       out: 'edge/Certificate/tls',
     },
+    {
+      what: 'applied by a GitOps target: titled under its parent',
+      t: target({ parent: { kind: 'Kustomization', namespace: 'flux-system', name: 'apps' } }),
+      log: 'kustomization/apps (flux-system) -> deployment/web (shop)',
+      title: 'Kustomization flux-system/apps -> Deployment shop/web',
+      out: 'shop/Deployment/web',
+    },
   ];
   it.each(cases)('$what', ({ t, log, title, out }) => {
     expect(logRef(t)).toBe(log);
