@@ -51,13 +51,26 @@ const LAZY_UNDICI_IMPORTERS = [CLIENT_NODE, `${path.sep}node_modules${path.sep}@
 export const lazyUndici: Plugin = {
   name: 'lazy-undici',
   setup(build) {
-    build.onResolve({ filter: /^undici$/ }, (args) =>
-      LAZY_UNDICI_IMPORTERS.some((dir) => args.importer.includes(dir))
-        ? { path: 'undici', namespace: lazyUndici.name, pluginData: path.dirname(args.importer) }
-        : undefined,
-    );
+    const root = build.initialOptions.absWorkingDir ?? process.cwd();
+    // One stand-in module per importing package, named after it: a name shared by every importer would let
+    // whichever esbuild resolves first (it resolves in parallel) pick the copy of undici for all, and the
+    // bundle would differ from one build to the next. The name leaves out `node_modules`, so the license
+    // list (scripts/package.ts) does not take the stand-in for a package.
+    const packageDirs = new Map<string, string>();
+    build.onResolve({ filter: /^undici$/ }, (args) => {
+      const importer = LAZY_UNDICI_IMPORTERS.find((dir) => args.importer.includes(dir));
+      if (!importer) return undefined;
+      const packageDir = args.importer.slice(0, args.importer.lastIndexOf(importer) + importer.length - 1);
+      const name = `undici for ${path
+        .relative(root, packageDir)
+        .split(path.sep)
+        .filter((part) => part !== 'node_modules')
+        .join('/')}`;
+      packageDirs.set(name, packageDir);
+      return { path: name, namespace: lazyUndici.name };
+    });
     build.onLoad({ filter: /.*/, namespace: lazyUndici.name }, (args) => ({
-      resolveDir: args.pluginData as string,
+      resolveDir: packageDirs.get(args.path)!,
       loader: 'js',
       contents: [
         "const undici = () => require('undici');",

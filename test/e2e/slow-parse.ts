@@ -1,13 +1,14 @@
 /**
  * A preload (`node --import ./slow-parse.ts dist/cli.js ...`; Node 24 strips its types) that stands for a
- * slow machine: when Node loads a module of more than 500 KB (the action's bundle, or the largest of the
- * command's chunks, which a wait loads: scripts/package.ts splits the command), it says `parsing NAME` on stderr and
- * holds the load for 400 ms, so a test can send a signal while a bundle loads, as a Ctrl-C or a CI cancellation may, at a
- * moment it knows instead of a guessed number of milliseconds after the start.
+ * slow machine: when Node loads a module of more than 200 KB (the action's bundle, or one of the command's
+ * larger chunks, which a wait loads; their sizes move with what the bundler puts together), it says
+ * `parsing NAME` on stderr and holds the load for 400 ms, so a test can send a signal while a bundle loads,
+ * as a Ctrl-C or a CI cancellation may, at a moment it knows instead of a guessed number of milliseconds
+ * after the start.
  */
 import { registerHooks } from 'node:module';
 
-const BUNDLE_BYTES = 500_000;
+const BUNDLE_BYTES = 200_000;
 const HOLD_MS = 400;
 
 registerHooks({

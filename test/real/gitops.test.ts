@@ -6,7 +6,8 @@
  * patch of the status subresource (Flux's patch helper) and a merge patch of the Application, whose CRD has
  * no status subresource (Argo CD's persistAppStatus). kubectl validates strictly, so every status played is
  * one the real schema accepts; `dist/index.js` sees each through the real server's list and watch.
- * test/e2e/gitops.e2e.test.ts has these sequences on the stand-in. Skipped, with one line saying so, when
+ * The parents are judged alone (`inventory: false`): the inventories these statuses list are not applied here;
+ * test/e2e/gitops.e2e.test.ts judges inventories, and has these sequences on the stand-in. Skipped, with one line saying so, when
  * the binaries are not built; KUBEWAIT_REAL_CLUSTER=required turns a missing build into a failure.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -119,7 +120,13 @@ describeReal('GitOps targets on a real control plane', () => {
       ]);
 
       const run = await runAction(
-        { kubeconfig: cluster.kubeconfig({ namespace: ns, user: 'token' }), resources: `${KUSTOMIZATION}/apps`, revision: SHORT, timeout: '90s' },
+        {
+          kubeconfig: cluster.kubeconfig({ namespace: ns, user: 'token' }),
+          resources: `${KUSTOMIZATION}/apps`,
+          revision: SHORT,
+          timeout: '90s',
+          inventory: 'false',
+        },
         { onStdout: play.onStdout, killAfterMs: 120_000 },
       );
 
@@ -145,7 +152,7 @@ describeReal('GitOps targets on a real control plane', () => {
       ]);
 
       const run = await runAction(
-        { kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: `${KUSTOMIZATION}/apps`, revision: NEW_SHA, timeout: '90s' },
+        { kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: `${KUSTOMIZATION}/apps`, revision: NEW_SHA, timeout: '90s', inventory: 'false' },
         { onStdout: play.onStdout, killAfterMs: 120_000 },
       );
 
@@ -197,7 +204,13 @@ describeReal('GitOps targets on a real control plane', () => {
       ]);
 
       const run = await runAction(
-        { kubeconfig: cluster.kubeconfig({ namespace: ns, user: 'token' }), resources: `${APPLICATION}/shop`, revision: SHORT, timeout: '90s' },
+        {
+          kubeconfig: cluster.kubeconfig({ namespace: ns, user: 'token' }),
+          resources: `${APPLICATION}/shop`,
+          revision: SHORT,
+          timeout: '90s',
+          inventory: 'false',
+        },
         { onStdout: play.onStdout, killAfterMs: 120_000 },
       );
 
@@ -231,7 +244,7 @@ describeReal('GitOps targets on a real control plane', () => {
       ]);
 
       const run = await runAction(
-        { kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: `${APPLICATION}/shop`, revision: SHORT, timeout: '90s' },
+        { kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: `${APPLICATION}/shop`, revision: SHORT, timeout: '90s', inventory: 'false' },
         { onStdout: play.onStdout, killAfterMs: 120_000 },
       );
 
