@@ -14,7 +14,7 @@ import { secretSettings, type Settings } from './settings.js';
 import { installSignalHandlers } from './signals.js';
 import { healthRulesFromSettings } from './status/health/index.js';
 import { targetsFromInputs } from './targets/index.js';
-import { realTime, type Time } from './time.js';
+import { realTime, timeoutSignal, type Time } from './time.js';
 import { workspaceFiles } from './workspace-files.js';
 
 /** The cluster a wait ran against, for the report. */
@@ -60,12 +60,11 @@ export async function waitAndReport(settings: Settings, sink: PipelineSink, opti
   // Kept beside the shell's masks: log text the cluster returns goes into the report, which nobody else masks.
   const masks = new SecretMasks((secret) => sink.mask(secret));
   for (const secret of secretSettings(settings)) masks.mask(secret);
-  const targets = await targetsFromInputs(settings, { cwd: options.cwd });
-  const healthRules = await healthRulesFromSettings(settings, { files: workspaceFiles(options.cwd) });
   const time = options.time ?? realTime;
-  const cluster = await connect(settings, masks, options.kubeconfigSources, time);
   // Installed first thing by the entry points (src/signals.ts); here it only hands out the signal.
   const signal = options.signal ?? installSignalHandlers();
+  const { targets, healthRules } = await loadInputFiles(settings, options.cwd, signal, time);
+  const cluster = await connect(settings, masks, options.kubeconfigSources, time);
   const log = bufferedSink(sink.log);
   try {
     await sink.begin?.();
@@ -94,5 +93,19 @@ export async function waitAndReport(settings: Settings, sink: PipelineSink, opti
   } finally {
     log.flush();
     await cluster.close();
+  }
+}
+
+/** The targets and health rules, whose globs are expanded within the step's deadline: a glob over a large
+ *  tree would otherwise walk for longer than `timeout` before the wait even starts. */
+async function loadInputFiles(settings: Settings, cwd: string, cancelled: AbortSignal, time: Time) {
+  const deadline = timeoutSignal(time, settings.timeoutMs);
+  const signal = AbortSignal.any([cancelled, deadline.signal]);
+  try {
+    const targets = await targetsFromInputs(settings, { cwd, signal });
+    const healthRules = await healthRulesFromSettings(settings, { files: workspaceFiles(cwd, { signal }) });
+    return { targets, healthRules };
+  } finally {
+    deadline.clear();
   }
 }

@@ -5,7 +5,9 @@
  * why a file could not be read. A leaf: it imports nothing of ours.
  *
  * A read is bounded: regular files only (a FIFO or a device would never end, or never stop), opened without
- * blocking and checked on the open handle, and at most `MAX_FILE_BYTES`.
+ * blocking and checked on the open handle, and at most `MAX_FILE_BYTES`. So is a glob: it stays inside the
+ * workspace (`/usr/**` would walk the runner's disk; a plain path outside it is still read, the user named
+ * it), and its walk stops when the given signal aborts (the step's deadline, or a cancel).
  */
 import { constants } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
@@ -23,8 +25,17 @@ export interface MatchOptions {
   directoryFiles?: readonly string[];
 }
 
-/** What one pattern matched: absolute paths, sorted; or why it could not be expanded (not a usable glob). */
-export type PatternMatch = { pattern: string; files: string[] } | { pattern: string; error: unknown };
+/** What one pattern matched: absolute paths, sorted; or why it could not be expanded (not a usable glob); or
+ *  why it was not (`refused`, worded to follow `has "PATTERN", which`: outside the workspace, or stopped). */
+export type PatternMatch = { pattern: string; files: string[] } | { pattern: string; error: unknown } | { pattern: string; refused: string };
+
+/** Why a pattern was not expanded, worded to follow `has "PATTERN", which ...`; the inputs add their example. */
+class PatternRefused extends Error {
+  constructor(readonly why: string) {
+    super(why);
+    this.name = 'PatternRefused';
+  }
+}
 
 /** A file's text, or why it cannot be read: an errno code (`ENOENT`, `EACCES`), `not a regular file`, ... */
 export type FileText = { text: string } | { reason: string };
@@ -39,9 +50,11 @@ export interface WorkspaceFiles {
   name(file: string): string;
 }
 
-export function workspaceFiles(cwd: string): WorkspaceFiles {
+/** `signal` stops a glob's walk: the step's deadline and its cancellation (a walk of a large tree takes
+ *  seconds, and nothing else bounds it before the wait starts). */
+export function workspaceFiles(cwd: string, options: { signal?: AbortSignal } = {}): WorkspaceFiles {
   return {
-    match: (patterns, options = {}) => matchPatterns(patterns, cwd, options),
+    match: (patterns, matchOptions = {}) => matchPatterns(patterns, cwd, matchOptions, options.signal),
     read: readBounded,
     name: (file) => workspaceName(file, cwd),
   };
@@ -52,25 +65,36 @@ export function workspaceFiles(cwd: string): WorkspaceFiles {
  *  (bench/RESULTS.md, start-up). */
 const loadGlob = () => import('@actions/glob');
 
-async function matchPatterns(patterns: readonly string[], cwd: string, options: MatchOptions): Promise<PatternMatch[]> {
+async function matchPatterns(patterns: readonly string[], cwd: string, options: MatchOptions, signal: AbortSignal | undefined): Promise<PatternMatch[]> {
   const glob = await loadGlob();
   const exclusions = options.exclusions ? patterns.filter((pattern) => pattern.startsWith('!')).map((pattern) => `!${absolute(pattern.slice(1), cwd)}`) : [];
   // The globber applies `!` lines to what it matches, not to the files of a directory it matched (`k8s/`):
   // those are read here, so the excluded files are listed once and taken out of them too.
-  const excluded = options.exclusions ? await excludedFiles(patterns, cwd) : new Set<string>();
+  let excluded = new Set<string>();
+  try {
+    if (options.exclusions) excluded = await excludedFiles(patterns, cwd, signal);
+  } catch (error) {
+    return [
+      refusedOr(
+        patterns.find((p) => p.startsWith('!'))!,
+        error,
+      ),
+    ];
+  }
   const wanted = options.exclusions ? patterns.filter((p) => !p.startsWith('!') && !p.startsWith('#')) : patterns;
   const matches: PatternMatch[] = [];
   for (const pattern of wanted) {
     let found: string[];
     try {
+      refuseGlobOutside(pattern, cwd);
       const globber = await glob.create([absolute(pattern, cwd), ...exclusions].join('\n'), {
         implicitDescendants: false,
         matchDirectories: options.directoryFiles !== undefined,
       });
-      const matched = await globber.glob();
+      const matched = await walk(globber, signal);
       found = options.directoryFiles ? (await Promise.all(matched.map((match) => filesOf(match, options.directoryFiles!)))).flat() : matched;
     } catch (error) {
-      matches.push({ pattern, error });
+      matches.push(refusedOr(pattern, error));
       continue;
     }
     matches.push({ pattern, files: found.filter((file) => !excluded.has(file)).sort() });
@@ -78,13 +102,61 @@ async function matchPatterns(patterns: readonly string[], cwd: string, options: 
   return matches;
 }
 
+function refusedOr(pattern: string, error: unknown): PatternMatch {
+  return error instanceof PatternRefused ? { pattern, refused: error.why } : { pattern, error };
+}
+
 /** Every file an exclusion line matches (a directory: the files in it). */
-async function excludedFiles(patterns: readonly string[], cwd: string): Promise<Set<string>> {
+async function excludedFiles(patterns: readonly string[], cwd: string, signal: AbortSignal | undefined): Promise<Set<string>> {
   const exclusions = patterns.filter((pattern) => pattern.startsWith('!') && pattern.length > 1).map((pattern) => absolute(pattern.slice(1), cwd));
   if (exclusions.length === 0) return new Set();
   const glob = await loadGlob();
   const globber = await glob.create(exclusions.join('\n'), { implicitDescendants: true, matchDirectories: false });
-  return new Set(await globber.glob());
+  return new Set(await walk(globber, signal));
+}
+
+/** Glob characters of @actions/glob; a pattern without them is a path the user gave explicitly. */
+const GLOB_CHARACTERS = /[*?[]/;
+
+/** A glob is expanded inside the workspace only: its literal part (after `..` are resolved) must be in it. */
+function refuseGlobOutside(pattern: string, cwd: string): void {
+  if (!GLOB_CHARACTERS.test(pattern)) return;
+  const segments = path.resolve(cwd, pattern).split(path.sep);
+  const firstGlob = segments.findIndex((segment) => GLOB_CHARACTERS.test(segment));
+  const literal = segments.slice(0, firstGlob === -1 ? segments.length : firstGlob).join(path.sep) || path.sep;
+  const relative = path.relative(cwd, literal);
+  if (relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) {
+    throw new PatternRefused('is a glob reaching outside the workspace (give such a file by its own path, without * ? or [)');
+  }
+}
+
+/** The globber's matches, or `PatternRefused` as soon as `signal` aborts. The walk itself cannot be
+ *  stopped: it pauses at its next match, as nothing asks for more. */
+async function walk(globber: { globGenerator(): AsyncGenerator<string, void> }, signal: AbortSignal | undefined): Promise<string[]> {
+  const stopped = (): PatternRefused =>
+    new PatternRefused(
+      signal?.reason instanceof DOMException && signal.reason.name === 'TimeoutError'
+        ? 'was still being expanded when the timeout ran out'
+        : 'was still being expanded when the run was cancelled',
+    );
+  if (signal?.aborted) throw stopped();
+  const matches = globber.globGenerator();
+  let onAbort = (): void => undefined;
+  const aborted = new Promise<never>((_resolve, reject) => {
+    onAbort = () => reject(stopped());
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  aborted.catch(() => undefined); // rejected only while raced below
+  const found: string[] = [];
+  try {
+    for (;;) {
+      const next = await Promise.race([matches.next(), aborted]);
+      if (next.done) return found;
+      found.push(next.value);
+    }
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
 }
 
 async function filesOf(match: string, extensions: readonly string[]): Promise<string[]> {

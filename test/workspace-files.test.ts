@@ -43,7 +43,7 @@ describe('match', () => {
     ['without exclusions a ! line is a pattern of its own', ['!k8s/a.yaml'], {}, [['!k8s/a.yaml', []]]],
   ])('%s', async (_name, patterns, options, expected) => {
     const matches = await workspaceFiles(dir).match(patterns, options);
-    expect(matches.map((m) => ('files' in m ? [m.pattern, relative(m.files)] : [m.pattern, m.error]))).toEqual(expected);
+    expect(matches.map((m) => ('files' in m ? [m.pattern, relative(m.files)] : [m.pattern, 'error' in m ? m.error : m.refused]))).toEqual(expected);
   });
 });
 
@@ -85,6 +85,59 @@ describe('the inputs word what cannot be read', () => {
     const { problems } = await loadHealthChecks(file, workspaceFiles(dir));
     expect(problems).toMatchObject([
       { input: 'health-checks', file, message: expect.stringContaining(`Input "health-checks" has "${file}", which cannot be read (${reason}).`) },
+    ]);
+  });
+});
+
+describe('globs stay inside the workspace and within the deadline', () => {
+  const OUTSIDE = 'is a glob reaching outside the workspace (give such a file by its own path, without * ? or [)';
+
+  test.each([
+    ['an absolute glob elsewhere', '/usr/**'],
+    ['a glob of the root', '/*'],
+    ['a relative glob above the workspace', '../*.yaml'],
+    ['a glob that climbs out after its wildcard', 'k8s/*/../../../*.yaml'],
+  ])('refuses %s', async (_name, pattern) => {
+    expect(await workspaceFiles(dir).match([pattern])).toEqual([{ pattern, refused: OUTSIDE }]);
+  });
+
+  test('keeps an absolute glob inside the workspace, and a plain path outside it', async () => {
+    const inside = path.join(dir, 'k8s/*.yaml');
+    expect(await workspaceFiles(dir).match([inside])).toEqual([{ pattern: inside, files: [path.join(dir, 'k8s/a.yaml')] }]);
+    expect(await workspaceFiles(path.join(dir, 'k8s/sub')).match(['../a.yaml'])).toEqual([{ pattern: '../a.yaml', files: [path.join(dir, 'k8s/a.yaml')] }]);
+  });
+
+  test.each([
+    ['the deadline', AbortSignal.timeout(0), 'was still being expanded when the timeout ran out'],
+    ['a cancel', AbortSignal.abort(), 'was still being expanded when the run was cancelled'],
+  ])('stops a walk at %s', async (_name, signal, why) => {
+    await new Promise((resolve) => setTimeout(resolve, 10)); // AbortSignal.timeout(0) fires on a later turn
+    expect(await workspaceFiles(dir, { signal }).match(['**/*.yaml'])).toEqual([{ pattern: '**/*.yaml', refused: why }]);
+  });
+
+  test('stops a long walk when its deadline passes, not when the walk ends', async () => {
+    // A workspace whose link leads into /usr: the glob is inside, the walk is not short.
+    const workspace = mkdtempSync(path.join(tmpdir(), 'kubewait-walk-'));
+    symlinkSync('/usr', path.join(workspace, 'usr'));
+    try {
+      const started = Date.now();
+      // Every file matches: the abandoned walk pauses at its next match, not at the end of /usr.
+      const [match] = await workspaceFiles(workspace, { signal: AbortSignal.timeout(200) }).match(['**/*']);
+      expect(match).toEqual({ pattern: '**/*', refused: 'was still being expanded when the timeout ran out' });
+      expect(Date.now() - started).toBeLessThan(3_000); // the whole walk takes seconds to tens of seconds
+    } finally {
+      rmSync(workspace, { recursive: true, force: true });
+    }
+  });
+
+  test('the inputs name themselves', async () => {
+    await expect(targetsFromManifests(['/usr/**'], dir)).rejects.toThrow(`Input "manifests" has "/usr/**", which ${OUTSIDE}. Expected paths or globs`);
+    const { problems } = await loadHealthChecks('k8s/*.yaml', workspaceFiles(dir, { signal: AbortSignal.abort() }));
+    expect(problems).toMatchObject([
+      {
+        input: 'health-checks',
+        message: expect.stringContaining('Input "health-checks" has "k8s/*.yaml", which was still being expanded when the run was cancelled.'),
+      },
     ]);
   });
 });

@@ -11,7 +11,7 @@ import { readContainerLogs, type LogRead } from '../kube/logs.js';
 import { explainFailedJob, explainFailedPod } from '../status/explain-failure.js';
 import { podsToExplain, type ContainerToExplain } from '../status/explain-pods.js';
 import type { ContainerLogView, TargetExplanation, TargetReport } from '../result.js';
-import type { Time } from '../time.js';
+import { realTime, timeoutSignal, type Time } from '../time.js';
 import { withKind } from '../kube/index.js';
 
 export interface ExplainOptions {
@@ -51,6 +51,9 @@ const PATHS: Record<string, { apiVersion: string; base: string; resource: string
 
 const DEFAULT_MAX_TARGETS = 10;
 const DEFAULT_BUDGET_MS = 5_000;
+/** How long the first LISTs after the wait may go unanswered (a healthy server answers in milliseconds; a
+ *  server that hung during the wait answers nothing): the step ends within about a second of its deadline. */
+const FIRST_ANSWER_MS = 750;
 
 interface Namespace {
   pods: unknown[];
@@ -69,7 +72,10 @@ export async function explainTargets(client: KubeClient, targets: readonly Targe
   const explanations: Array<TargetExplanation | undefined> = targets.map(() => undefined);
   if (chosen.length === 0) return { explanations, warnings };
 
-  const signal = options.signal ? AbortSignal.any([options.signal, AbortSignal.timeout(budgetMs)]) : AbortSignal.timeout(budgetMs);
+  // A server that answers none of the first LISTs within FIRST_ANSWER_MS after the wait is hung or gone:
+  // the step is not held past its deadline for the whole budget to find that out again.
+  const unanswered = timeoutSignal(options.time ?? realTime, FIRST_ANSWER_MS);
+  const signal = AbortSignal.any([...(options.signal ? [options.signal] : []), AbortSignal.timeout(budgetMs), unanswered.signal]);
   const request = { signal, timeoutMs: budgetMs };
   const warn = (message: string) => {
     const masked = options.mask(message);
@@ -90,8 +96,10 @@ export async function explainTargets(client: KubeClient, targets: readonly Targe
           () => (items.length = 0),
         );
       } catch {
+        if (!signal.aborted) unanswered.clear(); // an error is an answer too (a 403 says the server is there)
         return undefined; // unreadable: the wait's own report says why
       }
+      unanswered.clear();
       return items[0]; // undefined when gone
     }),
   );

@@ -10,15 +10,16 @@ import { workloadTargets } from './workloads.js';
 
 export type { TargetSpec } from './types.js';
 
-/** `cwd` is where relative manifest paths start (the workspace in a workflow run). */
+/** `cwd` is where relative manifest paths start (the workspace in a workflow run); `signal` stops expanding
+ *  their globs (the step's deadline, or a cancel). */
 export async function targetsFromInputs(
   settings: Pick<Settings, 'resources' | 'selector' | 'manifests'>,
-  options: { cwd?: string } = {},
+  options: { cwd?: string; signal?: AbortSignal } = {},
 ): Promise<TargetSpec[]> {
   const targets = [
     ...targetsFromRefs(settings.resources, settings.selector),
     ...(selectorStandsAlone(settings) && settings.selector !== '' ? workloadTargets(settings.selector) : []),
-    ...(await targetsFromManifests(settings.manifests, options.cwd ?? process.cwd())),
+    ...(await targetsFromManifests(settings.manifests, options.cwd ?? process.cwd(), options.signal)),
   ];
   const unique = dedupe(targets);
   if (unique.length > MAX_TARGETS) throw tooManyTargets(`the inputs name ${unique.length} targets`);

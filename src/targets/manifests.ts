@@ -16,9 +16,9 @@ const OBJECT_EXAMPLE = 'Each document needs apiVersion, kind and metadata.name, 
 
 /** Expands `patterns` (relative to `cwd`) and reads every object of every matched file. Nothing found
  *  (only empty documents, every file excluded) is an input error: waiting for nothing is never green. */
-export async function targetsFromManifests(patterns: string[], cwd: string): Promise<TargetSpec[]> {
+export async function targetsFromManifests(patterns: string[], cwd: string, signal?: AbortSignal): Promise<TargetSpec[]> {
   if (patterns.length === 0) return [];
-  const workspace = workspaceFiles(cwd);
+  const workspace = workspaceFiles(cwd, { signal });
   const files = await manifestFiles(patterns, workspace);
   const targets: TargetSpec[] = [];
   for (const file of files) {
@@ -226,15 +226,15 @@ function notAnObject(place: Place, line: number, why: string): never {
   throw place.fail({ file: place.file, line, kind: 'object', reason: why });
 }
 
+const PATTERNS_EXAMPLE = 'Expected paths or globs of YAML or JSON files, like k8s/*.yaml or deploy/app.json.';
+
 async function manifestFiles(patterns: string[], workspace: WorkspaceFiles): Promise<string[]> {
   const files = new Set<string>();
   for (const match of await workspace.match(patterns, { exclusions: true, directoryFiles: MANIFEST_EXTENSIONS })) {
     if ('error' in match) throw match.error;
+    if ('refused' in match) throw new InputError('manifests', `Input "manifests" has "${match.pattern}", which ${match.refused}. ${PATTERNS_EXAMPLE}`);
     if (match.files.length === 0) {
-      throw new InputError(
-        'manifests',
-        `Input "manifests" has "${match.pattern}", which matches no manifest file. Expected paths or globs of YAML or JSON files, like k8s/*.yaml or deploy/app.json.`,
-      );
+      throw new InputError('manifests', `Input "manifests" has "${match.pattern}", which matches no manifest file. ${PATTERNS_EXAMPLE}`);
     }
     match.files.forEach((file) => files.add(file));
   }

@@ -8,6 +8,7 @@ import { describe, expect, it } from '@jest/globals';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ResourceOutput } from '../../src/report/outputs.js';
+import { startCluster } from '../cluster/index.js';
 import { pidsIn, survivors } from '../processes.js';
 import { deployment, job } from './objects.js';
 import { runAction } from './runAction.js';
@@ -125,6 +126,32 @@ describe('the deadline and cancellation always win', () => {
     // The Job's group did not wait for the Deployment's.
     expect(seconds.Job).toBeLessThan(seconds.Deployment!);
   }, 90_000);
+
+  // The report's reads after the wait asked the hung server again for their own 5 s budget: the step ended
+  // 10 s after its start. A server that answers none of the first reads is given up on within a second.
+  it('an API server that hangs: the step ends within about a second of its deadline', async () => {
+    const cluster = await startCluster({ speed: 0.2 });
+    // Longer than the run took before the fix (10.3 s), and no longer: held requests wait it out.
+    const stallMs = 12_000;
+    const started = Date.now();
+    try {
+      cluster.create(deployment('web', { namespace: 'hung', readyAfterMs: 600_000 }));
+      cluster.faults.unavailable(stallMs);
+      const run = await runAction(
+        { kubeconfig: cluster.kubeconfig({ namespace: 'hung' }), resources: 'deployment/web', timeout: '5s' },
+        { killAfterMs: 40_000 },
+      );
+      const seconds = (Date.now() - started) / 1000;
+      expect(run.signal).toBeNull();
+      expect(run.outputs.result).toBe('timeout');
+      expect(run.outputs.resources).toContain('"name":"web"');
+      expect(seconds).toBeLessThan(8.5); // 5 s, a second, start-up and slack for a loaded machine; it was 10.3 s
+    } finally {
+      // The requests the server holds sleep out their stall: let them end before the server does.
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + stallMs + 200 - Date.now())));
+      await cluster.close();
+    }
+  }, 60_000);
 });
 
 describe('backoff that drains', () => {

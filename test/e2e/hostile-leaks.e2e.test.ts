@@ -5,7 +5,7 @@
  * keeps its JSON and its signals. The kit (hostile.ts) says how timed assertions are kept loose.
  */
 import { describe, expect, it } from '@jest/globals';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startGitHub, WRITE_TOKEN } from '../github/index.js';
 import { deployment, job } from './objects.js';
@@ -205,4 +205,37 @@ describe('round two: the command', () => {
     expect(run.exitCode).toBe(130);
     expect((JSON.parse(run.stdout) as { result: string }).result).toBe('cancelled');
   }, 60_000);
+});
+
+describe('round two: the files the inputs name', () => {
+  const timed = async (inputs: Record<string, string>, workspace?: string) => {
+    const started = Date.now();
+    const run = await runAction(
+      { kubeconfig: kit.cluster.kubeconfig({ namespace: 'hostile' }), resources: 'deployment/web', timeout: '5s', ...inputs },
+      {
+        ...(workspace && { workspace }),
+        killAfterMs: 60_000,
+      },
+    );
+    return { run, seconds: (Date.now() - started) / 1000 };
+  };
+
+  it('refuses a health-checks glob outside the workspace at once, naming the input', async () => {
+    const { run, seconds } = await timed({ 'health-checks': '/usr/**' });
+    expect(run.outputs.result).toBe('error');
+    expect(run.errors.map((e) => e.properties.title)).toEqual(['kubewait: input "health-checks"']);
+    expect(run.errors[0]!.message).toContain('Input "health-checks" has "/usr/**", which is a glob reaching outside the workspace');
+    expect(seconds).toBeLessThan(4); // the walk of /usr took 16.7 s
+  }, 90_000);
+
+  it('stops expanding a glob at the deadline, naming the input', async () => {
+    // Inside the workspace, but a link leads into /usr: a walk of many seconds, more than `timeout: 5s`.
+    const workspace = mkdtempSync(path.join(kit.scratch, 'workspace-'));
+    symlinkSync('/usr', path.join(workspace, 'usr'));
+    const { run, seconds } = await timed({ manifests: 'usr/**/*.never-a-manifest.yaml', resources: '' }, workspace);
+    expect(run.outputs.result).toBe('error');
+    expect(run.errors.map((e) => e.properties.title)).toEqual(['kubewait: input "manifests"']);
+    expect(run.errors[0]!.message).toContain('Input "manifests" has "usr/**/*.never-a-manifest.yaml", which was still being expanded when the timeout ran out');
+    expect(seconds).toBeLessThan(9); // 5 s, and seconds of slack for a loaded machine
+  }, 90_000);
 });

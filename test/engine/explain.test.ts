@@ -107,6 +107,20 @@ describe('explainTargets', () => {
     expect(explanations[3]!.failure).toMatchObject({ reason: 'BackoffLimitExceeded', failedPods: [] });
   });
 
+  it('gives up on a server that answers none of the first reads, not after the whole budget', async () => {
+    cluster.faults.latency(3000); // every answer takes 3 s: a hung server, for the first second
+    try {
+      const started = Date.now();
+      const { explanations } = await explainTargets(client(), TARGETS, options);
+      // Nothing to explain with; the budget is 5 s, and one answer alone would take 3 s.
+      expect(explanations.every((e) => e === undefined)).toBe(true);
+      expect(Date.now() - started).toBeLessThan(2500);
+    } finally {
+      cluster.faults.latency(0);
+      await new Promise((resolve) => setTimeout(resolve, 3000)); // the held requests end before the next test
+    }
+  });
+
   it('at most maxTargets targets', async () => {
     const { explanations } = await explainTargets(client(), TARGETS, { ...options, maxTargets: 1 });
     expect(explanations.map((e) => e !== undefined)).toEqual([true, false, false, false, false, false]);

@@ -19,8 +19,11 @@ export function isInlineRuleList(value: string): boolean {
 
 /** What loading needs of the workspace: `workspaceFiles(cwd)` of src/workspace-files.ts (status/ reads no file). */
 export interface RuleFiles {
-  /** Each pattern with the files it matches (sorted), or why it is not a usable path or glob. */
-  match(patterns: readonly string[]): Promise<Array<{ pattern: string; files: string[] } | { pattern: string; error: unknown }>>;
+  /** Each pattern with the files it matches (sorted), or why it is not a usable path or glob, or why it was
+   *  not expanded (`refused`: outside the workspace, or the deadline passed). */
+  match(
+    patterns: readonly string[],
+  ): Promise<Array<{ pattern: string; files: string[] } | { pattern: string; error: unknown } | { pattern: string; refused: string }>>;
   read(file: string): Promise<{ text: string } | { reason: string }>;
   /** The file as messages name it (relative to the workspace). */
   name(file: string): string;
@@ -58,6 +61,13 @@ export async function loadHealthChecks(value: string, files: RuleFiles): Promise
       problems.push({
         input: HEALTH_CHECKS_INPUT,
         message: `Input "${HEALTH_CHECKS_INPUT}" has "${pattern}", which is not a usable path or glob (${error instanceof Error ? error.message : String(error)}). ${HEALTH_CHECKS_EXAMPLE}`,
+      });
+      continue;
+    }
+    if ('refused' in match) {
+      problems.push({
+        input: HEALTH_CHECKS_INPUT,
+        message: `Input "${HEALTH_CHECKS_INPUT}" has "${pattern}", which ${match.refused}. ${HEALTH_CHECKS_EXAMPLE}`,
       });
       continue;
     }
