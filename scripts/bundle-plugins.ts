@@ -44,33 +44,22 @@ const LAZY_UNDICI_IMPORTERS = [CLIENT_NODE, `${path.sep}node_modules${path.sep}@
  * client-node's copy by its config.js and gen/http/isomorphic-fetch.js, @actions/http-client's by the
  * health-checks glob (@actions/glob -> @actions/core). kubewait sends its requests with node:https
  * (src/kube/transport.ts); undici is needed only to fetch with client-node or to go through a proxy with
- * @actions/http-client. In place of their top-level import, the same exports that load undici (the
- * importer's own copy: the module is resolved from the importer's directory) when first used. An import of
- * any other name fails the build, so a new use is seen.
+ * @actions/http-client. In place of their top-level import, the same exports that load undici when first
+ * used. An import of any other name fails the build, so a new use is seen.
  */
 export const lazyUndici: Plugin = {
   name: 'lazy-undici',
   setup(build) {
+    // One stand-in for every importer, loading the project's own copy (node_modules/undici, the one
+    // @actions/http-client uses for a proxy; client-node's newer copy serves only its fetch, which kubewait
+    // never calls). Resolving from each importer's directory instead let whichever importer esbuild
+    // resolved first (it resolves in parallel) pick the copy, so the bundle changed from build to build.
     const root = build.initialOptions.absWorkingDir ?? process.cwd();
-    // One stand-in module per importing package, named after it: a name shared by every importer would let
-    // whichever esbuild resolves first (it resolves in parallel) pick the copy of undici for all, and the
-    // bundle would differ from one build to the next. The name leaves out `node_modules`, so the license
-    // list (scripts/package.ts) does not take the stand-in for a package.
-    const packageDirs = new Map<string, string>();
-    build.onResolve({ filter: /^undici$/ }, (args) => {
-      const importer = LAZY_UNDICI_IMPORTERS.find((dir) => args.importer.includes(dir));
-      if (!importer) return undefined;
-      const packageDir = args.importer.slice(0, args.importer.lastIndexOf(importer) + importer.length - 1);
-      const name = `undici for ${path
-        .relative(root, packageDir)
-        .split(path.sep)
-        .filter((part) => part !== 'node_modules')
-        .join('/')}`;
-      packageDirs.set(name, packageDir);
-      return { path: name, namespace: lazyUndici.name };
-    });
-    build.onLoad({ filter: /.*/, namespace: lazyUndici.name }, (args) => ({
-      resolveDir: packageDirs.get(args.path)!,
+    build.onResolve({ filter: /^undici$/ }, (args) =>
+      LAZY_UNDICI_IMPORTERS.some((dir) => args.importer.includes(dir)) ? { path: 'undici', namespace: lazyUndici.name } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: lazyUndici.name }, () => ({
+      resolveDir: root,
       loader: 'js',
       contents: [
         "const undici = () => require('undici');",
