@@ -63,7 +63,7 @@ export async function waitAndReport(settings: Settings, sink: PipelineSink, opti
   const time = options.time ?? realTime;
   // Installed first thing by the entry points (src/signals.ts); here it only hands out the signal.
   const signal = options.signal ?? installSignalHandlers();
-  const { targets, healthRules } = await loadInputFiles(settings, options.cwd, signal, time);
+  const { targets, healthRules } = await loadInputFiles(settings, options.cwd, time);
   const cluster = await connect(settings, masks, options.kubeconfigSources, time);
   const log = bufferedSink(sink.log);
   try {
@@ -96,11 +96,15 @@ export async function waitAndReport(settings: Settings, sink: PipelineSink, opti
   }
 }
 
-/** The targets and health rules, whose globs are expanded within the step's deadline: a glob over a large
- *  tree would otherwise walk for longer than `timeout` before the wait even starts. */
-async function loadInputFiles(settings: Settings, cwd: string, cancelled: AbortSignal, time: Time) {
+/**
+ * The targets and health rules, whose globs are expanded within the step's deadline: a glob over a large
+ * tree would otherwise walk for longer than `timeout` before the wait even starts. A cancellation does not
+ * cut the reading short: the files are read to the end, so that the report that follows (`cancelled`) still
+ * names every target they define; the deadline bounds it.
+ */
+async function loadInputFiles(settings: Settings, cwd: string, time: Time) {
   const deadline = timeoutSignal(time, settings.timeoutMs);
-  const signal = AbortSignal.any([cancelled, deadline.signal]);
+  const signal = deadline.signal;
   try {
     const targets = await targetsFromInputs(settings, { cwd, signal });
     const healthRules = await healthRulesFromSettings(settings, { files: workspaceFiles(cwd, { signal }) });
