@@ -19,7 +19,7 @@ import { startCluster, type TestCluster } from '../test/cluster/index.js';
 import { startGitHub, WRITE_TOKEN, type TestGitHub } from '../test/github/index.js';
 import { ensureDist, ROOT } from '../test/e2e/dist.js';
 import { job } from '../test/e2e/objects.js';
-import { inputEnv, parseOutputFile } from '../test/e2e/runAction.js';
+import { inputEnv, parseOutputFile, runnerEnv } from '../test/e2e/runAction.js';
 import { median } from './stats.js';
 
 interface Run {
@@ -129,22 +129,7 @@ async function action(dist: string, inputs: Record<string, string>, more: Partia
   const summaryFile = path.join(dir, 'summary');
   writeFileSync(outputFile, '');
   writeFileSync(summaryFile, '');
-  const env = {
-    PATH: process.env.PATH ?? '',
-    HOME: dir,
-    RUNNER_TEMP: dir,
-    GITHUB_ACTIONS: 'true',
-    GITHUB_WORKSPACE: more.workspace ?? dir,
-    GITHUB_OUTPUT: outputFile,
-    GITHUB_STEP_SUMMARY: summaryFile,
-    GITHUB_SERVER_URL: 'https://github.com',
-    GITHUB_REPOSITORY: 'octo-org/shop',
-    GITHUB_RUN_ID: '4242',
-    GITHUB_RUN_ATTEMPT: '1',
-    GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
-    ...inputEnv(inputs),
-    ...more.env,
-  };
+  const env = { ...runnerEnv({ scratch: dir, workspace: more.workspace ?? dir, outputFile, summaryFile }), ...inputEnv(inputs), ...more.env };
   return measure({ ...more, args: [path.join(dist, 'index.js')], env, cwd: more.workspace ?? dir, outputFile, summaryFile });
 }
 

@@ -73,6 +73,25 @@ function expressionFree(value: string | undefined): string {
   return value === undefined || value.includes('${{') ? '' : value;
 }
 
+/** The environment the runner gives a step (no KUBECONFIG, a HOME without ~/.kube): its files, its workspace
+ *  and the run's context, without the inputs. */
+export function runnerEnv(files: { scratch: string; workspace: string; outputFile: string; summaryFile: string }): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: files.scratch,
+    RUNNER_TEMP: files.scratch,
+    GITHUB_ACTIONS: 'true',
+    GITHUB_WORKSPACE: files.workspace,
+    GITHUB_OUTPUT: files.outputFile,
+    GITHUB_STEP_SUMMARY: files.summaryFile,
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_REPOSITORY: 'octo-org/shop',
+    GITHUB_RUN_ID: '4242',
+    GITHUB_RUN_ATTEMPT: '1',
+    GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
+  };
+}
+
 export async function runAction(inputs: Record<string, string>, options: RunOptions = {}): Promise<ActionRun> {
   const scratch = mkdtempSync(path.join(tmpdir(), 'kubewait-run-'));
   const workspace = options.workspace ?? scratch;
@@ -81,22 +100,7 @@ export async function runAction(inputs: Record<string, string>, options: RunOpti
   writeFileSync(outputFile, '');
   writeFileSync(summaryFile, '');
 
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: scratch,
-    RUNNER_TEMP: scratch,
-    GITHUB_ACTIONS: 'true',
-    GITHUB_WORKSPACE: workspace,
-    GITHUB_OUTPUT: outputFile,
-    GITHUB_STEP_SUMMARY: summaryFile,
-    GITHUB_SERVER_URL: 'https://github.com',
-    GITHUB_REPOSITORY: 'octo-org/shop',
-    GITHUB_RUN_ID: '4242',
-    GITHUB_RUN_ATTEMPT: '1',
-    GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
-    ...inputEnv(inputs),
-    ...options.env,
-  };
+  const env: Record<string, string> = { ...runnerEnv({ scratch, workspace, outputFile, summaryFile }), ...inputEnv(inputs), ...options.env };
 
   try {
     const { exitCode, signal, stdout, stderr } = await spawnAction(env, workspace, options);

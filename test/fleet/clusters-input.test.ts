@@ -3,22 +3,7 @@
  * the command's `--context a,b`, and a clear error naming the input, with an example, for each mistake.
  */
 import { describe, expect, it } from '@jest/globals';
-import { parseSettings } from '../../src/inputs.js';
-import { InputError, type Settings } from '../../src/settings.js';
-
-function settingsFrom(inputs: Record<string, string>): Settings {
-  return parseSettings((name) => inputs[name] ?? '');
-}
-
-function problemOf(inputs: Record<string, string>): InputError {
-  try {
-    settingsFrom(inputs);
-  } catch (error) {
-    if (error instanceof InputError) return error;
-    throw error;
-  }
-  throw new Error(`no InputError for ${JSON.stringify(inputs)}`);
-}
+import { inputErrorFrom, settingsFrom } from '../inputs/parse.js';
 
 const target = { resources: 'deployment/web' };
 
@@ -74,14 +59,14 @@ describe('clusters: bad inputs', () => {
     ['a field that is no text', { clusters: '- name: eu\n  context: [a, b]' }, /context that is not text/],
     ['both clusters and context', { clusters: 'eu-west', context: 'prod' }, /Inputs "clusters" and "context" are both set/],
   ])('names the input and shows an example for %s', (_case, inputs, message) => {
-    const problem = problemOf({ ...target, ...inputs });
+    const problem = inputErrorFrom({ ...target, ...inputs });
     expect(problem.input).toBe('clusters');
     expect(problem.message).toMatch(message);
     expect(problem.message).toContain('- name: eu-west');
   });
 
   it('names cluster-policy with its choices', () => {
-    const problem = problemOf({ ...target, clusters: 'a', 'cluster-policy': 'some' });
+    const problem = inputErrorFrom({ ...target, clusters: 'a', 'cluster-policy': 'some' });
     expect(problem.input).toBe('cluster-policy');
     expect(problem.message).toMatch(/expected all .* or any .*, like cluster-policy: all/);
   });

@@ -1,23 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { parseDurationMs, parseGitHubReportInputs, parseSettings } from '../../src/inputs.js';
-import { INPUT_DEFAULTS, InputError, type Settings } from '../../src/settings.js';
-
-/** Inputs as the runner passes them; anything unset reads as ''. */
-function settingsFrom(inputs: Record<string, string>): Settings {
-  return parseSettings((name) => inputs[name] ?? '');
-}
-
-function inputErrorFrom(inputs: Record<string, string>): InputError {
-  try {
-    settingsFrom(inputs);
-  } catch (error) {
-    if (error instanceof InputError) return error;
-    throw error;
-  }
-  throw new Error(`no InputError for ${JSON.stringify(inputs)}`);
-}
+import { parseDurationMs, parseGitHubReportInputs } from '../../src/inputs.js';
+import { INPUT_DEFAULTS } from '../../src/settings.js';
+import { inputErrorFrom, settingsFrom } from './parse.js';
 
 const target = { resources: 'deployment/web' };
 
