@@ -59,6 +59,8 @@ export interface RealCluster {
   kubectl(...args: string[]): Promise<string>;
   /** `kubectl apply -f -` as admin with these objects. */
   apply(...objects: object[]): Promise<string>;
+  /** Resolves once every named CRD is Established (rejects after 60 s). */
+  crdsEstablished(...names: string[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -359,11 +361,28 @@ async function startOnce(options: RealClusterOptions): Promise<RealCluster> {
       writeKubeconfig: (target, opts) => writeFileSync(target, kubeconfig(opts), { mode: 0o600 }),
       kubectl,
       apply,
+      crdsEstablished: (...names) => crdsEstablished(kubectl, names),
       close,
     };
   } catch (err) {
     await close();
     throw err;
+  }
+}
+
+/**
+ * Polls each CRD's Established condition. Not `kubectl wait --for=condition=Established`: right after a
+ * create the CRD has no `status.conditions` yet, and kubectl 1.35 then fails at once ("accessor error:
+ * <nil> is of the type <nil>") instead of waiting.
+ */
+async function crdsEstablished(kubectl: RealCluster['kubectl'], names: string[]): Promise<void> {
+  const jsonpath = '-o=jsonpath={.status.conditions[?(@.type=="Established")].status}';
+  const deadline = Date.now() + 60_000;
+  for (const name of names) {
+    while ((await kubectl('get', `crd/${name}`, jsonpath)).trim() !== 'True') {
+      if (Date.now() > deadline) throw new Error(`CRD ${name} was not Established within 60 s`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 }
 

@@ -201,7 +201,7 @@ function real(cluster: RealCluster): Server {
     },
     createCrdThenResource: async (cr) => {
       await cluster.apply(WIDGET_CRD);
-      await cluster.kubectl('wait', '--for=condition=Established', 'crd/widgets.example.com', '--timeout=60s');
+      await cluster.crdsEstablished('widgets.example.com');
       await cluster.apply(cr);
     },
   };

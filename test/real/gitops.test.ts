@@ -92,7 +92,7 @@ describeReal('GitOps targets on a real control plane', () => {
     cluster = await startRealCluster({ nodes: 1 });
     // `create`, not `apply`: the Argo CD CRD is too large for apply's last-applied annotation, as for kubectl users.
     for (const file of readdirSync(FIXTURES).filter((name) => name.endsWith('.yaml'))) await cluster.kubectl('create', '-f', path.join(FIXTURES, file));
-    await cluster.kubectl('wait', '--for=condition=Established', `crd/${KUSTOMIZATION}`, `crd/${APPLICATION}`, '--timeout=60s');
+    await cluster.crdsEstablished(KUSTOMIZATION, APPLICATION);
   }, 240_000);
 
   afterAll(async () => {

@@ -129,7 +129,7 @@ describeReal('kubewait on a real control plane', () => {
     await inNamespace(ns);
     const later = once('Waiting for 1 target', async () => {
       await cluster.apply(WIDGET_CRD);
-      await cluster.kubectl('wait', '--for=condition=Established', 'crd/widgets.example.com', '--timeout=60s');
+      await cluster.crdsEstablished('widgets.example.com');
       await cluster.apply({
         apiVersion: 'example.com/v1',
         kind: 'Widget',
