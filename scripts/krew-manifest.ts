@@ -24,12 +24,14 @@ export const archiveName = (version: string) => `kubewait-v${version}-linux-amd6
 
 export const sha256Of = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
-/** packaging/krew.yaml (or `template`) with `{{version}}` and `{{sha256}}` filled in. */
+/** packaging/krew.yaml (or `template`) with `{{version}}` and `{{sha256}}` filled in, and without its
+ *  leading comment (it speaks of the template, not of the manifest krew-index receives). */
 export function fillKrewManifest(template: string, values: { version: string; sha256: string }): string {
   if (!/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(values.version))
     throw new Error(`the version must be semantic (krew requires it), e.g. 1.2.3; got "${values.version}"`);
   if (!/^[0-9a-f]{64}$/.test(values.sha256)) throw new Error(`the sha256 must be 64 lowercase hex digits; got "${values.sha256}"`);
-  const filled = template.replaceAll('{{version}}', values.version).replaceAll('{{sha256}}', values.sha256);
+  const body = template.replace(/^(#.*\n)+/, '');
+  const filled = body.replaceAll('{{version}}', values.version).replaceAll('{{sha256}}', values.sha256);
   const left = filled.match(/\{\{\w+\}\}/);
   if (left) throw new Error(`${KREW_TEMPLATE} has a placeholder the build does not fill: ${left[0]}`);
   return filled;
