@@ -63,6 +63,8 @@ interface Row {
   afterPodMs: number;
   /** 1-min load average as the gate opened. */
   load: number;
+  /** Node waiters (the probe's exit event): from the JS exit event to the process being gone. */
+  teardownMs?: number;
   requests: Record<string, number>;
   problem?: string;
 }
@@ -257,6 +259,7 @@ async function rowOf(
     afterStatusMs: exit.exitAt - seen.status,
     afterPodMs: exit.exitAt - seen.pods,
     load,
+    ...(exit.probe && { teardownMs: exit.exitAt - exit.probe.exitAt }),
     requests: countVerbs(cluster, userOf(w, size, run)),
     ...(exit.code !== 0 && { problem: (exit.stdout + exit.stderr).trim().split('\n').slice(-3).join(' / ') }),
   };
@@ -448,7 +451,7 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   const show = (r: Row) =>
     log(
-      `  ${LABEL[r.waiter]}: ${r.ok ? 'ok' : 'FAILED'} (a) ${formatMs(r.afterStatusMs)} (b) ${formatMs(r.afterPodMs)}, load ${r.load.toFixed(2)}, ${Object.values(r.requests).reduce((a, b) => a + b, 0)} requests`,
+      `  ${LABEL[r.waiter]}: ${r.ok ? 'ok' : 'FAILED'} (a) ${formatMs(r.afterStatusMs)} (b) ${formatMs(r.afterPodMs)}${r.teardownMs === undefined ? '' : ` (of which after the JS exit event: ${formatMs(r.teardownMs)})`}, load ${r.load.toFixed(2)}, ${Object.values(r.requests).reduce((a, b) => a + b, 0)} requests`,
     );
   try {
     for (const size of sizes) {
