@@ -73,6 +73,9 @@ export interface ClusterSpec {
   kubeconfig: string;
   /** Empty: the `namespace` input's, else the context's. */
   namespace: string;
+  /** Its own targets, replacing (not added to) the step's `resources` in this cluster; absent: the step's.
+   *  `selector`, `manifests` and `release` stay the step's. */
+  resources?: ResourceRef[];
 }
 
 export interface Settings {

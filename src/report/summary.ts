@@ -421,19 +421,24 @@ export function renderSummary(result: EngineResult, ctx: SummaryContext, limits:
   return markdown;
 }
 
-/** Worst first: the clusters to look at lead the summary. */
+/** Worst first: the clusters to look at lead the summary and the pull-request comment. */
 const CLUSTER_ORDER: Record<Result, number> = { error: 0, failed: 1, timeout: 2, cancelled: 3, ready: 4 };
 
-/**
- * With several clusters (the `clusters` input): the step's headline, one row of counts per cluster, then
- * one section per cluster, worst first, each as the summary of a one-cluster wait, within its share of the
- * byte limit.
- */
-function renderClustersSummary(result: EngineResult, runs: readonly ClusterRun[], ctx: SummaryContext, limits: SummaryLimits): string {
-  const waitFor = ctx.waitFor;
+/** Several clusters' runs as every report of them lists their sections: the worst first, else as given. */
+export function clustersWorstFirst(runs: readonly ClusterRun[]): ClusterRun[] {
+  return [...runs].sort((a, b) => CLUSTER_ORDER[clusterPublicResult(a)] - CLUSTER_ORDER[clusterPublicResult(b)]);
+}
+
+/** The step's headline of a run of several clusters: its own counts, and how many clusters are at the goal. */
+export function clustersHeadline(result: EngineResult, runs: readonly ClusterRun[], waitFor: WaitFor): string {
+  const readyClusters = runs.filter((run) => clusterPublicResult(run) === 'ready').length;
+  return `${headline(result, waitFor)} · ${readyClusters} of ${runs.length} clusters ${escapeMarkdown(desiredPhrase(waitFor))}`;
+}
+
+/** The headline counts of each cluster, one row each, in the order of the `clusters` input. */
+export function clustersTable(runs: readonly ClusterRun[], waitFor: WaitFor): string {
   const rows = runs.map((run) => {
-    const { targets } = run.result;
-    const counted = targets.filter((t) => !t.optedOut);
+    const counted = run.result.targets.filter((t) => !t.optedOut);
     return [
       code(run.name),
       `${outcomeSymbol(run.result)} ${clusterPublicResult(run)}${run.stopped ? ' (stopped: a target failed elsewhere)' : ''}`,
@@ -442,16 +447,24 @@ function renderClustersSummary(result: EngineResult, runs: readonly ClusterRun[]
       run.context ? code(run.context) : '',
     ];
   });
-  const readyClusters = runs.filter((run) => clusterPublicResult(run) === 'ready').length;
+  return table(['Cluster', 'Result', escapeMarkdown(desiredPhrase(waitFor)), 'Failed', 'Context'], rows);
+}
+
+/**
+ * With several clusters (the `clusters` input): the step's headline, one row of counts per cluster, then
+ * one section per cluster, worst first, each as the summary of a one-cluster wait, within its share of the
+ * byte limit.
+ */
+function renderClustersSummary(result: EngineResult, runs: readonly ClusterRun[], ctx: SummaryContext, limits: SummaryLimits): string {
+  const waitFor = ctx.waitFor;
   const overview = [
-    `${headline(result, waitFor)} · ${readyClusters} of ${runs.length} clusters ${escapeMarkdown(desiredPhrase(waitFor))}`,
+    clustersHeadline(result, runs, waitFor),
     facts({ ...result, targets: [] }, { ...ctx, server: '', context: '' }),
     errorBlock(result),
-    table(['Cluster', 'Result', escapeMarkdown(desiredPhrase(waitFor)), 'Failed', 'Context'], rows),
+    clustersTable(runs, waitFor),
   ].filter((part): part is string => part !== undefined);
   const share = { ...limits, maxBytes: Math.floor(limits.maxBytes / (runs.length + 1)) };
-  const ordered = [...runs].sort((a, b) => CLUSTER_ORDER[clusterPublicResult(a)] - CLUSTER_ORDER[clusterPublicResult(b)]);
-  const sections = ordered.map((run) =>
+  const sections = clustersWorstFirst(runs).map((run) =>
     renderSummary(
       { ...run.result, waitFor: run.result.waitFor ?? waitFor },
       { ...ctx, server: run.server, context: run.context, label: code(run.name) },
