@@ -233,8 +233,8 @@ function section(
       ? [`The flux CLI is missing: ${fluxMissing}`, '']
       : [
           `Medians ${medianOf('flux')} (flux) and ${medianOf('kubewait')} (kubewait): \`flux reconcile\` reads the object every 2 s (its fixed`,
-          '`pollInterval`, not a flag), so it exits 0 to 2 s after the write; kubewait watches, and exits within tens of milliseconds',
-          'plus its process exit. flux waits for "my request handled and Ready", whatever the commit; kubewait for the shipped',
+          '`pollInterval`, not a flag), so it exits 0 to 2 s after the write; kubewait watches, and has exited tens of milliseconds later',
+          '(its process exit included). flux waits for "my request handled and Ready", whatever the commit; kubewait for the shipped',
           'commit applied and Ready, so a reconcile that applied an older commit is not a green for it.',
           '',
         ]),
