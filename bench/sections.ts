@@ -2,7 +2,7 @@
  * Sections of bench/RESULTS.md that other bench scripts write (between `<!-- NAME:start -->` and
  * `<!-- NAME:end -->`), so that re-rendering the main report keeps them, and each script replaces only
  * its own. Today: `cel` (bench/cel.ts), `health` (bench/health.ts), `helm` (bench/helm.ts), `tests`
- * (bench/tests.ts), `fleet` (bench/fleet.ts).
+ * (bench/tests.ts), `fleet` (bench/fleet.ts), `gitops` (bench/gitops.ts).
  */
 const SECTION = /<!-- (\w+):start -->[\s\S]*?<!-- \1:end -->\n?/g;
 

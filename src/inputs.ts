@@ -84,6 +84,7 @@ export function parseSettings(read: InputReader): Settings {
     releaseMinRevision: parseReleaseMinRevision(value('release-min-revision'), release),
     ...parseRevisionInput(value('revision')),
     inventory: parseBoolean('inventory', value('inventory')),
+    reconcile: parseBoolean('reconcile', value('reconcile')),
     logs: parseBoolean('logs', value('logs')),
     logLines: parseLogLines(value('log-lines')),
   };

@@ -131,6 +131,8 @@ export interface Settings {
   revision?: WantedRevision;
   /** `inventory`: the objects a Flux Kustomization or HelmRelease or Argo CD Application target applied are targets too (src/gitops/). */
   inventory: boolean;
+  /** `reconcile`: ask the GitOps targets' controllers to act now (annotations, src/gitops/reconcile.ts). */
+  reconcile: boolean;
   /** Container log tails of failing containers in the report. */
   logs: boolean;
   /** Lines of each failing container's log (1-1000). */

@@ -64,6 +64,11 @@ export const INPUT_FLAGS = {
     boolean: true,
     help: 'the objects a Flux Kustomization or HelmRelease or Argo CD Application target applied are targets too (--inventory=false: not)',
   },
+  reconcile: {
+    flag: 'reconcile',
+    boolean: true,
+    help: "ask the Flux and Argo CD targets' controllers to act now, as flux reconcile --with-source and Argo CD's refresh do (needs patch)",
+  },
   'wait-for': { flag: 'for', value: 'CONDITION', help: 'ready, deleted, condition=TYPE[=VALUE] or jsonpath=EXPR[=VALUE]' },
   timeout: { flag: 'timeout', value: 'DURATION', help: 'overall deadline, like 90s, 5m or 1h30m' },
   'poll-interval': { flag: 'poll-interval', value: 'DURATION', help: 'interval of LIST for polled types (at least 100ms)' },

@@ -33,6 +33,7 @@ import type { RunResult, TargetParent, TargetReport } from '../result.js';
 import { InputError, type Settings } from '../settings.js';
 import type { KubeObject } from '../status/fields.js';
 import { dedupe, type TargetSpec } from '../targets/index.js';
+import { requestReconciliation } from './reconcile.js';
 import { helmReleaseStorage, inventoryReady, inventoryTargets, parentKindOf, type ParentKind } from './inventory.js';
 
 /** How long the inventory of a wait that already failed is judged (as a failed Helm release's objects):
@@ -50,7 +51,7 @@ function mayBeParent(spec: TargetSpec): boolean {
   return PARENT_TYPE_NAMES.has(spec.type.split('.')[0]!.toLowerCase());
 }
 
-export interface GitOpsWaitOptions extends ReleaseWaitOptions, Partial<Pick<Settings, 'inventory'>> {}
+export interface GitOpsWaitOptions extends ReleaseWaitOptions, Partial<Pick<Settings, 'inventory' | 'reconcile'>> {}
 
 /** A GitOps parent among the user's targets, as found: its type, and the spec that named it. */
 interface ParentSpec {
@@ -66,9 +67,13 @@ interface ReadParent {
   targets?: TargetSpec[];
 }
 
-/** Waits for the targets and, with `inventory` (the default), for the objects their GitOps parents applied. */
+/**
+ * Waits for the targets and, with `inventory` (the default), for the objects their GitOps parents applied;
+ * with `reconcile`, asks their controllers to act now, beside the wait (reconcile.ts).
+ */
 export async function waitWithGitOps(cluster: Cluster, options: GitOpsWaitOptions): Promise<RunResult> {
-  if (options.inventory === false || !options.targets.some(mayBeParent)) return waitWithRelease(cluster, options);
+  const inventory = options.inventory !== false;
+  if ((!inventory && options.reconcile !== true) || !options.targets.some(mayBeParent)) return waitWithRelease(cluster, options);
   const cancelled = options.signal ?? new AbortController().signal;
   // Only the types are needed to know the parents; a discovery that fails is the wait's to report.
   await cluster.discovery.load(AbortSignal.any([cancelled, AbortSignal.timeout(Math.min(options.timeoutMs, DISCOVERY_BUDGET_MS))])).catch(() => undefined);
@@ -76,11 +81,40 @@ export async function waitWithGitOps(cluster: Cluster, options: GitOpsWaitOption
   if (parents.length === 0) return waitWithRelease(cluster, options);
 
   const timers = new Scheduler(options.time);
+  const waitOver = new AbortController();
+  const warnings: string[] = [];
+  const asked = options.reconcile ? askToReconcile(cluster, parents, options, timers, AbortSignal.any([cancelled, waitOver.signal]), warnings) : undefined;
   try {
-    return await twoPhases(cluster, options, parents, timers, cancelled);
+    const result = inventory ? await twoPhases(cluster, options, parents, timers, cancelled) : await waitWithRelease(cluster, options);
+    waitOver.abort(); // a reconcile request still on its way no longer matters
+    await asked;
+    return warnings.length === 0 ? result : { ...result, warnings: [...new Set([...result.warnings, ...warnings])] };
   } finally {
+    waitOver.abort();
     timers.close();
   }
+}
+
+/** The `reconcile` input: the parents as they stand, each (and its source) annotated once; warnings to `warnings` and the live log. */
+async function askToReconcile(
+  cluster: Cluster,
+  parents: ParentSpec[],
+  options: GitOpsWaitOptions,
+  timers: Scheduler,
+  signal: AbortSignal,
+  warnings: string[],
+): Promise<void> {
+  const read = await Promise.all(
+    parents.map(async ({ kind, type, namespace, spec }) =>
+      (await readObjects(cluster, type, namespace, spec, signal).catch(() => [])).map((obj) => ({ kind, obj })),
+    ),
+  );
+  const warn = (message: string) => {
+    if (warnings.includes(message)) return;
+    warnings.push(message);
+    options.observer?.warning?.(message);
+  };
+  await requestReconciliation(cluster, { parents: read.flat(), now: timers.now(), signal, warn, say: (line) => options.say(line) });
 }
 
 async function twoPhases(cluster: Cluster, options: GitOpsWaitOptions, parents: ParentSpec[], timers: Scheduler, cancelled: AbortSignal): Promise<RunResult> {
