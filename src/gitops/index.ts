@@ -11,7 +11,7 @@
  *
  * | phase | what runs | ends when |
  * |---|---|---|
- * | 1 | the usual wait (the release wing, the engine) for the user's targets, beside a poll of the parents every `poll-interval` | every parent's inventory is the shipped revision's (the wait is stopped), the wait ends by itself, or the deadline |
+ * | 1 | the usual wait (the release wing, the engine) for the user's targets, beside a read of the parents whenever the engine sees one change (at the latest every 15 s) | every parent's inventory is the shipped revision's (the wait is stopped), the wait ends by itself, or the deadline |
  * | 2 | the same wait for the user's targets and the inventories, with what is left of the deadline | as any wait |
  *
  * At the deadline (or a cancelled job) in phase 1, phase 1's result is the run's: the parents say what their
@@ -30,6 +30,7 @@ import { ApiError, listPages, qualifiedResource, resourcePath, type Cluster, typ
 import { readRelease } from '../release/read.js';
 import { waitWithRelease, type ReleaseWaitOptions } from '../release/index.js';
 import type { RunResult, TargetParent, TargetReport } from '../result.js';
+import type { Status } from '../status/types.js';
 import { InputError, type Settings } from '../settings.js';
 import type { KubeObject } from '../status/fields.js';
 import { dedupe, type TargetSpec } from '../targets/index.js';
@@ -39,6 +40,10 @@ import { helmReleaseStorage, inventoryReady, inventoryTargets, parentKindOf, typ
 /** How long the inventory of a wait that already failed is judged (as a failed Helm release's objects):
  *  long enough for a failing image pull to count as unrecoverable (the status library's 15 s grace). */
 const FAILED_JUDGING_MS = 20_000;
+
+/** The parents are read again when the engine sees one change; at the latest after this long, in case a
+ *  change of their inventory came without a change of their status or message. */
+const PARENT_REREAD_MS = 15_000;
 
 /** How long finding the parents may wait for discovery before the wait starts without them. */
 const DISCOVERY_BUDGET_MS = 10_000;
@@ -128,15 +133,25 @@ async function twoPhases(cluster: Cluster, options: GitOpsWaitOptions, parents: 
   const deadline = AbortSignal.any([cancelled, abortAfter(timers, options.timeoutMs)]);
   const inventoryReadable = new AbortController();
   let read: ReadParent[] = [];
+  // The engine watches the parents (they are targets): the parents are read again when one of them changes
+  // as the engine sees it, not every poll interval (a LIST beside the watch), with a slow read as a net.
   const poll = (async () => {
     while (!deadline.aborted && !inventoryReadable.signal.aborted) {
       read = await readParents(cluster, parents, options, deadline, warn);
       if (read.length > 0 && read.every((p) => p.targets)) return inventoryReadable.abort();
-      await timers.sleep(options.pollIntervalMs);
+      await timers.sleep(Math.max(options.pollIntervalMs, PARENT_REREAD_MS));
     }
-  })().catch(() => undefined); // a read that fails is retried by the next poll, or the wait reports it
+  })().catch(() => undefined); // a read that fails is retried by the next one, or the wait reports it
+  const isParent = (target: TargetReport) => parentKindOf(groupOf(target.apiVersion), target.kind) !== undefined;
+  const observer = {
+    ...options.observer,
+    transition(target: TargetReport, previous: Status | undefined) {
+      options.observer?.transition?.(target, previous);
+      if (isParent(target)) timers.wakeAll(); // the only sleeper on these timers is the read above
+    },
+  };
 
-  const first = await waitWithRelease(cluster, { ...options, signal: AbortSignal.any([cancelled, inventoryReadable.signal]) });
+  const first = await waitWithRelease(cluster, { ...options, observer, signal: AbortSignal.any([cancelled, inventoryReadable.signal]) });
   inventoryReadable.abort(); // stops the poll when the wait ended first
   timers.wakeAll();
   await poll;
