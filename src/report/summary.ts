@@ -333,6 +333,15 @@ function detailTables(target: TargetReport): string[] {
   return parts;
 }
 
+/** The rule that judged a target, in words: the ids are `kstatus`, `builtin:NAME`, `health-checks[I]` and `gitops:NAME`. */
+function judgedBy(rule: string): string {
+  const code = `\`${escapeMarkdown(rule)}\``;
+  if (rule === 'kstatus') return 'kstatus (the status conventions of Kubernetes objects)';
+  if (rule.startsWith('builtin:')) return `kubewait's built-in health rule ${code} (docs/health-rules.md)`;
+  if (rule.startsWith('gitops:')) return `the revision its GitOps controller applied and the health it reports (${code})`;
+  return `the health rule ${code}`;
+}
+
 function targetDetails(target: TargetReport, ctx: SummaryContext): string {
   // The message is in the table row above; the heading names the target, and the body says what the row could not.
   const summaryHtml = `${statusSymbol(target)} <b>${escapeHtml(titleRef(target))}</b> ${escapeHtml(target.status)}`;
@@ -343,7 +352,7 @@ function targetDetails(target: TargetReport, ctx: SummaryContext): string {
     const url = file && fileUrl(ctx.run, file, target.line);
     body.push(`Defined in ${url ? `[${linkText(where)}](${url})` : escapeMarkdown(where)}.`);
   }
-  if (!target.done) body.push(`Judged by ${target.rule === 'kstatus' ? 'kstatus' : `the health rule \`${escapeMarkdown(target.rule)}\``}.`);
+  if (!target.done) body.push(`Judged by ${judgedBy(target.rule)}.`);
   if (target.message.length > DEFAULT_LIMITS.cellChars) body.push(`**Message**: ${escapeMarkdown(truncate(target.message, DETAIL_CHARS))}`);
   const tablesShowDiagnosis = (target.diagnosis?.problems.length ?? 0) + (target.diagnosis?.events.length ?? 0) > 0;
   if (target.diagnosis?.summary && !tablesShowDiagnosis) body.push(`**Diagnosis**: ${escapeMarkdown(truncate(target.diagnosis.summary, DETAIL_CHARS))}`);
