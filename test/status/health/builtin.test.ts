@@ -584,6 +584,23 @@ const TABLE: Record<string, Case[]> = {
         obj: es({ refreshTime: '2026-11-30T08:13:10Z', syncedResourceVersion: '1-8d5a1c0e', conditions: [synced] }),
         status: 'InProgress',
       },
+      ...[{ refreshPolicy: 'CreatedOnce' }, { refreshInterval: '0s' }, { refreshPolicy: 'Periodic', refreshInterval: '0' }].map((refresh) => ({
+        // shouldRefresh: ESO will not sync the change, so the Ready it has stands
+        state: `spec changed, ESO does not resync it (${JSON.stringify(refresh)})`,
+        obj: {
+          ...es({ refreshTime: '2026-11-30T08:13:10Z', syncedResourceVersion: '1-8d5a1c0e', conditions: [synced] }),
+          spec: { ...refresh, secretStoreRef: { name: 'vault', kind: 'SecretStore' }, data: [] },
+        },
+        status: 'Current' as const,
+      })),
+      {
+        state: 'spec changed, OnChange with refreshInterval 0 still syncs a change',
+        obj: {
+          ...es({ refreshTime: '2026-11-30T08:13:10Z', syncedResourceVersion: '1-8d5a1c0e', conditions: [synced] }),
+          spec: { refreshPolicy: 'OnChange', refreshInterval: '0s', secretStoreRef: { name: 'vault', kind: 'SecretStore' }, data: [] },
+        },
+        status: 'InProgress',
+      },
       { state: 'progressing (no Ready yet)', obj: es({ conditions: [] }), status: 'InProgress' },
       {
         state: 'the SecretStore is not usable yet (created in the same deploy): waits',
