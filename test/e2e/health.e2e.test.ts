@@ -881,7 +881,7 @@ describe('health rules end to end', () => {
             status: {
               conditions: [
                 gen(condition('NodeClassReady', 'False', 'NodeClassNotFound', 'NodeClass not found on cluster')),
-                gen(condition('Ready', 'False', 'NodeClassNotFound', 'NodeClass not found on cluster')),
+                gen(condition('Ready', 'False', 'UnhealthyDependents', 'NodeClassReady=False')), // operatorpkg's root condition
               ],
             },
           },
@@ -891,7 +891,7 @@ describe('health rules end to end', () => {
           },
         ],
         result: 'ready',
-        logs: 'NodeClass not found on cluster',
+        logs: 'NodeClassReady=False',
       },
       // Strimzi: NotReady with the exception's class name, retried at the next periodic reconciliation
       'strimzi-kafka: a timeout waiting for pods waits, then ready': {

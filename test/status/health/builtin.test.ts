@@ -1400,11 +1400,12 @@ const TABLE: Record<string, Case[]> = {
                     conditions: [
                       cond('ValidationSucceeded', 'True', 'ValidationSucceeded', '', { observedGeneration: 2 }),
                       cond('NodeClassReady', 'False', 'NodeClassNotFound', 'NodeClass not found on cluster', { observedGeneration: 2 }),
-                      cond('Ready', 'False', 'NodeClassNotFound', 'NodeClass not found on cluster', { observedGeneration: 2 }),
+                      // operatorpkg status/condition_set.go recomputeRootCondition
+                      cond('Ready', 'False', 'UnhealthyDependents', 'NodeClassReady=False', { observedGeneration: 2 }),
                     ],
                   }),
                   status: 'InProgress' as const,
-                  message: 'NodeClass not found on cluster',
+                  message: 'NodeClassReady=False',
                 },
                 {
                   state: 'Ready=True written for an older generation',
@@ -1425,9 +1426,7 @@ const TABLE: Record<string, Case[]> = {
                           observedGeneration: 2,
                         },
                       ),
-                      cond('Ready', 'False', 'NodePoolValidationFailed', 'invalid value: requirements with operator In must have a value defined', {
-                        observedGeneration: 2,
-                      }),
+                      cond('Ready', 'False', 'UnhealthyDependents', 'ValidationSucceeded=False', { observedGeneration: 2 }),
                     ],
                   }),
                   status: 'Failed' as const,
@@ -1441,7 +1440,7 @@ const TABLE: Record<string, Case[]> = {
                   obj: k({
                     conditions: [
                       cond('Registered', 'False', 'MultipleNodesFound', 'Invariant violated, matched multiple nodes', { observedGeneration: 2 }),
-                      cond('Ready', 'False', 'MultipleNodesFound', 'Invariant violated, matched multiple nodes', { observedGeneration: 2 }),
+                      cond('Ready', 'False', 'UnhealthyDependents', 'Registered=False', { observedGeneration: 2 }),
                     ],
                   }),
                   status: 'Failed' as const,
@@ -1453,7 +1452,7 @@ const TABLE: Record<string, Case[]> = {
                   obj: k({
                     conditions: [
                       cond('Launched', 'Unknown', 'LaunchFailed', 'creating instance, insufficient capacity', { observedGeneration: 2 }),
-                      cond('Ready', 'Unknown', 'LaunchFailed', 'creating instance, insufficient capacity', { observedGeneration: 2 }),
+                      cond('Ready', 'Unknown', 'ReconcilingDependents', 'Launched=Unknown', { observedGeneration: 2 }),
                     ],
                   }),
                   status: 'InProgress' as const,
