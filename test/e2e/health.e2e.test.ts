@@ -952,6 +952,36 @@ describe('health rules end to end', () => {
       120_000,
     );
 
+    // gateway_types.go: Accepted and Programmed carry the generation; a condition no controller updates any
+    // more (the deprecated Scheduled, left from generation 1) must not hold the wait after a spec change.
+    it('gateway-api-gateway: a stale deprecated condition does not hold a Gateway accepted and programmed for its generation', async () => {
+      const base = { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'Gateway', metadata: { name: 'web', namespace: 'gwstale' } };
+      const spec = (port: number) => ({ gatewayClassName: 'example', listeners: [{ name: 'http', port, protocol: 'HTTP' }] });
+      cluster.create({ ...base, spec: spec(80) });
+      const script = [
+        {
+          afterMs: 0,
+          status: {
+            conditions: [
+              gen(condition('Accepted', 'True', 'Accepted', 'ok')),
+              gen(condition('Programmed', 'True', 'Programmed', 'ok')),
+              { ...condition('Scheduled', 'True', 'Scheduled', 'ok'), observedGeneration: 1 },
+            ],
+          },
+        },
+      ];
+      cluster.apply({ ...base, metadata: { ...base.metadata, annotations: { 'kubewait.test/status-script': JSON.stringify(script) } }, spec: spec(8080) });
+
+      const run = await runAction({
+        kubeconfig: cluster.kubeconfig({ namespace: 'gwstale' }),
+        resources: 'gateways.gateway.networking.k8s.io/web',
+        timeout: '20s',
+      });
+
+      expect(run.outputs.result).toBe('ready');
+      expect(resourcesOf(run.outputs)).toMatchObject([{ name: 'web', status: 'Current', rule: 'builtin:gateway-api-gateway' }]);
+    }, 120_000);
+
     // externalsecret_controller.go markAsDone: syncedResourceVersion "<generation>-<hash>"; after a spec
     // change Ready=True stays from the last sync until the controller syncs the new generation.
     it('external-secrets-externalsecret: after a spec change the old Ready=True waits for the new sync', async () => {

@@ -738,6 +738,17 @@ const TABLE: Record<string, Case[]> = {
         message: /parametersRef not found/,
       },
       {
+        state: 'a deprecated condition nobody updates any more (Scheduled, generation 1) does not hold it',
+        obj: gw({
+          conditions: [
+            cond('Accepted', 'True', 'Accepted', 'ok', { observedGeneration: 2 }),
+            cond('Programmed', 'True', 'Programmed', 'ok', { observedGeneration: 2 }),
+            cond('Scheduled', 'True', 'Scheduled', 'ok', { observedGeneration: 1 }),
+          ],
+        }),
+        status: 'Current',
+      },
+      {
         state: 'Accepted=False with the deprecated NotReconciled (not reconciled yet): waits',
         obj: gw({ conditions: [cond('Accepted', 'False', 'NotReconciled', 'Waiting for controller', { observedGeneration: 2 })] }),
         status: 'InProgress',
