@@ -2,7 +2,7 @@
  * Hostile conditions, round two (issue 24): time to exit, result, outputs and peak RSS of one build
  * against another, case by case, a few runs each (medians).
  *
- *   npx tsx bench/hostile-two.ts --before /path/to/old/dist [--after dist] [--runs 3]
+ *   npx tsx bench/hostile-two.ts --before /path/to/old/dist [--after dist] [--runs 3] [--cases fifo,glob]
  *
  * Each run starts the entry as the runner (or a shell) does, under /usr/bin/time for its peak RSS, against
  * one API server stand-in and one GitHub API stand-in that never answers. The builds run one after the other,
@@ -270,6 +270,54 @@ const CASES: Case[] = [
     describe: (run) => `${outcome(run)}${run.summary.includes(LOG_TOKEN) ? '; token in the summary' : ''}`,
   },
   {
+    name: '`health-checks: /usr/**` (a glob outside the workspace), timeout 5s',
+    run: (dist, ctx) =>
+      action(
+        dist,
+        { kubeconfig: ctx.cluster.kubeconfig({ namespace: 'two' }), resources: 'secret/db', 'health-checks': '/usr/**', timeout: '5s' },
+        { killAfterMs: 90_000 },
+        ctx,
+      ),
+    describe: outcome,
+  },
+  {
+    name: '`health-checks` naming a FIFO nobody writes to, timeout 5s',
+    run: (dist, ctx) => {
+      const workspace = mkdtempSync(path.join(ctx.scratch, 'fifo-'));
+      execFileSync('mkfifo', [path.join(workspace, 'rules.yaml')]);
+      return action(
+        dist,
+        { kubeconfig: ctx.cluster.kubeconfig({ namespace: 'two' }), resources: 'secret/db', 'health-checks': 'rules.yaml', timeout: '5s' },
+        { workspace, killAfterMs: 30_000 },
+        ctx,
+      );
+    },
+    describe: (run) => (run.signal ? `hung: killed at 30 s, ${outcome(run)}` : outcome(run)),
+  },
+  {
+    name: 'API server that stops answering (held 12 s), timeout 5s',
+    run: async (dist, ctx) => {
+      // A server of its own: the held requests would stall the other cases' server.
+      const cluster = await startCluster({ speed: 0.2 });
+      const stallMs = 12_000;
+      const started = Date.now();
+      try {
+        cluster.create(job('hung', { namespace: 'hung', readyAfterMs: 600_000 }));
+        cluster.faults.unavailable(stallMs);
+        return await action(
+          dist,
+          { kubeconfig: cluster.kubeconfig({ namespace: 'hung' }), resources: 'job/hung', timeout: '5s' },
+          { killAfterMs: 40_000 },
+          ctx,
+        );
+      } finally {
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + stallMs + 200 - Date.now())));
+        await cluster.close();
+      }
+    },
+    describe: outcome,
+  },
+  {
     name: 'command: `-o json --bogus`',
     run: (dist, ctx) => command(dist, ['-o', 'json', '--bogus', 'deployment/web'], {}, ctx),
     describe: (run) => `exit ${run.code}; ${run.stdout.trim().startsWith('{') ? 'JSON document' : 'stdout empty'}`,
@@ -294,7 +342,7 @@ const CASES: Case[] = [
 function option(name: string, fallback?: string): string {
   const at = process.argv.indexOf(`--${name}`);
   const value = at >= 0 ? process.argv[at + 1] : fallback;
-  if (value === undefined) throw new Error(`usage: npx tsx bench/hostile-two.ts --before OLD_DIST [--after dist] [--runs 3]`);
+  if (value === undefined) throw new Error(`usage: npx tsx bench/hostile-two.ts --before OLD_DIST [--after dist] [--runs 3] [--cases WORD,...]`);
   return value;
 }
 
@@ -302,6 +350,12 @@ async function main(): Promise<void> {
   const before = path.resolve(option('before'));
   const after = path.resolve(option('after', path.join(ROOT, 'dist')));
   const runs = Number(option('runs', '3'));
+  // `--cases fifo,glob`: only the cases whose name contains one of these (case-insensitive).
+  const only = option('cases', '')
+    .split(',')
+    .map((word) => word.trim().toLowerCase())
+    .filter(Boolean);
+  const cases = only.length ? CASES.filter((c) => only.some((word) => c.name.toLowerCase().includes(word))) : CASES;
   await ensureDist();
   const scratch = mkdtempSync(path.join(tmpdir(), 'kubewait-hostile-two-'));
   const cluster = await startCluster({ speed: 0.2 });
@@ -313,12 +367,13 @@ async function main(): Promise<void> {
   seed.metadata.annotations['kubewait.test/job-outcome'] = 'Failed';
   seed.metadata.annotations['kubewait.test/log'] = `connecting with ${LOG_TOKEN}\nError: seed failed`;
   cluster.create(seed);
-  for (let i = 0; i <= 20_000; i++)
-    cluster.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: 'crowd', labels: { crowd: 'yes' } } });
+  if (cases.some((c) => c.name.includes('20,001')))
+    for (let i = 0; i <= 20_000; i++)
+      cluster.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: 'crowd', labels: { crowd: 'yes' } } });
   const loads: number[] = [];
   const rows: string[] = [];
   try {
-    for (const c of CASES) {
+    for (const c of cases) {
       const cells: string[] = [];
       for (const dist of [before, after]) {
         const measured: Run[] = [];

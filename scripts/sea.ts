@@ -15,7 +15,20 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +38,8 @@ import { clientNodeSideEffectFree, lazyUndici } from './bundle-plugins.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** postject's marker in the Node binary: Node looks for the blob only when this fuse is flipped. */
 const SENTINEL_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+/** Builds kept in the cache (each about 120 MB): the newest few serve the worktrees and clones of the day. */
+const KEEP_BUILDS = 3;
 
 export function seaCacheRoot(env: NodeJS.ProcessEnv = process.env): string {
   return env.KUBEWAIT_SEA_CACHE || path.join(env.XDG_CACHE_HOME || path.join(homedir(), '.cache'), 'kubewait', 'sea');
@@ -52,6 +67,8 @@ export async function buildSea(log: (line: string) => void = (line) => console.e
     const out = path.join(seaCacheRoot(), key);
     const executable = path.join(out, 'kubewait');
     if (existsSync(executable)) {
+      const now = new Date();
+      utimesSync(out, now, now); // used now: the pruning below keeps the builds used last
       log(`kubewait single executable: reusing ${executable}`);
       return executable;
     }
@@ -68,9 +85,22 @@ export async function buildSea(log: (line: string) => void = (line) => console.e
     mkdirSync(out, { recursive: true });
     renameSync(binary, executable);
     log(`kubewait single executable: built ${executable}`);
+    pruneBuilds(seaCacheRoot(), KEEP_BUILDS, log);
     return executable;
   } finally {
     rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+/** Removes all but the `keep` builds used last: every change to src/ makes a new one of about 120 MB. */
+export function pruneBuilds(root: string, keep: number, log: (line: string) => void = () => {}): void {
+  const builds = readdirSync(root, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => ({ dir: path.join(root, entry.name), usedMs: statSync(path.join(root, entry.name)).mtimeMs }))
+    .sort((a, b) => b.usedMs - a.usedMs);
+  for (const { dir } of builds.slice(keep)) {
+    rmSync(dir, { recursive: true, force: true });
+    log(`kubewait single executable: removed the older build ${dir}`);
   }
 }
 

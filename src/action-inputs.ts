@@ -14,6 +14,7 @@ export const INPUT_NAMES = [
   'release-min-revision',
   'revision',
   'inventory',
+  'reconcile',
   'wait-for',
   'timeout',
   'poll-interval',
@@ -42,6 +43,7 @@ export type InputName = (typeof INPUT_NAMES)[number];
 export const INPUT_DEFAULTS = {
   'cluster-policy': 'all',
   inventory: 'true',
+  reconcile: 'false',
   'wait-for': 'ready',
   timeout: '5m',
   'poll-interval': '2s',

@@ -11,6 +11,7 @@ import {
   type PausedPolicy,
   type PrCommentMode,
   type ReleaseMinRevision,
+  type ClusterSpec,
   type ResourceRef,
   type Settings,
   type WaitFor,
@@ -53,14 +54,14 @@ export function parseSettings(read: InputReader): Settings {
   const selector = parseSelector(value('selector'));
   const manifests = splitLines(value('manifests'));
   const release = parseRelease(value('release'));
-  checkSomethingToWaitFor(resources, selector, manifests, release);
-  checkSelectorIsUsed(selector, resources, manifests, release);
+  const clusters = parseClusters(value('clusters'), value('context'));
+  checkEachClusterHasTargets(clusters, resources, selector, manifests, release);
 
   return {
     kubeconfig: read('kubeconfig').trim(),
     context: value('context'),
     namespace,
-    clusters: parseClusters(value('clusters'), value('context')),
+    clusters,
     clusterPolicy: parseClusterPolicy(value('cluster-policy')),
     resources,
     selector,
@@ -83,6 +84,7 @@ export function parseSettings(read: InputReader): Settings {
     releaseMinRevision: parseReleaseMinRevision(value('release-min-revision'), release),
     ...parseRevisionInput(value('revision')),
     inventory: parseBoolean('inventory', value('inventory')),
+    reconcile: parseBoolean('reconcile', value('reconcile')),
     logs: parseBoolean('logs', value('logs')),
     logLines: parseLogLines(value('log-lines')),
   };
@@ -142,6 +144,33 @@ function parseRevisionInput(text: string): Pick<Settings, 'revision'> {
   );
 }
 
+/**
+ * The step's `resources`, `selector`, `manifests` and `release` are checked as they are whenever a cluster
+ * waits for them (one cluster, or a cluster of `clusters` without resources of its own); a cluster with its
+ * own `resources` is checked with those, and its entry of `clusters` named.
+ */
+function checkEachClusterHasTargets(clusters: ClusterSpec[], resources: ResourceRef[], selector: string, manifests: string[], release: string): void {
+  if (clusters.length === 0 || clusters.some((cluster) => cluster.resources === undefined)) {
+    checkSomethingToWaitFor(resources, selector, manifests, release);
+    checkSelectorIsUsed(selector, resources, manifests, release);
+  }
+  for (const { name, resources: own } of clusters) {
+    if (own === undefined) continue;
+    if (own.length === 0 && selector === '' && manifests.length === 0 && release === '') {
+      throw new InputError(
+        'clusters',
+        `Input "clusters" has cluster "${name}" with empty resources, and "selector", "manifests" and "release" are empty: nothing to wait for there. Give it targets, like resources: [deployment/web], or leave its resources out to wait for the step's "resources".`,
+      );
+    }
+    if (selectorIsUnused(selector, own, manifests, release)) {
+      throw new InputError(
+        'clusters',
+        `Input "clusters" has cluster "${name}" whose resources replace the step's and name every object, so the "selector" "${selector}" is not used there: it filters bare types, like resources: [deployments], or stands alone where a cluster has no resources, like resources: [].`,
+      );
+    }
+  }
+}
+
 function checkSomethingToWaitFor(resources: ResourceRef[], selector: string, manifests: string[], release: string): void {
   if (resources.length === 0 && selector === '' && manifests.length === 0 && release === '') {
     throw new InputError(
@@ -153,13 +182,18 @@ function checkSomethingToWaitFor(resources: ResourceRef[], selector: string, man
 
 /** A selector nobody applies would be ignored silently; say so instead. */
 function checkSelectorIsUsed(selector: string, resources: ResourceRef[], manifests: string[], release: string): void {
-  const filtersABareType = resources.some((ref) => ref.name === undefined);
-  if (selector !== '' && !selectorStandsAlone({ resources, manifests, release }) && !filtersABareType) {
+  if (selectorIsUnused(selector, resources, manifests, release)) {
     throw new InputError(
       'selector',
       `Input "selector" is "${selector}", but nothing uses it: it filters the bare types of "resources" (like resources: deployments), or stands alone without "resources", "manifests" and "release".`,
     );
   }
+}
+
+/** A selector filters the bare types of `resources`, or stands alone; otherwise it would be ignored. */
+function selectorIsUnused(selector: string, resources: ResourceRef[], manifests: string[], release: string): boolean {
+  const filtersABareType = resources.some((ref) => ref.name === undefined);
+  return selector !== '' && !selectorStandsAlone({ resources, manifests, release }) && !filtersABareType;
 }
 
 function splitLines(text: string): string[] {

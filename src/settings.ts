@@ -73,6 +73,9 @@ export interface ClusterSpec {
   kubeconfig: string;
   /** Empty: the `namespace` input's, else the context's. */
   namespace: string;
+  /** Its own targets, replacing (not added to) the step's `resources` in this cluster; absent: the step's.
+   *  `selector`, `manifests` and `release` stay the step's. */
+  resources?: ResourceRef[];
 }
 
 export interface Settings {
@@ -128,6 +131,8 @@ export interface Settings {
   revision?: WantedRevision;
   /** `inventory`: the objects a Flux Kustomization or HelmRelease or Argo CD Application target applied are targets too (src/gitops/). */
   inventory: boolean;
+  /** `reconcile`: ask the GitOps targets' controllers to act now (annotations, src/gitops/reconcile.ts). */
+  reconcile: boolean;
   /** Container log tails of failing containers in the report. */
   logs: boolean;
   /** Lines of each failing container's log (1-1000). */

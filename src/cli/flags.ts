@@ -36,7 +36,7 @@ export const INPUT_FLAGS = {
   clusters: {
     flag: 'clusters',
     value: 'YAML',
-    help: 'several clusters: a YAML list of {name, context, kubeconfig (an environment variable or a file), namespace}, or contexts like eu-west,us-east',
+    help: 'several clusters: a YAML list of {name, context, kubeconfig (an environment variable or a file), namespace, resources (replace the targets there)}, or contexts like eu-west,us-east',
   },
   'cluster-policy': { flag: 'cluster-policy', value: 'POLICY', help: 'with several clusters: all must be ready, or any one is enough' },
   resources: { help: 'TYPE/NAME, NAMESPACE/TYPE/NAME, TYPE NAME..., or a bare TYPE (every object of it matching -l)' },
@@ -63,6 +63,11 @@ export const INPUT_FLAGS = {
     flag: 'inventory',
     boolean: true,
     help: 'the objects a Flux Kustomization or HelmRelease or Argo CD Application target applied are targets too (--inventory=false: not)',
+  },
+  reconcile: {
+    flag: 'reconcile',
+    boolean: true,
+    help: "ask the Flux and Argo CD targets' controllers to act now, as flux reconcile --with-source and Argo CD's refresh do (needs patch)",
   },
   'wait-for': { flag: 'for', value: 'CONDITION', help: 'ready, deleted, condition=TYPE[=VALUE] or jsonpath=EXPR[=VALUE]' },
   timeout: { flag: 'timeout', value: 'DURATION', help: 'overall deadline, like 90s, 5m or 1h30m' },
@@ -273,6 +278,8 @@ function editDistance(a: string, b: string): number {
 
 /** Nothing to wait for is a usage error of the command, said in its terms (the action's message names inputs). */
 export function checkSomethingToWaitFor(line: CommandLine): void {
+  // Each entry of --clusters may name its own resources: the action's parser checks every cluster.
+  if (line.inputs.clusters) return;
   if (!line.inputs.resources && !line.inputs.selector && !line.inputs.manifests && !line.inputs.release) {
     throw new UsageError(
       'nothing to wait for: name targets, a selector, manifests or a Helm release, like kubewait deployment/web, kubewait -l app=web, kubewait -f k8s/ or kubewait --release shop. Run kubewait --help for more.',

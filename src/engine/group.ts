@@ -9,7 +9,7 @@
  * selector of a pending workload). Only an object whose verdict time or its CRD's answer may change (an
  * unschedulable Pod, a custom resource in its status-grace) keeps its object, to be judged again.
  */
-import type { Evaluation } from '../status/goal.js';
+import { failureEndsWait, type Evaluation } from '../status/goal.js';
 import { Judge, type JudgeWarning, type Verdict } from '../status/judge.js';
 import type { PausedPolicy } from '../status/paused.js';
 import type { Diagnosis } from '../status/types.js';
@@ -404,7 +404,9 @@ export class GroupState {
     }
     slot.pendingSince ??= this.ctx.now().getTime();
     slot.state.setDiagnosis(slot.diagnosis);
-    if (this.ctx.failFast && slot.diagnosis?.unrecoverable && reported.status !== 'Failed') {
+    // A pod that cannot recover (an image that does not exist) fails a `ready` wait early; a condition or
+    // jsonpath goal still waits for what the user named, with the pods' cause in its report.
+    if (this.ctx.failFast && failureEndsWait(this.ctx.waitFor) && slot.diagnosis?.unrecoverable && reported.status !== 'Failed') {
       slot.state.update({ ...reported, status: 'Failed', message: slot.diagnosis.summary });
       return;
     }

@@ -4,13 +4,15 @@
  * run (fleet/index.ts) reads it.
  *
  * Two shapes, one meaning:
- * - a YAML list of `{name, context?, kubeconfig?, namespace?}`, for clusters with kubeconfigs of their own;
+ * - a YAML list of `{name, context?, kubeconfig?, namespace?, resources?}`, for clusters with kubeconfigs of
+ *   their own; `resources` (a list, or text as the `resources` input takes it) replaces the step's
+ *   `resources` in that cluster;
  * - the shorthand `eu-west, us-east` (or `context: eu-west,us-east`, the command's `--context a,b`):
  *   contexts of the step's one kubeconfig, each cluster named after its context.
  */
 import { parse } from 'yaml';
-import { InputError, type ClusterPolicy, type ClusterSpec } from '../settings.js';
-import { namespaceNameProblem } from '../targets/refs.js';
+import { InputError, type ClusterPolicy, type ClusterSpec, type ResourceRef } from '../settings.js';
+import { namespaceNameProblem, parseResourceRef, splitResourceEntries } from '../targets/refs.js';
 
 const EXAMPLE =
   'Expected a YAML list like\n' +
@@ -23,7 +25,8 @@ const EXAMPLE =
 
 /** A name that reads well in `[eu-west] Deployment shop/api` and as a key of the `clusters` output. */
 const CLUSTER_NAME = /^[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$/;
-const FIELDS = ['name', 'context', 'kubeconfig', 'namespace'] as const;
+const FIELDS = ['name', 'context', 'kubeconfig', 'namespace', 'resources'] as const;
+type TextField = Exclude<(typeof FIELDS)[number], 'resources'>;
 /** Upper case like the variables secrets are passed in: anything else names a file (`./kubeconfig`). */
 export const ENVIRONMENT_VARIABLE = /^[A-Z_][A-Z0-9_]*$/;
 
@@ -87,7 +90,7 @@ function clusterEntry(entry: unknown, at: number): ClusterSpec {
       `Input "clusters" entry ${at + 1} has ${unknown.map((key) => `"${key}"`).join(', ')}: expected only ${FIELDS.join(', ')}. ${EXAMPLE}`,
     );
   }
-  const text = (field: (typeof FIELDS)[number]): string => {
+  const text = (field: TextField): string => {
     const value = fields[field];
     if (value === undefined || value === null) return '';
     if (typeof value !== 'string' && typeof value !== 'number') {
@@ -101,7 +104,37 @@ function clusterEntry(entry: unknown, at: number): ClusterSpec {
   if (namespace !== '' && namespaceNameProblem(namespace)) {
     throw new InputError('clusters', `Input "clusters" has cluster "${name}" with namespace "${namespace}": expected a namespace name like shop. ${EXAMPLE}`);
   }
-  return { name: checkedName(name), context: text('context'), kubeconfig: text('kubeconfig'), namespace };
+  checkedName(name);
+  const resources = 'resources' in fields ? { resources: clusterResources(fields.resources, name) } : {};
+  return { name, context: text('context'), kubeconfig: text('kubeconfig'), namespace, ...resources };
+}
+
+/**
+ * A cluster's own `resources`: the syntax of the `resources` input, as a YAML list or as its text (entries
+ * separated by lines or commas). Empty (`resources: []`) is none of the step's: the selector, manifests or
+ * release must then give that cluster something to wait for (inputs.ts checks each cluster).
+ */
+function clusterResources(value: unknown, name: string): ResourceRef[] {
+  const example =
+    `Expected TYPE/NAME or NAMESPACE/TYPE/NAME entries, which replace the step's "resources" in this cluster, like\n` +
+    `  clusters: |\n    - name: ${name}\n      resources: [deployment/web, shop/deployment/api]\n` +
+    'or, as text, resources: deployment/web, shop/deployment/api.';
+  const entries =
+    value === null || value === undefined
+      ? []
+      : typeof value === 'string'
+        ? splitResourceEntries(value)
+        : Array.isArray(value) && value.every((item) => typeof item === 'string')
+          ? value.flatMap((item: string) => splitResourceEntries(item))
+          : undefined;
+  if (entries === undefined) {
+    throw new InputError('clusters', `Input "clusters" has cluster "${name}" with resources that are neither a list of TYPE/NAME nor text. ${example}`);
+  }
+  return entries.map((entry) => {
+    const parsed = parseResourceRef(entry);
+    if (parsed.ok) return parsed.value;
+    throw new InputError('clusters', `Input "clusters" has cluster "${name}" with resources entry "${entry}": ${parsed.problem}. ${example}`);
+  });
 }
 
 function checkedName(name: string): string {

@@ -77,7 +77,9 @@ async function waitAcrossClusters(settings: Settings, sink: PipelineSink, option
   }
   const clusterRuns = await Promise.all(
     runs.map(async (run, at) =>
-      run instanceof InputError ? unusable(settings.clusters[at]!, run, await namedTargets(settings, options.cwd), settings.namespace) : run,
+      run instanceof InputError
+        ? unusable(settings.clusters[at]!, run, await namedTargets(clusterTargets(settings, settings.clusters[at]!), options.cwd), settings.namespace)
+        : run,
     ),
   );
   const result = combineClusterRuns(clusterRuns, settings.clusterPolicy, cancelled.aborted);
@@ -136,7 +138,7 @@ export function clusterConnection(
   sources: KubeconfigSources,
   cwd: string,
 ): { settings: Settings; kubeconfigSources: KubeconfigSources } {
-  const own = { ...settings, clusters: [], context: spec.context, namespace: spec.namespace || settings.namespace };
+  const own = { ...clusterTargets(settings, spec), clusters: [], context: spec.context, namespace: spec.namespace || settings.namespace };
   if (spec.kubeconfig === '') return { settings: own, kubeconfigSources: sources };
   if (ENVIRONMENT_VARIABLE.test(spec.kubeconfig)) {
     const content = sources.env[spec.kubeconfig]?.trim() ?? '';
@@ -155,6 +157,12 @@ export function clusterConnection(
     .map((file) => path.resolve(cwd, file))
     .join(path.delimiter);
   return { settings: { ...own, kubeconfig: '' }, kubeconfigSources: { ...sources, env: { ...sources.env, KUBECONFIG: files } } };
+}
+
+/** The step's settings with what this cluster waits for: its own `resources`, which replace the step's, if it
+ *  has any; the selector, manifests and release are the step's. */
+function clusterTargets(settings: Settings, spec: ClusterSpec): Settings {
+  return spec.resources === undefined ? settings : { ...settings, resources: spec.resources };
 }
 
 /** Each line of a cluster's live log says which cluster it is of. */

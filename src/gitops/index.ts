@@ -11,7 +11,7 @@
  *
  * | phase | what runs | ends when |
  * |---|---|---|
- * | 1 | the usual wait (the release wing, the engine) for the user's targets, beside a poll of the parents every `poll-interval` | every parent's inventory is the shipped revision's (the wait is stopped), the wait ends by itself, or the deadline |
+ * | 1 | the usual wait (the release wing, the engine) for the user's targets, beside a read of the parents whenever the engine sees one change (at the latest every 15 s) | every parent's inventory is the shipped revision's (the wait is stopped), the wait ends by itself, or the deadline |
  * | 2 | the same wait for the user's targets and the inventories, with what is left of the deadline | as any wait |
  *
  * At the deadline (or a cancelled job) in phase 1, phase 1's result is the run's: the parents say what their
@@ -30,14 +30,20 @@ import { ApiError, listPages, qualifiedResource, resourcePath, type Cluster, typ
 import { readRelease } from '../release/read.js';
 import { waitWithRelease, type ReleaseWaitOptions } from '../release/index.js';
 import type { RunResult, TargetParent, TargetReport } from '../result.js';
+import type { Status } from '../status/types.js';
 import { InputError, type Settings } from '../settings.js';
 import type { KubeObject } from '../status/fields.js';
 import { dedupe, type TargetSpec } from '../targets/index.js';
+import { requestReconciliation } from './reconcile.js';
 import { helmReleaseStorage, inventoryReady, inventoryTargets, parentKindOf, type ParentKind } from './inventory.js';
 
 /** How long the inventory of a wait that already failed is judged (as a failed Helm release's objects):
  *  long enough for a failing image pull to count as unrecoverable (the status library's 15 s grace). */
 const FAILED_JUDGING_MS = 20_000;
+
+/** The parents are read again when the engine sees one change; at the latest after this long, in case a
+ *  change of their inventory came without a change of their status or message. */
+const PARENT_REREAD_MS = 15_000;
 
 /** How long finding the parents may wait for discovery before the wait starts without them. */
 const DISCOVERY_BUDGET_MS = 10_000;
@@ -50,7 +56,7 @@ function mayBeParent(spec: TargetSpec): boolean {
   return PARENT_TYPE_NAMES.has(spec.type.split('.')[0]!.toLowerCase());
 }
 
-export interface GitOpsWaitOptions extends ReleaseWaitOptions, Partial<Pick<Settings, 'inventory'>> {}
+export interface GitOpsWaitOptions extends ReleaseWaitOptions, Partial<Pick<Settings, 'inventory' | 'reconcile'>> {}
 
 /** A GitOps parent among the user's targets, as found: its type, and the spec that named it. */
 interface ParentSpec {
@@ -66,9 +72,13 @@ interface ReadParent {
   targets?: TargetSpec[];
 }
 
-/** Waits for the targets and, with `inventory` (the default), for the objects their GitOps parents applied. */
+/**
+ * Waits for the targets and, with `inventory` (the default), for the objects their GitOps parents applied;
+ * with `reconcile`, asks their controllers to act now, beside the wait (reconcile.ts).
+ */
 export async function waitWithGitOps(cluster: Cluster, options: GitOpsWaitOptions): Promise<RunResult> {
-  if (options.inventory === false || !options.targets.some(mayBeParent)) return waitWithRelease(cluster, options);
+  const inventory = options.inventory !== false;
+  if ((!inventory && options.reconcile !== true) || !options.targets.some(mayBeParent)) return waitWithRelease(cluster, options);
   const cancelled = options.signal ?? new AbortController().signal;
   // Only the types are needed to know the parents; a discovery that fails is the wait's to report.
   await cluster.discovery.load(AbortSignal.any([cancelled, AbortSignal.timeout(Math.min(options.timeoutMs, DISCOVERY_BUDGET_MS))])).catch(() => undefined);
@@ -76,11 +86,40 @@ export async function waitWithGitOps(cluster: Cluster, options: GitOpsWaitOption
   if (parents.length === 0) return waitWithRelease(cluster, options);
 
   const timers = new Scheduler(options.time);
+  const waitOver = new AbortController();
+  const warnings: string[] = [];
+  const asked = options.reconcile ? askToReconcile(cluster, parents, options, timers, AbortSignal.any([cancelled, waitOver.signal]), warnings) : undefined;
   try {
-    return await twoPhases(cluster, options, parents, timers, cancelled);
+    const result = inventory ? await twoPhases(cluster, options, parents, timers, cancelled) : await waitWithRelease(cluster, options);
+    waitOver.abort(); // a reconcile request still on its way no longer matters
+    await asked;
+    return warnings.length === 0 ? result : { ...result, warnings: [...new Set([...result.warnings, ...warnings])] };
   } finally {
+    waitOver.abort();
     timers.close();
   }
+}
+
+/** The `reconcile` input: the parents as they stand, each (and its source) annotated once; warnings to `warnings` and the live log. */
+async function askToReconcile(
+  cluster: Cluster,
+  parents: ParentSpec[],
+  options: GitOpsWaitOptions,
+  timers: Scheduler,
+  signal: AbortSignal,
+  warnings: string[],
+): Promise<void> {
+  const read = await Promise.all(
+    parents.map(async ({ kind, type, namespace, spec }) =>
+      (await readObjects(cluster, type, namespace, spec, signal).catch(() => [])).map((obj) => ({ kind, obj })),
+    ),
+  );
+  const warn = (message: string) => {
+    if (warnings.includes(message)) return;
+    warnings.push(message);
+    options.observer?.warning?.(message);
+  };
+  await requestReconciliation(cluster, { parents: read.flat(), now: timers.now(), signal, warn, say: (line) => options.say(line) });
 }
 
 async function twoPhases(cluster: Cluster, options: GitOpsWaitOptions, parents: ParentSpec[], timers: Scheduler, cancelled: AbortSignal): Promise<RunResult> {
@@ -94,15 +133,25 @@ async function twoPhases(cluster: Cluster, options: GitOpsWaitOptions, parents: 
   const deadline = AbortSignal.any([cancelled, abortAfter(timers, options.timeoutMs)]);
   const inventoryReadable = new AbortController();
   let read: ReadParent[] = [];
+  // The engine watches the parents (they are targets): the parents are read again when one of them changes
+  // as the engine sees it, not every poll interval (a LIST beside the watch), with a slow read as a net.
   const poll = (async () => {
     while (!deadline.aborted && !inventoryReadable.signal.aborted) {
       read = await readParents(cluster, parents, options, deadline, warn);
       if (read.length > 0 && read.every((p) => p.targets)) return inventoryReadable.abort();
-      await timers.sleep(options.pollIntervalMs);
+      await timers.sleep(Math.max(options.pollIntervalMs, PARENT_REREAD_MS));
     }
-  })().catch(() => undefined); // a read that fails is retried by the next poll, or the wait reports it
+  })().catch(() => undefined); // a read that fails is retried by the next one, or the wait reports it
+  const isParent = (target: TargetReport) => parentKindOf(groupOf(target.apiVersion), target.kind) !== undefined;
+  const observer = {
+    ...options.observer,
+    transition(target: TargetReport, previous: Status | undefined) {
+      options.observer?.transition?.(target, previous);
+      if (isParent(target)) timers.wakeAll(); // the only sleeper on these timers is the read above
+    },
+  };
 
-  const first = await waitWithRelease(cluster, { ...options, signal: AbortSignal.any([cancelled, inventoryReadable.signal]) });
+  const first = await waitWithRelease(cluster, { ...options, observer, signal: AbortSignal.any([cancelled, inventoryReadable.signal]) });
   inventoryReadable.abort(); // stops the poll when the wait ended first
   timers.wakeAll();
   await poll;

@@ -36,6 +36,13 @@ export interface ClientOptions {
   execPlugin?: ExecPlugin;
 }
 
+/** A request that writes: its method, body and the body's media type. */
+interface Write {
+  method: 'PATCH';
+  body: string;
+  contentType: string;
+}
+
 interface Received {
   status: number;
   headers: http.IncomingHttpHeaders;
@@ -79,21 +86,35 @@ export class KubeClient {
     }
   }
 
-  private async send(path: string, query: Query, options: RequestOptions): Promise<unknown> {
-    const { status, text } = await this.exchangeOk(path, query, options);
+  /**
+   * A JSON merge patch (RFC 7386) of one object: the only write kubewait makes, asking a GitOps controller to
+   * reconcile now (src/gitops/reconcile.ts). Returns the object as patched; throws ApiError like `get`.
+   */
+  async mergePatch(path: string, patch: object, options: RequestOptions = {}): Promise<unknown> {
+    await this.slots.acquire(options.signal);
+    try {
+      return await this.send(path, {}, options, { method: 'PATCH', body: JSON.stringify(patch), contentType: 'application/merge-patch+json' });
+    } finally {
+      this.slots.release();
+    }
+  }
+
+  private async send(path: string, query: Query, options: RequestOptions, write?: Write): Promise<unknown> {
+    const { status, text } = await this.exchangeOk(path, query, options, write);
     const body = parseJson(text);
     if (body === undefined) throw new ApiError(status, `the API server sent a response that is not JSON for ${path}`, 'BadResponse');
     return body;
   }
 
-  /** One GET answered with a 2xx status; any other status is thrown as the ApiError its Status body says. */
-  private async exchangeOk(path: string, query: Query, options: RequestOptions): Promise<Received> {
+  /** One GET (or `write`) answered with a 2xx status; any other status is thrown as the ApiError its Status body says. */
+  private async exchangeOk(path: string, query: Query, options: RequestOptions, write?: Write): Promise<Received> {
     const timeout = AbortSignal.timeout(options.timeoutMs ?? 30_000);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-    const headers = { Accept: options.accept ?? 'application/json', 'Accept-Encoding': 'gzip' };
+    const headers: Record<string, string> = { Accept: options.accept ?? 'application/json', 'Accept-Encoding': 'gzip' };
+    if (write) headers['Content-Type'] = write.contentType;
     let response: Received;
     try {
-      response = await this.receive(target(path, query), headers, signal);
+      response = await this.receive(target(path, query), headers, signal, write);
     } catch (error) {
       if (error instanceof ApiError) throw error;
       if (options.signal?.aborted) throw new ApiError(0, 'request cancelled', 'Cancelled');
@@ -103,21 +124,22 @@ export class KubeClient {
     throw httpError(response.status, parseJson(response.text), response.headers);
   }
 
-  /** GETs are idempotent: one retry when a kept-alive connection turns out to have been closed by the server. */
-  private async receive(pathAndQuery: string, headers: Record<string, string>, signal: AbortSignal): Promise<Received> {
+  /** GETs (and a merge patch that sets fixed values) are idempotent: one retry when a kept-alive connection
+   *  turns out to have been closed by the server. */
+  private async receive(pathAndQuery: string, headers: Record<string, string>, signal: AbortSignal, write?: Write): Promise<Received> {
     try {
-      return await this.exchange(pathAndQuery, headers, signal);
+      return await this.exchange(pathAndQuery, headers, signal, write);
     } catch (error) {
       if (!(error instanceof StaleConnection)) throw error;
-      return this.exchange(pathAndQuery, headers, signal).catch((retryError: unknown) => {
+      return this.exchange(pathAndQuery, headers, signal, write).catch((retryError: unknown) => {
         throw retryError instanceof StaleConnection ? retryError.cause : retryError;
       });
     }
   }
 
-  private async exchange(pathAndQuery: string, headers: Record<string, string>, signal: AbortSignal): Promise<Received> {
+  private async exchange(pathAndQuery: string, headers: Record<string, string>, signal: AbortSignal, write?: Write): Promise<Received> {
     signal.throwIfAborted();
-    const request = await this.transport.get(pathAndQuery, headers, signal);
+    const request = await this.transport.send(write?.method ?? 'GET', pathAndQuery, headers, signal, write?.body);
     return new Promise<Received>((resolve, reject) => {
       let responded = false;
       const abort = () => request.destroy(signal.reason as Error);

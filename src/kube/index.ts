@@ -1,5 +1,6 @@
 /**
- * The only module that does I/O against Kubernetes: connecting (kubeconfig), discovery, LIST and WATCH.
+ * The only module that does I/O against Kubernetes: connecting (kubeconfig), discovery, LIST and WATCH, and
+ * one narrow write: setting annotations on one object (`annotate`, a GitOps controller's reconcile request).
  */
 import { KubeClient } from './client.js';
 import type { Query, RequestOptions, WatchEnd, WatchHandle } from './client.js';
@@ -152,6 +153,23 @@ export async function listCoreByLabel(
     () => (items.length = 0),
   );
   return items;
+}
+
+/**
+ * Sets `annotations` on one object by a JSON merge patch, the way `flux reconcile` and Argo CD's refresh ask
+ * their controller to act now: nothing else of the object is sent, so no resourceVersion and no conflict.
+ * The only write kubewait makes. Throws ApiError (a 403 when `patch` is not granted).
+ */
+export async function annotate(
+  client: KubeClient,
+  type: Pick<ResourceType, 'group' | 'version' | 'resource' | 'namespaced'>,
+  namespace: string,
+  name: string,
+  annotations: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<void> {
+  const path = `${resourcePath(type, namespace)}/${encodeURIComponent(name)}`;
+  await client.mergePatch(path, { metadata: { annotations } }, signal && { signal });
 }
 
 /** WATCH a collection from a resourceVersion, with bookmarks. */

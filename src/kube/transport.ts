@@ -51,11 +51,16 @@ export class Transport {
    * or the transport is closed. `signal` bounds the wait for credentials (an exec plugin).
    */
   async get(pathAndQuery: string, headers: Record<string, string>, signal?: AbortSignal): Promise<http.ClientRequest> {
+    return this.send('GET', pathAndQuery, headers, signal);
+  }
+
+  /** Starts a request as `get` does, with another method and a body (the one PATCH: `KubeClient.mergePatch`). */
+  async send(method: 'GET' | 'PATCH', pathAndQuery: string, headers: Record<string, string>, signal?: AbortSignal, body?: string): Promise<http.ClientRequest> {
     const auth = await this.credentials(signal);
     if (this.closed) throw closedError();
     const base = this.url.pathname.replace(/\/$/, '');
     const options: https.RequestOptions & { secureContext?: tls.SecureContext } = {
-      method: 'GET',
+      method,
       protocol: this.url.protocol,
       hostname: this.url.hostname.replace(/^\[(.*)\]$/, '$1'),
       port: this.url.port || undefined,
@@ -82,7 +87,7 @@ export class Transport {
     this.open.add(request);
     request.once('close', () => this.open.delete(request));
     request.on('socket', (socket) => socket.setKeepAlive(true, 30_000));
-    request.end();
+    request.end(body);
     return request;
   }
 

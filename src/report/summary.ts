@@ -333,6 +333,15 @@ function detailTables(target: TargetReport): string[] {
   return parts;
 }
 
+/** The rule that judged a target, in words: the ids are `kstatus`, `builtin:NAME`, `health-checks[I]` and `gitops:NAME`. */
+function judgedBy(rule: string): string {
+  const code = `\`${escapeMarkdown(rule)}\``;
+  if (rule === 'kstatus') return 'kstatus (the status conventions of Kubernetes objects)';
+  if (rule.startsWith('builtin:')) return `kubewait's built-in health rule ${code} (docs/health-rules.md)`;
+  if (rule.startsWith('gitops:')) return `the revision its GitOps controller applied and the health it reports (${code})`;
+  return `the health rule ${code}`;
+}
+
 function targetDetails(target: TargetReport, ctx: SummaryContext): string {
   // The message is in the table row above; the heading names the target, and the body says what the row could not.
   const summaryHtml = `${statusSymbol(target)} <b>${escapeHtml(titleRef(target))}</b> ${escapeHtml(target.status)}`;
@@ -343,7 +352,7 @@ function targetDetails(target: TargetReport, ctx: SummaryContext): string {
     const url = file && fileUrl(ctx.run, file, target.line);
     body.push(`Defined in ${url ? `[${linkText(where)}](${url})` : escapeMarkdown(where)}.`);
   }
-  if (!target.done) body.push(`Judged by ${target.rule === 'kstatus' ? 'kstatus' : `the health rule \`${escapeMarkdown(target.rule)}\``}.`);
+  if (!target.done) body.push(`Judged by ${judgedBy(target.rule)}.`);
   if (target.message.length > DEFAULT_LIMITS.cellChars) body.push(`**Message**: ${escapeMarkdown(truncate(target.message, DETAIL_CHARS))}`);
   const tablesShowDiagnosis = (target.diagnosis?.problems.length ?? 0) + (target.diagnosis?.events.length ?? 0) > 0;
   if (target.diagnosis?.summary && !tablesShowDiagnosis) body.push(`**Diagnosis**: ${escapeMarkdown(truncate(target.diagnosis.summary, DETAIL_CHARS))}`);
@@ -421,19 +430,24 @@ export function renderSummary(result: EngineResult, ctx: SummaryContext, limits:
   return markdown;
 }
 
-/** Worst first: the clusters to look at lead the summary. */
+/** Worst first: the clusters to look at lead the summary and the pull-request comment. */
 const CLUSTER_ORDER: Record<Result, number> = { error: 0, failed: 1, timeout: 2, cancelled: 3, ready: 4 };
 
-/**
- * With several clusters (the `clusters` input): the step's headline, one row of counts per cluster, then
- * one section per cluster, worst first, each as the summary of a one-cluster wait, within its share of the
- * byte limit.
- */
-function renderClustersSummary(result: EngineResult, runs: readonly ClusterRun[], ctx: SummaryContext, limits: SummaryLimits): string {
-  const waitFor = ctx.waitFor;
+/** Several clusters' runs as every report of them lists their sections: the worst first, else as given. */
+export function clustersWorstFirst(runs: readonly ClusterRun[]): ClusterRun[] {
+  return [...runs].sort((a, b) => CLUSTER_ORDER[clusterPublicResult(a)] - CLUSTER_ORDER[clusterPublicResult(b)]);
+}
+
+/** The step's headline of a run of several clusters: its own counts, and how many clusters are at the goal. */
+export function clustersHeadline(result: EngineResult, runs: readonly ClusterRun[], waitFor: WaitFor): string {
+  const readyClusters = runs.filter((run) => clusterPublicResult(run) === 'ready').length;
+  return `${headline(result, waitFor)} · ${readyClusters} of ${runs.length} clusters ${escapeMarkdown(desiredPhrase(waitFor))}`;
+}
+
+/** The headline counts of each cluster, one row each, in the order of the `clusters` input. */
+export function clustersTable(runs: readonly ClusterRun[], waitFor: WaitFor): string {
   const rows = runs.map((run) => {
-    const { targets } = run.result;
-    const counted = targets.filter((t) => !t.optedOut);
+    const counted = run.result.targets.filter((t) => !t.optedOut);
     return [
       code(run.name),
       `${outcomeSymbol(run.result)} ${clusterPublicResult(run)}${run.stopped ? ' (stopped: a target failed elsewhere)' : ''}`,
@@ -442,16 +456,24 @@ function renderClustersSummary(result: EngineResult, runs: readonly ClusterRun[]
       run.context ? code(run.context) : '',
     ];
   });
-  const readyClusters = runs.filter((run) => clusterPublicResult(run) === 'ready').length;
+  return table(['Cluster', 'Result', escapeMarkdown(desiredPhrase(waitFor)), 'Failed', 'Context'], rows);
+}
+
+/**
+ * With several clusters (the `clusters` input): the step's headline, one row of counts per cluster, then
+ * one section per cluster, worst first, each as the summary of a one-cluster wait, within its share of the
+ * byte limit.
+ */
+function renderClustersSummary(result: EngineResult, runs: readonly ClusterRun[], ctx: SummaryContext, limits: SummaryLimits): string {
+  const waitFor = ctx.waitFor;
   const overview = [
-    `${headline(result, waitFor)} · ${readyClusters} of ${runs.length} clusters ${escapeMarkdown(desiredPhrase(waitFor))}`,
+    clustersHeadline(result, runs, waitFor),
     facts({ ...result, targets: [] }, { ...ctx, server: '', context: '' }),
     errorBlock(result),
-    table(['Cluster', 'Result', escapeMarkdown(desiredPhrase(waitFor)), 'Failed', 'Context'], rows),
+    clustersTable(runs, waitFor),
   ].filter((part): part is string => part !== undefined);
   const share = { ...limits, maxBytes: Math.floor(limits.maxBytes / (runs.length + 1)) };
-  const ordered = [...runs].sort((a, b) => CLUSTER_ORDER[clusterPublicResult(a)] - CLUSTER_ORDER[clusterPublicResult(b)]);
-  const sections = ordered.map((run) =>
+  const sections = clustersWorstFirst(runs).map((run) =>
     renderSummary(
       { ...run.result, waitFor: run.result.waitFor ?? waitFor },
       { ...ctx, server: run.server, context: run.context, label: code(run.name) },

@@ -3,8 +3,8 @@
  * one that speaks (gitops/: Flux and Argo CD against the `revision` input), else the type's health rule when
  * it has one, else from kstatus and the CI rules (`targetStatus`); for condition/jsonpath goals a met goal reads
  * `Current` and an unmet one is never `Current`, so that the public `status` field always says whether the
- * target is where the user wants it. An unmet condition goal is never `Failed` either: like kubectl wait,
- * it waits for the condition until the deadline.
+ * target is where the user wants it. An unmet condition or jsonpath goal is never `Failed` either: like
+ * kubectl wait, it waits for it until the deadline.
  */
 import type { WaitFor, WantedRevision } from '../settings.js';
 import { computeStatus } from './compute.js';
@@ -93,10 +93,7 @@ function goalResult(object: unknown, waitFor: WaitFor, options: EvaluateOptions)
       // As `kubectl wait --for=condition=...`: the user named the condition, so only it decides. A Failed
       // verdict of kstatus or a health rule (a Certificate whose issuance failed and is retried) does not end
       // the wait; it keeps waiting until the condition holds or the deadline passes, and says both.
-      const message = conditionMessage(object, waitFor.type, waitFor.value);
-      if (result.status === 'Failed')
-        return { status: 'InProgress', message: `${message}; ${rule} judges it Failed: ${result.message}`, conditions, done: false, rule };
-      return { ...unmet(result.status), message, conditions, done: false, rule };
+      return stillWaiting(result, conditionMessage(object, waitFor.type, waitFor.value));
     }
     case 'jsonpath': {
       const result = judge(object, options);
@@ -109,7 +106,7 @@ function goalResult(object: unknown, waitFor: WaitFor, options: EvaluateOptions)
       // A Secret's values are never printed, whatever the expression reads.
       const secret = (object as { kind?: unknown } | null)?.kind === 'Secret';
       const shownMatch = secret && match.actual !== undefined ? { ...match, actual: undefined, differs: true } : match;
-      return { ...unmet(result.status), message: jsonPathMessage(waitFor.expression, want, shownMatch), conditions, done: false, rule };
+      return stillWaiting(result, jsonPathMessage(waitFor.expression, want, shownMatch));
     }
   }
 }
@@ -127,9 +124,27 @@ function ownConditionsFirst(object: unknown, computed: Condition[]): Condition[]
   return [...own, ...added];
 }
 
-/** A goal not met is not Current; Failed, Terminating and Unknown keep their meaning. */
-function unmet(status: Status): { status: Status } {
-  return { status: status === 'Current' || status === 'NotFound' ? 'InProgress' : status };
+/**
+ * Whether a Failed verdict may end the wait before the deadline (`fail-fast`). Only for `ready`, whose
+ * verdict is kubewait's own; a condition or jsonpath goal is the user's own question, and like
+ * `kubectl wait` it is asked until the deadline, whatever the object's rules or its pods say meanwhile.
+ */
+export function failureEndsWait(waitFor: WaitFor): boolean {
+  return waitFor.kind === 'ready';
+}
+
+/**
+ * An unmet condition or jsonpath goal: never Current and, as `kubectl wait --for=...`, never Failed either
+ * (a Certificate whose issuance failed is retried); the message says what the rule judges meanwhile.
+ * Terminating and Unknown keep their meaning.
+ */
+function stillWaiting(result: StatusResult & Pick<Evaluation, 'rule' | 'evaluationWarning'>, message: string): Evaluation {
+  const { rule, conditions, evaluationWarning } = result;
+  const warning = evaluationWarning ? { evaluationWarning } : {};
+  if (result.status === 'Failed')
+    return { status: 'InProgress', message: `${message}; ${rule} judges it Failed: ${result.message}`, conditions, done: false, rule, ...warning };
+  const status: Status = result.status === 'Current' || result.status === 'NotFound' ? 'InProgress' : result.status;
+  return { status, message, conditions, done: false, rule, ...warning };
 }
 
 function conditionMessage(object: unknown, type: string, want: string): string {

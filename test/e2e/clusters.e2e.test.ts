@@ -35,6 +35,7 @@ beforeAll(async () => {
   // Never ready before the deadline: only fail-fast across clusters ends the wait early.
   eu.create(deployment('slow', { namespace: 'shop', readyAfterMs: 600_000 }));
   us.create(deployment('api', { namespace: 'shop', podFailure: 'ImagePullBackOff' }));
+  us.create(deployment('web', { namespace: 'shop', readyAfterMs: 200 }));
   ap.create(deployment('api', { namespace: 'shop', readyAfterMs: 200 }));
   workspace = mkdtempSync(path.join(tmpdir(), 'kubewait-clusters-'));
   us.writeKubeconfig(path.join(workspace, 'us.yaml'), { namespace: 'shop' });
@@ -175,6 +176,27 @@ describe('the action', () => {
     }
   }, 90_000);
 
+  it('waits in a cluster with resources of its own for those instead of the step`s, and reports each cluster`s own targets', async () => {
+    // us-east's deployment/api fails: only its own resources (deployment/web) keep the step green.
+    const clusters = ['- name: eu-west', '  kubeconfig: KUBECONFIG_EU', '- name: us-east', '  kubeconfig: us.yaml', '  resources: [deployment/web]'].join('\n');
+
+    const run = await runAction({ clusters, namespace: 'shop', resources: 'deployment/api', timeout: '60s' }, { workspace, env: env() });
+
+    expect(run.errors).toEqual([]);
+    expect(run.outputs.result).toBe('ready');
+    expect(resourcesOf(run).map((r) => `${r.cluster} ${r.kind} ${r.namespace}/${r.name} ${r.status}`)).toEqual([
+      'eu-west Deployment shop/api Current',
+      'us-east Deployment shop/web Current',
+    ]);
+    expect(clustersOf(run)).toMatchObject({ 'eu-west': { result: 'ready' }, 'us-east': { result: 'ready' } });
+    // Each cluster's section starts `## ✅ \`us-east\`: ...`.
+    const section = (name: string) => run.summary.split(/^## /m).find((part) => part.startsWith(`✅ \`${name}\``)) ?? '';
+    expect(section('us-east')).toMatch(/\bweb\b/);
+    expect(section('us-east')).not.toMatch(/\bapi\b/);
+    expect(section('eu-west')).toMatch(/\bapi\b/);
+    expect(section('eu-west')).not.toMatch(/\bweb\b/);
+  }, 90_000);
+
   it('ends every cluster`s wait at the first Failed target anywhere, reporting the others as they stood', async () => {
     const clusters = ['- name: eu-west', '  kubeconfig: KUBECONFIG_EU', '- name: us-east', '  kubeconfig: us.yaml'].join('\n');
     const started = Date.now();
@@ -269,5 +291,20 @@ describe('the command', () => {
     expect(document.error).toMatch(/\[ap-south\] .*rejected the credentials/);
     expect(document.clusters['eu-west']?.result).toBe('ready');
     expect(run.stdout + run.stderr).not.toContain(euToken);
+  }, 90_000);
+
+  it('--clusters: the same YAML with resources of each cluster needs no TYPE/NAME arguments', async () => {
+    const clusters = ['- name: eu-west', '  kubeconfig: KUBECONFIG_EU', '  resources: [deployment/api]', '- name: us-east', '  resources: deployment/web'].join(
+      '\n',
+    );
+
+    const run = await runCommand(['--clusters', clusters, '-n', 'shop', '-o', 'json'], {
+      env: { ...env(), KUBECONFIG: path.join(workspace, 'us.yaml') },
+    });
+
+    expect(run.exitCode).toBe(0);
+    const document = JSON.parse(run.stdout) as { result: string; resources: ResourceOutput[] };
+    expect(document.result).toBe('ready');
+    expect(document.resources.map((r) => `${r.cluster} ${r.name} ${r.status}`)).toEqual(['eu-west api Current', 'us-east web Current']);
   }, 90_000);
 });

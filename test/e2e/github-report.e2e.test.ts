@@ -146,6 +146,38 @@ describe('reporting to GitHub end to end', () => {
     expect(run.summary).not.toContain('Slowest');
   }, 150_000);
 
+  it('several clusters: one comment with the counts of each cluster and its own section, the failing cluster first', async () => {
+    const other = await startCluster({ speed: 0.2 });
+    try {
+      cluster.create(deployment('api', { namespace: 'gh-fleet', readyAfterMs: 300 }));
+      other.create(deployment('api', { namespace: 'gh-fleet', podFailure: 'ImagePullBackOff' }));
+      const sha = 'f9'.repeat(20);
+      gh.addPull({ number: 9, headSha: sha });
+      const clusters = ['- name: eu-west', '  kubeconfig: KUBECONFIG_EU', '- name: us-east', '  kubeconfig: KUBECONFIG_US'].join('\n');
+
+      const run = await runAction(
+        { clusters, namespace: 'gh-fleet', resources: 'deployment/api', timeout: '60s', 'pr-comment': 'always', ...reportInputs(WRITE_TOKEN) },
+        { env: { ...pullRequestEnv(9, sha), KUBECONFIG_EU: cluster.kubeconfig(), KUBECONFIG_US: other.kubeconfig() } },
+      );
+
+      expect(run.outputs.result).toBe('failed');
+      expect(run.warnings).toEqual([]);
+      expect(comments(9)).toHaveLength(1);
+      const body = comments(9)[0]!.body;
+      expect(body).toMatch(/^## ❌ kubewait: 1 of 2 targets failed · 1 of 2 clusters ready$/m);
+      expect(body).toMatch(/^\| `eu-west` \| ✅ ready \| 1 of 1 \| 0 \|/m);
+      expect(body).toMatch(/^\| `us-east` \| ❌ failed \| 0 of 1 \| 1 \|/m);
+      expect(body.split('\n').filter((line) => /^## \S+ `/.test(line))).toEqual([
+        '## ❌ `us-east`: 1 of 1 target failed',
+        '## ✅ `eu-west`: 1 of 1 target ready',
+      ]);
+      const [, usEast = ''] = body.split('## ❌ `us-east`');
+      expect(usEast.split('## ✅ `eu-west`')[0]).toContain('<summary>❌ <b>Deployment gh-fleet/api</b> Failed</summary>');
+    } finally {
+      await other.close();
+    }
+  }, 150_000);
+
   it('on-failure posts nothing when the wait succeeds', async () => {
     cluster.create(deployment('web', { namespace: 'gh-quiet', readyAfterMs: 300 }));
     gh.addPull({ number: 2, headSha: 'b2'.repeat(20) });

@@ -393,6 +393,26 @@ describe('through to the workloads (inventory)', () => {
     expect(run.log.some((line) => line.includes(`Kustomization ${ns}/apps applied 2 objects: waiting for them too`))).toBe(true);
   }, 120_000);
 
+  it('while Flux has not applied the revision, the parents are read again when they change, not every poll interval', async () => {
+    const ns = 'inv-quiet';
+    createKustomization(ns, kustomization.ready(OLD));
+    const lists = () => cluster.counters.requests().filter((r) => r.verb === 'list' && r.resource === 'kustomizations' && r.namespace === ns).length;
+
+    const run = await runAction({
+      kubeconfig: cluster.kubeconfig({ namespace: ns }),
+      resources: `${KUSTOMIZATION}/apps`,
+      revision: SHORT,
+      'poll-interval': '100ms',
+      timeout: '4s',
+    });
+
+    expect(run.outputs.result).toBe('timeout');
+    expect(resourcesOf(run.outputs)).toMatchObject([{ kind: 'Kustomization', name: 'apps', status: 'InProgress' }]);
+    // The engine's LIST (then its watch) and the wing's first read; a read every 100 ms was about 40.
+    expect(lists()).toBeGreaterThanOrEqual(2);
+    expect(lists()).toBeLessThanOrEqual(4);
+  }, 60_000);
+
   it('inventory: false judges the Kustomization alone', async () => {
     const ns = 'inv-off';
     const web = deployment('web', { namespace: 'inv-off-shop', replicas: 1, podFailure: 'CrashLoopBackOff' });

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ResourceOutput } from '../../src/report/outputs.js';
-import { crdFor } from '../cluster/controllers/scripted.js';
+import { crdFor, fillGeneration } from '../cluster/controllers/scripted.js';
 import { startCluster, type TestCluster } from '../cluster/index.js';
 import { until } from '../cluster/testkit.js';
 import { ensureDist } from './dist.js';
@@ -24,6 +24,19 @@ const CRDS = [
   crdFor({ group: 'cert-manager.io', kind: 'Certificate', plural: 'certificates' }),
   crdFor({ group: 'argoproj.io', kind: 'Rollout', plural: 'rollouts', versions: ['v1alpha1'] }),
   crdFor({ group: 'postgresql.cnpg.io', kind: 'Cluster', plural: 'clusters' }),
+  // The kinds of the audited built-in rules (rules/builtin.yaml), as their operators' CRDs serve them.
+  crdFor({ group: 'ec2.aws.crossplane.io', kind: 'Subnet', plural: 'subnets', versions: ['v1beta1'] }),
+  crdFor({ group: 'rds.aws.upbound.io', kind: 'Instance', plural: 'instances', versions: ['v1beta1'] }),
+  crdFor({ group: 'external-secrets.io', kind: 'ExternalSecret', plural: 'externalsecrets' }),
+  crdFor({ group: 'external-secrets.io', kind: 'SecretStore', plural: 'secretstores' }),
+  crdFor({ group: 'gateway.networking.k8s.io', kind: 'Gateway', plural: 'gateways' }),
+  crdFor({ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute', plural: 'httproutes' }),
+  crdFor({ group: 'keda.sh', kind: 'ScaledObject', plural: 'scaledobjects', versions: ['v1alpha1'] }),
+  crdFor({ group: 'serving.knative.dev', kind: 'Service', plural: 'services' }),
+  crdFor({ group: 'monitoring.coreos.com', kind: 'Prometheus', plural: 'prometheuses' }),
+  crdFor({ group: 'cluster.x-k8s.io', kind: 'MachineDeployment', plural: 'machinedeployments', versions: ['v1beta1'] }),
+  crdFor({ group: 'karpenter.sh', kind: 'NodePool', plural: 'nodepools', scope: 'Cluster' }),
+  crdFor({ group: 'kafka.strimzi.io', kind: 'Kafka', plural: 'kafkas', versions: ['v1beta2'] }),
 ];
 
 beforeAll(async () => {
@@ -518,4 +531,489 @@ describe('health rules end to end', () => {
     },
     120_000,
   );
+
+  /**
+   * The audited built-in rules, each through the status sequence its operator writes (rules/builtin.yaml
+   * names the upstream source of each step). A false red: the old rule failed on the first, retried
+   * state. A false green: the old rule passed on the first, stale state, so it never saw the later step
+   * whose message the log must show.
+   */
+  describe('built-in rules follow the operators’ own status sequences', () => {
+    const gen = (c: object) => ({ ...c, observedGeneration: '$generation' });
+    interface AuditCase {
+      apiVersion: string;
+      kind: string;
+      plural: string;
+      spec?: object;
+      annotations?: Record<string, string>;
+      clusterScoped?: boolean;
+      steps: Step[];
+      result: 'ready' | 'failed';
+      /** Text of a later step that kubewait must have logged while waiting. */
+      logs: string;
+      /**
+       * The stand-in's scripted controller leaves this kind alone (Knative's Service shares its kind with the
+       * core Service), or the object is cluster-scoped: the test writes the steps itself.
+       */
+      byHand?: boolean;
+    }
+    /** Creates `object` once kubewait reports it not found, then writes each step's status at its time. */
+    function operateByHand(object: { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } }, ref: string, steps: Step[]) {
+      let created = false;
+      return (stdout: string) => {
+        if (created || !stdout.split('\n').some((line) => line.startsWith(ref) && /NotFound/.test(line))) return;
+        created = true;
+        const { apiVersion, kind, metadata } = object;
+        cluster.create({ ...object, metadata: { name: metadata.name, ...(metadata.namespace ? { namespace: metadata.namespace } : {}) } });
+        for (const step of steps) {
+          const write = () => cluster.patchStatus(apiVersion, kind, metadata.namespace, metadata.name, fillGeneration(step.status, 1) as object);
+          if (step.afterMs === 0) write();
+          else setTimeout(write, step.afterMs * SPEED);
+        }
+      };
+    }
+    const CASES: Record<string, AuditCase> = {
+      // utils/rollout/rolloututil.go GetRolloutPhase: the referenced Deployment's generation not yet observed
+      'argo-rollouts-rollout: a workloadRef Rollout whose Deployment changed is judged on the new template': {
+        apiVersion: 'argoproj.io/v1alpha1',
+        kind: 'Rollout',
+        plural: 'rollouts',
+        spec: { replicas: 3, workloadRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' } },
+        annotations: { 'rollout.argoproj.io/workload-generation': '2' },
+        steps: [
+          { afterMs: 0, status: { observedGeneration: '$generation:string', workloadObservedGeneration: '1', phase: 'Healthy' } },
+          {
+            afterMs: 2500,
+            status: {
+              observedGeneration: '$generation:string',
+              workloadObservedGeneration: '2',
+              phase: 'Degraded',
+              message: 'RolloutAborted: Rollout aborted update to revision 2: Metric "success-rate" assessed Failed',
+              conditions: [condition('Progressing', 'False', 'RolloutAborted', 'Rollout aborted update to revision 2')],
+            },
+          },
+        ],
+        result: 'failed',
+        logs: '', // the verdict itself is the later step
+      },
+      // crossplane-runtime pkg/reconciler/managed/reconciler.go: references not resolved, requeued
+      'crossplane: a Subnet whose VPC is not ready yet waits, then is ready': {
+        apiVersion: 'ec2.aws.crossplane.io/v1beta1',
+        kind: 'Subnet',
+        plural: 'subnets',
+        spec: { forProvider: { vpcIdRef: { name: 'prod' } } },
+        steps: [
+          {
+            afterMs: 0,
+            status: {
+              conditions: [
+                gen(
+                  condition(
+                    'Synced',
+                    'False',
+                    'ReconcileError',
+                    'cannot resolve references: mg.Spec.ForProvider.VPCID: referenced field was empty (referenced resource may not yet be ready)',
+                  ),
+                ),
+              ],
+            },
+          },
+          {
+            afterMs: 2500,
+            status: { conditions: [gen(condition('Ready', 'True', 'Available', '')), gen(condition('Synced', 'True', 'ReconcileSuccess', ''))] },
+          },
+        ],
+        result: 'ready',
+        logs: 'referenced resource may not yet be ready',
+      },
+      // Upjet: LastAsyncOperation=False, applied again by the next reconcile
+      'upbound: a failed async apply waits, then the next apply succeeds': {
+        apiVersion: 'rds.aws.upbound.io/v1beta1',
+        kind: 'Instance',
+        plural: 'instances',
+        spec: { forProvider: { region: 'eu-west-1' } },
+        steps: [
+          {
+            afterMs: 0,
+            status: {
+              conditions: [
+                gen(condition('Ready', 'False', 'Creating', '')),
+                gen(condition('Synced', 'True', 'ReconcileSuccess', '')),
+                condition(
+                  'LastAsyncOperation',
+                  'False',
+                  'ApplyFailure',
+                  'apply failed: InvalidParameterValue: IAM role arn:aws:iam::1:role/rds-monitoring cannot be assumed',
+                ),
+              ],
+            },
+          },
+          {
+            afterMs: 2500,
+            status: {
+              conditions: [
+                gen(condition('Ready', 'True', 'Available', '')),
+                gen(condition('Synced', 'True', 'ReconcileSuccess', '')),
+                condition('LastAsyncOperation', 'True', 'Success', ''),
+              ],
+            },
+          },
+        ],
+        result: 'ready',
+        logs: 'cannot be assumed',
+      },
+      // externalsecret_controller.go markAsFailed (retried), then markAsDone with syncedResourceVersion
+      'external-secrets-externalsecret: a store not usable yet waits, then the secret syncs': {
+        apiVersion: 'external-secrets.io/v1',
+        kind: 'ExternalSecret',
+        plural: 'externalsecrets',
+        spec: { secretStoreRef: { name: 'vault', kind: 'SecretStore' }, data: [{ secretKey: 'password', remoteRef: { key: 'db/password' } }] },
+        steps: [
+          { afterMs: 0, status: { conditions: [condition('Ready', 'False', 'SecretSyncedError', 'could not get secret data from provider')] } },
+          {
+            afterMs: 2500,
+            status: {
+              refreshTime: '2026-11-30T08:13:10Z',
+              syncedResourceVersion: '1-8d5a1c0e',
+              conditions: [condition('Ready', 'True', 'SecretSynced', 'secret synced')],
+            },
+          },
+        ],
+        result: 'ready',
+        logs: 'could not get secret data from provider',
+      },
+      // secretstore/common.go validateStore: Ready=False InvalidProviderConfig, the error returned and retried
+      'external-secrets-secretstore: credentials not there yet wait, then the store is valid': {
+        apiVersion: 'external-secrets.io/v1',
+        kind: 'SecretStore',
+        plural: 'secretstores',
+        spec: { provider: { vault: { server: 'https://vault:8200' } } },
+        steps: [
+          { afterMs: 0, status: { conditions: [condition('Ready', 'False', 'InvalidProviderConfig', 'unable to create client')] } },
+          { afterMs: 2500, status: { capabilities: 'ReadWrite', conditions: [condition('Ready', 'True', 'Valid', 'store validated')] } },
+        ],
+        result: 'ready',
+        logs: 'unable to create client',
+      },
+      // apis/v1/gateway_types.go: NotReconciled (deprecated for Pending) means no controller has reconciled it
+      'gateway-api-gateway: Accepted=False NotReconciled waits, then accepted and programmed': {
+        apiVersion: 'gateway.networking.k8s.io/v1',
+        kind: 'Gateway',
+        plural: 'gateways',
+        spec: { gatewayClassName: 'example', listeners: [{ name: 'http', port: 80, protocol: 'HTTP' }] },
+        steps: [
+          { afterMs: 0, status: { conditions: [gen(condition('Accepted', 'False', 'NotReconciled', 'Waiting for the gateway controller'))] } },
+          {
+            afterMs: 2500,
+            status: { conditions: [gen(condition('Accepted', 'True', 'Accepted', 'ok')), gen(condition('Programmed', 'True', 'Programmed', 'ok'))] },
+          },
+        ],
+        result: 'ready',
+        logs: 'Waiting for the gateway controller',
+      },
+      // apis/v1/shared_types.go RouteStatus.Parents: each parent's controller adds its own entry
+      'gateway-api-httproute: one of two parents accepted is not ready; the other rejects it': {
+        apiVersion: 'gateway.networking.k8s.io/v1',
+        kind: 'HTTPRoute',
+        plural: 'httproutes',
+        spec: { parentRefs: [{ name: 'public' }, { name: 'internal' }], rules: [{ backendRefs: [{ name: 'web', port: 80 }] }] },
+        steps: (() => {
+          const parent = (name: string, ...conditions: object[]) => ({ parentRef: { name }, controllerName: 'example.com/gateway-controller', conditions });
+          const accepted = (name: string) =>
+            parent(name, gen(condition('Accepted', 'True', 'Accepted', 'ok')), gen(condition('ResolvedRefs', 'True', 'ResolvedRefs', 'ok')));
+          return [
+            { afterMs: 0, status: { parents: [accepted('public')] } },
+            {
+              afterMs: 2500,
+              status: {
+                parents: [
+                  accepted('public'),
+                  parent('internal', gen(condition('Accepted', 'False', 'NotAllowedByListeners', 'No listener allows routes from namespace'))),
+                ],
+              },
+            },
+          ];
+        })(),
+        result: 'failed',
+        logs: '',
+      },
+      // scaledobject_controller.go: ScaledObjectCheckFailed is returned as an error and retried
+      'keda-scaledobject: a scale target created in the same deploy waits, then ready': {
+        apiVersion: 'keda.sh/v1alpha1',
+        kind: 'ScaledObject',
+        plural: 'scaledobjects',
+        spec: { scaleTargetRef: { name: 'worker' }, triggers: [{ type: 'cpu', metadata: { value: '80' } }] },
+        steps: [
+          {
+            afterMs: 0,
+            status: {
+              conditions: [
+                condition(
+                  'Ready',
+                  'False',
+                  'ScaledObjectCheckFailed',
+                  'ScaledObject doesn\'t have correct scaleTargetRef specification: deployments.apps "worker" not found',
+                ),
+                condition('Active', 'Unknown', 'UnknownState', 'ScaledObject check failed'),
+              ],
+            },
+          },
+          {
+            afterMs: 2500,
+            status: {
+              conditions: [
+                condition('Ready', 'True', 'ScaledObjectReady', 'ScaledObject is defined correctly and is ready for scaling'),
+                condition('Fallback', 'False', 'NoFallbackFound', 'No fallbacks are active on this scaled object'),
+              ],
+            },
+          },
+        ],
+        result: 'ready',
+        logs: '"worker" not found',
+      },
+      // revision/reconcile_resources.go: ContainerHealthy=False at once, True again once a pod is ready
+      'knative-service: a container that exited before its first ready pod waits, then ready': {
+        apiVersion: 'serving.knative.dev/v1',
+        kind: 'Service',
+        plural: 'services',
+        byHand: true,
+        spec: { template: { spec: { containers: [{ image: 'ghcr.io/example/hello:1.0' }] } } },
+        steps: (() => {
+          const all = (s: string, reason: string, message: string) =>
+            ['ConfigurationsReady', 'Ready', 'RoutesReady'].map((type) => condition(type, s, reason, message));
+          return [
+            {
+              afterMs: 0,
+              status: {
+                observedGeneration: '$generation',
+                conditions: all(
+                  'False',
+                  'RevisionFailed',
+                  'Revision "hello-00001" failed with message: Container failed with: dial tcp 10.0.0.7:5432: connect: connection refused.',
+                ),
+              },
+            },
+            { afterMs: 2500, status: { observedGeneration: '$generation', url: 'https://hello.example.com', conditions: all('True', '', '') } },
+          ];
+        })(),
+        result: 'ready',
+        logs: 'connection refused',
+      },
+      // pkg/prometheus/operator.go StatusReporter.Process stamps the generation it read; the sync's error is
+      // Reconciled=False and requeued (pkg/operator/resource_reconciler.go)
+      'prometheus-operator-prometheus: pods not yet rolled, then a sync error, wait until reconciled': {
+        apiVersion: 'monitoring.coreos.com/v1',
+        kind: 'Prometheus',
+        plural: 'prometheuses',
+        spec: { replicas: 2 },
+        steps: (() => {
+          const status = (updatedReplicas: number, reconciled: object) => ({
+            replicas: 2,
+            updatedReplicas,
+            availableReplicas: 2,
+            conditions: [gen(condition('Available', 'True', '', '')), gen(reconciled)],
+          });
+          return [
+            { afterMs: 0, status: status(0, condition('Reconciled', 'True', '', '')) },
+            {
+              afterMs: 1500,
+              status: status(
+                0,
+                condition('Reconciled', 'False', 'ReconciliationFailed', 'failed to get basic auth credentials: secrets "remote-write-auth" not found'),
+              ),
+            },
+            { afterMs: 3000, status: status(2, condition('Reconciled', 'True', '', '')) },
+          ];
+        })(),
+        result: 'ready',
+        logs: 'remote-write-auth',
+      },
+      // machinedeployment_status.go setPhase counts machines only; machineset_controller.go preflight checks
+      'cluster-api-machinedeployment: Running on old machines, then preflight checks (severity Error) wait': {
+        apiVersion: 'cluster.x-k8s.io/v1beta1',
+        kind: 'MachineDeployment',
+        plural: 'machinedeployments',
+        spec: { clusterName: 'prod', replicas: 3 },
+        steps: [
+          {
+            afterMs: 0,
+            status: { phase: 'Running', observedGeneration: '$generation', replicas: 3, updatedReplicas: 0, conditions: [condition('Ready', 'True', '', '')] },
+          },
+          {
+            afterMs: 1500,
+            status: {
+              phase: 'Running',
+              observedGeneration: '$generation',
+              replicas: 3,
+              updatedReplicas: 0,
+              conditions: [
+                {
+                  ...condition(
+                    'Ready',
+                    'False',
+                    'PreflightCheckFailed',
+                    'KubeadmControlPlane prod-cp is upgrading (ControlPlaneIsStable preflight check failed)',
+                  ),
+                  severity: 'Error',
+                },
+              ],
+            },
+          },
+          {
+            afterMs: 3000,
+            status: { phase: 'Running', observedGeneration: '$generation', replicas: 3, updatedReplicas: 3, conditions: [condition('Ready', 'True', '', '')] },
+          },
+        ],
+        result: 'ready',
+        logs: 'ControlPlaneIsStable preflight check failed',
+      },
+      // nodepool/readiness/controller.go: NodeClassReady=False until the NodeClass exists and is ready
+      'karpenter-nodepool: a NodeClass created in the same deploy waits, then ready': {
+        apiVersion: 'karpenter.sh/v1',
+        kind: 'NodePool',
+        plural: 'nodepools',
+        byHand: true,
+        clusterScoped: true,
+        spec: { template: { spec: { nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' } } } },
+        steps: [
+          {
+            afterMs: 0,
+            status: {
+              conditions: [
+                gen(condition('NodeClassReady', 'False', 'NodeClassNotFound', 'NodeClass not found on cluster')),
+                gen(condition('Ready', 'False', 'UnhealthyDependents', 'NodeClassReady=False')), // operatorpkg's root condition
+              ],
+            },
+          },
+          {
+            afterMs: 2500,
+            status: { conditions: [gen(condition('NodeClassReady', 'True', 'NodeClassReady', '')), gen(condition('Ready', 'True', 'Ready', ''))] },
+          },
+        ],
+        result: 'ready',
+        logs: 'NodeClassReady=False',
+      },
+      // Strimzi: NotReady with the exception's class name, retried at the next periodic reconciliation
+      'strimzi-kafka: a timeout waiting for pods waits, then ready': {
+        apiVersion: 'kafka.strimzi.io/v1beta2',
+        kind: 'Kafka',
+        plural: 'kafkas',
+        spec: { kafka: { replicas: 3 } },
+        steps: [
+          {
+            afterMs: 0,
+            status: {
+              observedGeneration: '$generation',
+              conditions: [
+                condition(
+                  'NotReady',
+                  'True',
+                  'StrimziTimeoutException',
+                  'Exceeded timeout of 300000ms while waiting for Pods resource my-cluster-broker-0 to be ready',
+                ),
+              ],
+            },
+          },
+          { afterMs: 2500, status: { observedGeneration: '$generation', conditions: [condition('Ready', 'True', '', '')] } },
+        ],
+        result: 'ready',
+        logs: 'Exceeded timeout of 300000ms',
+      },
+    };
+
+    it.each(Object.entries(CASES))(
+      '%s',
+      async (title, c) => {
+        const rule = title.slice(0, title.indexOf(':'));
+        const namespace = `audit-${rule}`.slice(0, 60);
+        const name = 'a1';
+        const object = {
+          apiVersion: c.apiVersion,
+          kind: c.kind,
+          metadata: {
+            name,
+            ...(c.clusterScoped ? {} : { namespace }),
+            annotations: { ...c.annotations, 'kubewait.test/status-script': JSON.stringify(c.steps) },
+          },
+          spec: c.spec ?? {},
+        };
+        const group = c.apiVersion.slice(0, c.apiVersion.indexOf('/'));
+        const ref = `${c.kind.toLowerCase()}/${name}`;
+
+        const run = await runAction(
+          { kubeconfig: cluster.kubeconfig({ namespace }), resources: `${c.plural}.${group}/${name}`, timeout: '60s' },
+          { onStdout: c.byHand ? operateByHand(object, ref, c.steps) : createOnceWaiting(object, ref) },
+        );
+
+        expect(run.outputs.result).toBe(c.result);
+        expect(resourcesOf(run.outputs)).toMatchObject([{ kind: c.kind, name, status: c.result === 'ready' ? 'Current' : 'Failed', rule: `builtin:${rule}` }]);
+        if (c.logs) expect(run.log.filter((line) => line.startsWith(ref) && line.includes('InProgress') && line.includes(c.logs))).not.toEqual([]);
+      },
+      120_000,
+    );
+
+    // gateway_types.go: Accepted and Programmed carry the generation; a condition no controller updates any
+    // more (the deprecated Scheduled, left from generation 1) must not hold the wait after a spec change.
+    it('gateway-api-gateway: a stale deprecated condition does not hold a Gateway accepted and programmed for its generation', async () => {
+      const base = { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'Gateway', metadata: { name: 'web', namespace: 'gwstale' } };
+      const spec = (port: number) => ({ gatewayClassName: 'example', listeners: [{ name: 'http', port, protocol: 'HTTP' }] });
+      cluster.create({ ...base, spec: spec(80) });
+      const script = [
+        {
+          afterMs: 0,
+          status: {
+            conditions: [
+              gen(condition('Accepted', 'True', 'Accepted', 'ok')),
+              gen(condition('Programmed', 'True', 'Programmed', 'ok')),
+              { ...condition('Scheduled', 'True', 'Scheduled', 'ok'), observedGeneration: 1 },
+            ],
+          },
+        },
+      ];
+      cluster.apply({ ...base, metadata: { ...base.metadata, annotations: { 'kubewait.test/status-script': JSON.stringify(script) } }, spec: spec(8080) });
+
+      const run = await runAction({
+        kubeconfig: cluster.kubeconfig({ namespace: 'gwstale' }),
+        resources: 'gateways.gateway.networking.k8s.io/web',
+        timeout: '20s',
+      });
+
+      expect(run.outputs.result).toBe('ready');
+      expect(resourcesOf(run.outputs)).toMatchObject([{ name: 'web', status: 'Current', rule: 'builtin:gateway-api-gateway' }]);
+    }, 120_000);
+
+    // externalsecret_controller.go markAsDone: syncedResourceVersion "<generation>-<hash>"; after a spec
+    // change Ready=True stays from the last sync until the controller syncs the new generation.
+    it('external-secrets-externalsecret: after a spec change the old Ready=True waits for the new sync', async () => {
+      const base = { apiVersion: 'external-secrets.io/v1', kind: 'ExternalSecret', metadata: { name: 'db', namespace: 'esospec' } };
+      const spec = (key: string) => ({ secretStoreRef: { name: 'vault', kind: 'SecretStore' }, data: [{ secretKey: 'password', remoteRef: { key } }] });
+      const synced = (version: string) => ({
+        refreshTime: '2026-11-30T08:13:10Z',
+        syncedResourceVersion: version,
+        conditions: [condition('Ready', 'True', 'SecretSynced', 'secret synced')],
+      });
+      cluster.create({ ...base, spec: spec('db/password') });
+      cluster.patchStatus('external-secrets.io/v1', 'ExternalSecret', 'esospec', 'db', synced('1-8d5a1c0e'));
+      cluster.apply({ ...base, spec: spec('db/password-v2') }); // the change (generation 2); ESO has not synced it yet
+      let reconciled = false;
+      const operator = (stdout: string) => {
+        // Once kubewait has judged the old Ready=True (the old rule passes it here), ESO's next reconcile finds
+        // the target Secret owned by another ExternalSecret.
+        if (reconciled || !/externalsecret\/db \(esospec\).*(InProgress|Current)/.test(stdout)) return;
+        reconciled = true;
+        const owned = { ...synced('1-8d5a1c0e'), conditions: [condition('Ready', 'False', 'SecretSyncedError', 'target is owned by another ExternalSecret')] };
+        setTimeout(() => cluster.patchStatus('external-secrets.io/v1', 'ExternalSecret', 'esospec', 'db', owned), 1000);
+      };
+
+      const run = await runAction(
+        { kubeconfig: cluster.kubeconfig({ namespace: 'esospec' }), resources: 'externalsecrets.external-secrets.io/db', timeout: '60s' },
+        { onStdout: operator },
+      );
+
+      expect(run.outputs.result).toBe('failed');
+      expect(resourcesOf(run.outputs)).toMatchObject([
+        { name: 'db', status: 'Failed', rule: 'builtin:external-secrets-externalsecret', message: 'target is owned by another ExternalSecret' },
+      ]);
+    }, 120_000);
+  });
 });

@@ -101,6 +101,23 @@ describe('kubewait end to end', () => {
     expect(run.summary).toMatch(/ImagePullBackOff|ErrImagePull/);
   }, 150_000);
 
+  it('with wait-for: condition=..., a bad image does not end the wait: like kubectl wait, it waits for the condition and says why not', async () => {
+    cluster.create(deployment('api', { namespace: 'badcond', podFailure: 'ImagePullBackOff', image: 'registry.example.com/api:v2' }));
+
+    const run = await runAction({
+      kubeconfig: cluster.kubeconfig({ namespace: 'badcond' }),
+      resources: 'deployment/api',
+      'wait-for': 'condition=Available',
+      timeout: '4s',
+    });
+
+    expect(run.outputs).toMatchObject({ result: 'timeout', pending: 'badcond/Deployment/api' });
+    expect(statusByRef(run.outputs)['badcond/Deployment/api']).toBe('InProgress');
+    const annotation = run.errors.find((e) => e.properties.title === 'Deployment badcond/api');
+    expect(annotation?.message).toContain('waiting for condition Available=True');
+    expect(annotation?.message).toMatch(/ImagePullBackOff|ErrImagePull/);
+  }, 150_000);
+
   it('times out with every pending target in the outputs, the annotations and the summary', async () => {
     cluster.create(deployment('web', { namespace: 'slow', readyAfterMs: 100 }));
     cluster.create(pendingClaim('data', { namespace: 'slow' }));

@@ -281,6 +281,18 @@ describe('pod diagnosis and time', () => {
     expect(web.report).toMatchObject({ status: 'InProgress', diagnosis: unrecoverable });
   });
 
+  it.each<WaitFor>([
+    { kind: 'condition', type: 'Available', value: 'True' },
+    { kind: 'jsonpath', expression: '{.status.readyReplicas}', value: '1' },
+  ])('with fail-fast, a %j goal keeps waiting with the diagnosis attached (as kubectl wait)', (waitFor) => {
+    const { group, named, list, tracker } = setup(DEPLOYMENTS, { waitFor });
+    const web = named('web');
+    list(deployment('web', { state: 'progressing' }));
+    group.pendingWorkloads()[0]!.apply(unrecoverable);
+    expect(web.report).toMatchObject({ status: 'InProgress', done: false, diagnosis: unrecoverable });
+    expect(tracker.failed).toBe(0);
+  });
+
   it('re-checks an unschedulable pod when its 15 s window ends (kstatus turns it Failed)', () => {
     let now = Date.parse('2026-01-01T00:00:05Z');
     const { named, list, scheduled } = setup(PODS, { now: () => new Date(now) });

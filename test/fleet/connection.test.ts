@@ -19,6 +19,12 @@ describe('clusterConnection', () => {
     expect(kubeconfigSources).toBe(sources);
   });
 
+  it('waits for the cluster`s own resources instead of the step`s, with the step`s selector', () => {
+    const own = clusterConnection(settings, spec({ resources: [{ type: 'statefulset', name: 'db' }] }), sources, '/work').settings;
+    expect(own).toMatchObject({ resources: [{ type: 'statefulset', name: 'db' }], selector: settings.selector });
+    expect(clusterConnection(settings, spec({}), sources, '/work').settings.resources).toEqual([{ type: 'deployment', name: 'web' }]);
+  });
+
   it('reads the content of an upper-case environment variable, and the cluster`s namespace', () => {
     const { settings: own } = clusterConnection(settings, spec({ kubeconfig: 'KUBECONFIG_EU', namespace: 'shop-eu' }), sources, '/work');
     expect(own).toMatchObject({ kubeconfig: 'apiVersion: v1', namespace: 'shop-eu' });

@@ -39,6 +39,7 @@ describe('parseSettings: good inputs', () => {
       release: '',
       releaseMinRevision: 0,
       inventory: true,
+      reconcile: false,
       logs: true,
       logLines: 30,
     });
@@ -54,6 +55,11 @@ describe('parseSettings: good inputs', () => {
   it('takes inventory: false (the GitOps objects alone)', () => {
     expect(settingsFrom({ ...target, inventory: 'false' }).inventory).toBe(false);
     expect(settingsFrom(target).inventory).toBe(true);
+  });
+
+  it('takes reconcile: true (ask the GitOps controllers to act now); off by default', () => {
+    expect(settingsFrom({ ...target, reconcile: 'true' }).reconcile).toBe(true);
+    expect(settingsFrom(target).reconcile).toBe(false);
   });
 
   it('takes a Helm release name alone: release: shop is enough', () => {

@@ -9,6 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { KubeClient } from '../../src/kube/client.js';
 import type { ClientOptions, WatchEnd } from '../../src/kube/client.js';
 import { ApiError } from '../../src/kube/errors.js';
+import { annotate } from '../../src/kube/index.js';
 import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
 import { LineSplitter } from '../../src/kube/lines.js';
 import { startCluster } from '../cluster/index.js';
@@ -144,6 +145,27 @@ describe('watch against the stand-in', () => {
     expect(w.ends).toHaveLength(1);
     expect(w.ends[0]).toMatchObject({ status: 0, reason: 'Cancelled' });
     await expect(client.get(CONFIGMAPS)).rejects.toMatchObject({ status: 0, message: 'the client is closed' });
+  });
+});
+
+describe('annotate (the one write: a merge patch of annotations) against the stand-in', () => {
+  it('sets the annotations and leaves the rest of the object (its other annotations, its data) as it was', async () => {
+    const { client } = clientFor(cluster.kubeconfig({ token: 'admin' }));
+    cluster.create({ ...configMap('annotated'), metadata: { name: 'annotated', namespace: 'default', annotations: { kept: 'yes' } } });
+    await annotate(client, { group: '', version: 'v1', resource: 'configmaps', namespaced: true }, 'default', 'annotated', {
+      'reconcile.fluxcd.io/requestedAt': 'now',
+    });
+    const object = cluster.get('v1', 'ConfigMap', 'default', 'annotated');
+    expect(object?.metadata?.annotations).toEqual({ kept: 'yes', 'reconcile.fluxcd.io/requestedAt': 'now' });
+    expect((object as { data?: unknown }).data).toEqual({ k: 'v' });
+  });
+
+  it('without the patch verb: an ApiError 403 naming the verb', async () => {
+    const { client } = clientFor(cluster.kubeconfig({ token: 'lister' }));
+    cluster.create(configMap('not-annotated'));
+    const attempt = annotate(client, { group: '', version: 'v1', resource: 'configmaps', namespaced: true }, 'default', 'not-annotated', { a: 'b' });
+    await expect(attempt).rejects.toMatchObject({ status: 403, message: expect.stringMatching(/cannot patch resource "configmaps"/) });
+    expect(cluster.get('v1', 'ConfigMap', 'default', 'not-annotated')?.metadata?.annotations?.a).toBeUndefined();
   });
 });
 

@@ -157,6 +157,16 @@ describe('renderSummary', () => {
     expect(details).toContain('| 4.2s | ❌ Failed | _the failing containers above_ |');
   });
 
+  it.each([
+    ['kstatus', 'Judged by kstatus (the status conventions of Kubernetes objects).'],
+    ['builtin:cert-manager-certificate', "Judged by kubewait's built-in health rule `builtin:cert-manager-certificate` (docs/health-rules.md)."],
+    ['gitops:flux-kustomization', 'Judged by the revision its GitOps controller applied and the health it reports (`gitops:flux-kustomization`).'],
+    ['health-checks[0]', 'Judged by the health rule `health-checks\\[0\\]`.'],
+  ])('says in words which rule judged a target that is not done: %s', (rule, words) => {
+    const [, details = ''] = renderSummary(result([failed('api', { rule })]), ctx).split('### Why it is not ready');
+    expect(details).toContain(words);
+  });
+
   it('links a manifest whose name has an & with the name as it is, never an entity', () => {
     const md = renderSummary(result([failed('api', fromFile('k8s/R&D app.yaml', 3))]), ctx);
     expect(md).toContain('[k8s/R\\&D app.yaml:3](https://github.com/acme/shop/blob/');

@@ -166,6 +166,14 @@ describe('Judge', () => {
       { status: 'Failed', done: false, diagnose: true, pods: jobPods },
     ],
     [
+      'jsonpath goal: a failed Job keeps waiting for the value, as kubectl wait does, and says what kstatus judges',
+      JOBS,
+      { ...BASE, waitFor: { kind: 'jsonpath', expression: '{.status.succeeded}', value: '1' } },
+      job([{ type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded' }]),
+      {},
+      { status: 'InProgress', done: false, diagnose: true, pods: jobPods, message: /^waiting for \{\.status\.succeeded\}=1: .*; kstatus judges it Failed: / },
+    ],
+    [
       'job-completion false: plain kstatus calls a started Job Current',
       JOBS,
       { ...BASE, jobCompletion: false },

@@ -2,11 +2,15 @@
  * The sticky pull-request comment as markdown. Pure: result + run in, string out; `pr-comment.ts` posts it.
  * A reviewer reads it in the PR conversation, so it is short: the verdict, what is not ready and why the
  * first failure happened; everything else is one link away in the job summary.
+ *
+ * With several clusters (the `clusters` input) it is grouped as the job summary is (summary.ts): the step's
+ * headline, the counts of each cluster, then one section per cluster, the worst first, each as the comment
+ * of a one-cluster wait within its share of the length limit.
  */
-import type { RunResult as EngineResult, TargetReport } from '../../result.js';
+import type { ClusterRun, RunResult as EngineResult, TargetReport } from '../../result.js';
 import { describeInputProblem, type WaitFor } from '../../settings.js';
-import { cell, details, escapeHtml, escapeMarkdown, table } from '../markdown.js';
-import { headline, statusSymbol } from '../summary.js';
+import { cell, code, details, escapeHtml, escapeMarkdown, table } from '../markdown.js';
+import { clustersHeadline, clustersTable, clustersWorstFirst, headline, statusSymbol } from '../summary.js';
 import { byStanding, desiredPhrase, diagnosisLines, formatSeconds, targetCount, titleRef, truncate } from '../text.js';
 import { matrixLabel, reportKey, runLink, summaryLink, type GitHubRunContext } from './run-context.js';
 
@@ -110,15 +114,17 @@ function firstFailure(input: CommentInput, limits: CommentLimits, inTable: (targ
   return details(summary, body.join('\n\n'));
 }
 
-function render(input: CommentInput, limits: CommentLimits, rows: number, shortened: boolean): string {
+/** The comment of one wait; a cluster's section (`label`, its name) has no marker and no job line of its own. */
+function render(input: CommentInput, limits: CommentLimits, rows: number, shortened: boolean, label?: string): string {
   const { result, waitFor } = input;
   const goal = desiredPhrase(waitFor);
   const ordered = byStanding(result.targets);
   const notDone = ordered.filter((t) => !t.done);
   const listed = ordered.length <= limits.allRowsUpTo ? ordered : notDone;
   const shown = listed.slice(0, rows);
-  const sections: string[] = [commentMarker(input.run), headline(result, waitFor), jobLine(input, shortened)];
-  if (result.error) sections.push(`> [!CAUTION]\n> ${prose(describeInputProblem(result.error))}`);
+  const sections: string[] =
+    label === undefined ? [commentMarker(input.run), headline(result, waitFor), jobLine(input, shortened)] : [headline(result, waitFor, label)];
+  if (result.error) sections.push(cautionBlock(result.error));
   if (shown.length > 0)
     sections.push(
       table(
@@ -136,23 +142,56 @@ function render(input: CommentInput, limits: CommentLimits, rows: number, shorte
   return `${sections.join('\n\n')}\n`;
 }
 
+function cautionBlock(error: NonNullable<EngineResult['error']>): string {
+  return `> [!CAUTION]\n> ${prose(describeInputProblem(error))}`;
+}
+
 /**
  * The comment body, under GitHub's limit: when too long, fewer table rows and a shorter log tail, and as a
  * last resort a hard cut; a shortened comment says so and points at the job summary.
  */
 export function renderPrComment(input: CommentInput, limits: CommentLimits = COMMENT_LIMITS): string {
+  if (input.result.clusters) return renderClustersComment(input, input.result.clusters, limits);
+  return fitted(input, limits).body;
+}
+
+/** `render` within `limits.maxChars`, and whether it had to be shortened. */
+function fitted(input: CommentInput, limits: CommentLimits, label?: string): { body: string; shortened: boolean } {
   // Characters as GitHub counts them are at most UTF-16 units, so `length` is a safe measure.
   let current = limits;
   let rows = limits.rows;
-  let body = render(input, current, rows, false);
+  let body = render(input, current, rows, false, label);
+  if (body.length <= limits.maxChars) return { body, shortened: false };
   while (body.length > limits.maxChars && (rows > 0 || current.logChars > 500)) {
     if (current.logChars > 500) current = { ...current, logChars: Math.floor(current.logChars / 2), logLines: Math.max(5, Math.floor(current.logLines / 2)) };
     else rows = Math.floor(rows / 2);
-    body = render(input, current, rows, true);
+    body = render(input, current, rows, true, label);
   }
-  if (body.length <= limits.maxChars) return body;
+  return { body: cutToLimit(body, limits.maxChars), shortened: true };
+}
+
+/** The last resort: a hard cut at a line break, so no markup is split inside a line; an open <details> still renders. */
+function cutToLimit(body: string, maxChars: number): string {
+  if (body.length <= maxChars) return body;
   const note = "\n\n_… cut here to stay under GitHub's comment limit: the job summary has everything._\n";
-  // Cut at a line break so no markup is split inside a line; an open <details> still renders.
-  const cut = body.slice(0, limits.maxChars - note.length);
+  const cut = body.slice(0, maxChars - note.length);
   return `${cut.slice(0, Math.max(0, cut.lastIndexOf('\n')))}${note}`;
+}
+
+/** Several clusters: the job summary's grouping, each cluster's section within its share of the limit. */
+function renderClustersComment(input: CommentInput, runs: readonly ClusterRun[], limits: CommentLimits): string {
+  const { result, waitFor } = input;
+  const share = { ...limits, maxChars: Math.floor(limits.maxChars / (runs.length + 1)) };
+  const sections = clustersWorstFirst(runs).map((run) =>
+    fitted({ ...input, result: run.result, waitFor: run.result.waitFor ?? waitFor }, share, code(run.name)),
+  );
+  const shortened = sections.some((section) => section.shortened);
+  const overview = [
+    commentMarker(input.run),
+    clustersHeadline(result, runs, waitFor),
+    jobLine(input, shortened),
+    ...(result.error ? [cautionBlock(result.error)] : []),
+    clustersTable(runs, waitFor),
+  ];
+  return cutToLimit(`${[...overview, ...sections.map((section) => section.body.trimEnd())].join('\n\n')}\n`, limits.maxChars);
 }

@@ -1,8 +1,11 @@
 /** The pure parts of the GitHub reports: run context, comment body, Deployment wording (the inputs: test/inputs/). */
 import { describe, expect, it } from '@jest/globals';
-import { commentMarker, renderPrComment } from '../../../src/report/github/comment-body.js';
+import { combineClusterRuns } from '../../../src/fleet/combine.js';
+import { COMMENT_LIMITS, commentMarker, renderPrComment } from '../../../src/report/github/comment-body.js';
 import { deploymentDescription, deploymentState } from '../../../src/report/github/deployment.js';
 import { gitHubRunContext, reportHelpers, type ContextSource, type GitHubRunContext } from '../../../src/report/github/run-context.js';
+import { renderSummary } from '../../../src/report/summary.js';
+import type { ClusterRun, TargetReport } from '../../../src/result.js';
 import { failed, imagePullDiagnosis, pending, ready, result } from '../fixtures.js';
 
 const HEAD = 'a'.repeat(40);
@@ -154,6 +157,91 @@ describe('the comment body', () => {
     });
     expect(body).not.toMatch(/@(octocat|org)/);
     expect(body).toContain('````text\n```\npanic: boom\n````');
+  });
+});
+
+describe('the comment body of several clusters', () => {
+  const run: GitHubRunContext = {
+    eventName: 'pull_request',
+    owner: 'o',
+    repo: 'r',
+    sha: HEAD,
+    serverUrl: 'https://github.com',
+    apiUrl: '',
+    runId: 42,
+    workflow: 'deploy',
+    job: 'verify',
+    matrix: '',
+    jobId: 99,
+  };
+  const waitFor = { kind: 'ready' } as const;
+  const cluster = (name: string, targets: TargetReport[], error?: { input: string; message: string }): ClusterRun => ({
+    name,
+    server: `https://${name}.example.com`,
+    context: `${name}-ctx`,
+    result: result(targets, error ? { outcome: 'failed', error } : {}),
+  });
+  const rejected = { input: 'kubeconfig', message: 'the API server rejected the credentials (401 Unauthorized)' };
+  // In the order of the `clusters` input: the ready one first.
+  const fleet = () =>
+    combineClusterRuns(
+      [
+        cluster('eu-west', [ready('api')]),
+        cluster('us-east', [failed('api', { message: 'ImagePullBackOff: Back-off pulling image "api:v2"', diagnosis: imagePullDiagnosis('api', 'api:v2') })]),
+        cluster('ap-south', [pending('api', { status: 'Unknown', message: 'not checked' })], rejected),
+      ],
+      'all',
+      false,
+    );
+
+  it('has the step`s headline and the headline counts of each cluster, in the order of the input', () => {
+    const body = renderPrComment({ result: fleet(), waitFor, run });
+
+    expect(body.startsWith(`${commentMarker(run)}\n`)).toBe(true);
+    expect(body).toMatch(/^## ❌ kubewait: stopped: a problem with input `kubeconfig` · 1 of 3 clusters ready$/m);
+    expect(body).toContain('> [!CAUTION]\n> Input &quot;kubeconfig&quot;: \\[ap-south\\] the API server rejected the credentials');
+    const rows = body.split('\n').filter((line) => /^\| `[a-z-]+` \|/.test(line));
+    expect(rows).toEqual([
+      '| `eu-west` | ✅ ready | 1 of 1 | 0 | `eu-west-ctx` |',
+      '| `us-east` | ❌ failed | 0 of 1 | 1 | `us-east-ctx` |',
+      '| `ap-south` | ❌ error | 0 of 1 | 0 | `ap-south-ctx` |',
+    ]);
+  });
+
+  it('has one section per cluster, the failures first, each with its own targets and its own first failure', () => {
+    const body = renderPrComment({ result: fleet(), waitFor, run });
+
+    const headings = body.split('\n').filter((line) => /^## \S+ `/.test(line));
+    expect(headings).toEqual([
+      '## ❌ `ap-south`: stopped: a problem with input `kubeconfig`',
+      '## ❌ `us-east`: 1 of 1 target failed',
+      '## ✅ `eu-west`: 1 of 1 target ready',
+    ]);
+    const section = (name: string) => body.split(/^## /m).find((part) => part.includes(`\`${name}\`:`)) ?? '';
+    expect(section('us-east')).toContain('| Deployment/api | shop | ❌ Failed | ImagePullBackOff: Back-off pulling image &quot;api:v2&quot; |');
+    expect(section('us-east')).toContain('<summary>❌ <b>Deployment shop/api</b> Failed</summary>');
+    expect(section('ap-south')).toContain('> [!CAUTION]\n> Input &quot;kubeconfig&quot;: the API server rejected the credentials');
+    expect(section('eu-west')).toContain('| Deployment/api | shop | ✅ Current |');
+    expect(section('eu-west') + section('ap-south')).not.toContain('Back-off'); // us-east's failure in us-east's section only
+  });
+
+  it('groups the clusters as the job summary does', () => {
+    const headings = (markdown: string) => markdown.split('\n').filter((line) => line.startsWith('## '));
+
+    expect(headings(renderPrComment({ result: fleet(), waitFor, run }))).toEqual(headings(renderSummary(fleet(), { server: '', context: '', waitFor })));
+  });
+
+  it('keeps each cluster within its share of the limit, so a long cluster cannot push the others out', () => {
+    const many = Array.from({ length: 300 }, (_, i) => failed(`api-${i}`, { message: `a long message ${'x'.repeat(150)}` }));
+    const limits = { ...COMMENT_LIMITS, maxChars: 12_000 };
+    const result_ = combineClusterRuns([cluster('eu-west', [ready('api')]), cluster('us-east', many)], 'all', false);
+
+    const body = renderPrComment({ result: result_, waitFor, run }, limits);
+
+    expect(body.length).toBeLessThanOrEqual(limits.maxChars);
+    expect(body).toContain('## ✅ `eu-west`: 1 of 1 target ready');
+    expect(body).toMatch(/more targets that are not ready are not listed here/);
+    expect(body).toContain('(everything, this comment is shortened)');
   });
 });
 

@@ -103,6 +103,17 @@ describe('Flux Kustomization with revision: old revision ready -> new revision p
     expect(judge(KUSTOMIZATION, k.object(k.ready(OLD)), { revision: SHORT, rules })).toMatchObject({ status: 'InProgress', rule: 'gitops:flux-kustomization' });
     expect(judge(KUSTOMIZATION, k.object(k.ready(OLD)), { rules })).toMatchObject({ status: 'Current', rule: 'health-checks[0]' });
   });
+
+  // `reconcile: true` asks for a reconciliation; the controller records the request it handled. That it
+  // handled it says nothing of the commit: a source without the new commit yet applies the previous one.
+  it('a handled reconcile request (status.lastHandledReconcileAt) at the previous commit: still InProgress; at the new one: Current', () => {
+    const handled = { lastHandledReconcileAt: '2026-12-03T08:00:30.123Z' };
+    expect(judge(KUSTOMIZATION, k.object({ ...k.ready(OLD), ...handled }), { revision: SHORT })).toMatchObject({
+      status: 'InProgress',
+      message: `Flux has not applied ${SHORT} yet; applied: ${OLD}`,
+    });
+    expect(judge(KUSTOMIZATION, k.object({ ...k.ready(NEW), ...handled }), { revision: SHORT })).toMatchObject({ status: 'Current' });
+  });
 });
 
 describe('Flux Kustomization without revision: kstatus, but a terminal failure fails', () => {
