@@ -2,7 +2,9 @@
  * Sections of bench/RESULTS.md that other bench scripts write (between `<!-- NAME:start -->` and
  * `<!-- NAME:end -->`), so that re-rendering the main report keeps them, and each script replaces only
  * its own. Today: `cel` (bench/cel.ts), `health` (bench/health.ts), `helm` (bench/helm.ts), `tests`
- * (bench/tests.ts), `fleet` (bench/fleet.ts), `gitops` (bench/gitops.ts).
+ * (bench/tests.ts), `fleet` (bench/fleet.ts), `gitops` (bench/gitops.ts), and `real_latency`, written by
+ * hand (where bench/real.ts's latency goes). The appendices (bench/REAL-CLUSTER*.md, copied in by
+ * bench/run.ts after its own report) are replaced in place by `setAppendix`.
  */
 const SECTION = /<!-- (\w+):start -->[\s\S]*?<!-- \1:end -->\n?/g;
 
@@ -17,4 +19,16 @@ export function setSection(document: string, name: string, body: string): string
   const block = `<!-- ${name}:start -->\n${body.trimEnd()}\n<!-- ${name}:end -->\n`;
   const existing = new RegExp(`<!-- ${name}:start -->[\\s\\S]*?<!-- ${name}:end -->\\n?`);
   return existing.test(document) ? document.replace(existing, block) : `${document.trimEnd()}\n\n${block}`;
+}
+
+/** `document` with the appendix that starts at the line `heading` (up to the next `## ` heading or marked
+ *  section) replaced by `body`, which starts with that heading; appended when absent. What
+ *  `npm run bench -- --render` would copy in, without re-rendering the rest of the file. */
+export function setAppendix(document: string, heading: string, body: string): string {
+  const start = document.indexOf(`\n${heading}\n`);
+  if (start < 0) return `${document.trimEnd()}\n\n${body.trimEnd()}\n`;
+  const rest = document.slice(start + heading.length + 2);
+  const next = rest.search(/^(## |<!-- \w+:start -->)/m);
+  const tail = next < 0 ? '' : `\n${rest.slice(next)}`;
+  return `${document.slice(0, start + 1)}${body.trimEnd()}\n${tail}`;
 }

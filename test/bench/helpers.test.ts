@@ -4,6 +4,7 @@ import { table } from '../../bench/markdown.js';
 import { plan, schedule, selectScenarios } from '../../bench/plan.js';
 import { formatMs, formatSummary, median, ratio, summarize } from '../../bench/stats.js';
 import { layout, namespaceName } from '../../bench/fixture.js';
+import { setAppendix } from '../../bench/sections.js';
 import { resourcesInput } from '../../bench/waiters.js';
 
 describe('median', () => {
@@ -106,5 +107,38 @@ describe('scenario layout', () => {
     const text = resourcesInput({ refs: layout({ deployments: 5000, namespaces: 50 }) });
     expect(text.split('\n')).toHaveLength(5000);
     expect(Buffer.byteLength(`INPUT_RESOURCES=${text}`)).toBeLessThan(128 * 1024);
+  });
+});
+
+describe('appendices of RESULTS.md', () => {
+  const heading = '## Real control plane (bench/real.ts)';
+  const doc = [
+    '# Results',
+    '',
+    '## Start-up',
+    'figures',
+    '',
+    heading,
+    '',
+    'old table',
+    '',
+    '## Hand-written',
+    'kept',
+    '',
+    '<!-- cel:start -->',
+    'cel',
+    '<!-- cel:end -->',
+    '',
+  ].join('\n');
+
+  it('replaces only the appendix, up to the next heading, and keeps the rest byte for byte', () => {
+    const updated = setAppendix(doc, heading, `${heading}\n\nnew table\n`);
+    expect(updated).toBe(doc.replace('old table', 'new table'));
+  });
+
+  it('stops at a marked section and appends an appendix that is absent', () => {
+    const last = ['# Results', '', heading, 'old', '', '<!-- cel:start -->', 'cel', '<!-- cel:end -->', ''].join('\n');
+    expect(setAppendix(last, heading, `${heading}\nnew\n`)).toBe(last.replace('old', 'new'));
+    expect(setAppendix('# Results\n', heading, `${heading}\nnew\n`)).toBe(`# Results\n\n${heading}\nnew\n`);
   });
 });
