@@ -7,7 +7,7 @@ import type http from 'node:http';
 import { createGunzip, createInflate } from 'node:zlib';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiError, networkError, parseRetryAfter, statusError } from './errors.js';
-import { LineSplitter } from './lines.js';
+import { JsonStream } from './json-stream.js';
 import { Semaphore } from './semaphore.js';
 import { Transport, closedError } from './transport.js';
 import type { Secrets } from './kubeconfig.js';
@@ -69,6 +69,27 @@ export class KubeClient {
     }
   }
 
+  /**
+   * GET a collection (one LIST page): each item is parsed and handed to `onItem` as soon as it has arrived,
+   * never the whole page at once (json-stream.ts, which also caps outsized strings); returns the rest of the
+   * page (`metadata` with `continue` and `resourceVersion`). Throws ApiError like `get`.
+   */
+  async getItems(path: string, query: Query, onItem: (item: unknown) => void, options: RequestOptions = {}): Promise<{ metadata?: unknown }> {
+    await this.slots.acquire(options.signal);
+    try {
+      const items = new JsonStream('items', (text) => {
+        const item = parseJson(text);
+        if (item !== undefined) onItem(item);
+      });
+      const { status, text } = await this.exchangeOk(path, query, options, items);
+      const rest = parseJson(text);
+      if (typeof rest !== 'object' || rest === null) throw new ApiError(status, `the API server sent a response that is not JSON for ${path}`, 'BadResponse');
+      return rest;
+    } finally {
+      this.slots.release();
+    }
+  }
+
   /** GET a path whose body is text (`pods/NAME/log`). Throws ApiError like `get`. */
   async getText(path: string, query: Query = {}, options: RequestOptions = {}): Promise<string> {
     await this.slots.acquire(options.signal);
@@ -87,13 +108,13 @@ export class KubeClient {
   }
 
   /** One GET answered with a 2xx status; any other status is thrown as the ApiError its Status body says. */
-  private async exchangeOk(path: string, query: Query, options: RequestOptions): Promise<Received> {
+  private async exchangeOk(path: string, query: Query, options: RequestOptions, items?: JsonStream): Promise<Received> {
     const timeout = AbortSignal.timeout(options.timeoutMs ?? 30_000);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     const headers = { Accept: options.accept ?? 'application/json', 'Accept-Encoding': 'gzip' };
     let response: Received;
     try {
-      response = await this.receive(target(path, query), headers, signal);
+      response = await this.receive(target(path, query), headers, signal, items);
     } catch (error) {
       if (error instanceof ApiError) throw error;
       if (options.signal?.aborted) throw new ApiError(0, 'request cancelled', 'Cancelled');
@@ -104,18 +125,19 @@ export class KubeClient {
   }
 
   /** GETs are idempotent: one retry when a kept-alive connection turns out to have been closed by the server. */
-  private async receive(pathAndQuery: string, headers: Record<string, string>, signal: AbortSignal): Promise<Received> {
+  private async receive(pathAndQuery: string, headers: Record<string, string>, signal: AbortSignal, items?: JsonStream): Promise<Received> {
     try {
-      return await this.exchange(pathAndQuery, headers, signal);
+      return await this.exchange(pathAndQuery, headers, signal, items);
     } catch (error) {
       if (!(error instanceof StaleConnection)) throw error;
-      return this.exchange(pathAndQuery, headers, signal).catch((retryError: unknown) => {
+      return this.exchange(pathAndQuery, headers, signal, items).catch((retryError: unknown) => {
         throw retryError instanceof StaleConnection ? retryError.cause : retryError;
       });
     }
   }
 
-  private async exchange(pathAndQuery: string, headers: Record<string, string>, signal: AbortSignal): Promise<Received> {
+  /** With `items`, a 2xx body goes through it as it arrives, and `text` is what it leaves (json-stream.ts). */
+  private async exchange(pathAndQuery: string, headers: Record<string, string>, signal: AbortSignal, items?: JsonStream): Promise<Received> {
     signal.throwIfAborted();
     const request = await this.transport.get(pathAndQuery, headers, signal);
     return new Promise<Received>((resolve, reject) => {
@@ -134,17 +156,26 @@ export class KubeClient {
       signal.addEventListener('abort', abort, { once: true });
       request.on('response', (response) => {
         responded = true;
-        let text = '';
+        const status = response.statusCode ?? 0;
+        const stream = status >= 200 && status < 300 ? items : undefined;
+        const chunks: string[] = [];
         const body = decoded(response);
         response.on('error', fail);
         body.on('error', fail);
         body.setEncoding('utf8');
         body.on('data', (chunk: string) => {
-          text += chunk;
+          try {
+            if (stream) stream.push(chunk);
+            else chunks.push(chunk);
+          } catch (error) {
+            // A callback's bug (onItem) must not leave the request hanging.
+            request.destroy();
+            fail(error);
+          }
         });
         body.on('end', () => {
           settle();
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, text });
+          resolve({ status, headers: response.headers, text: stream ? stream.end() : chunks.join('') });
         });
       });
     });
@@ -202,14 +233,14 @@ export class KubeClient {
     return { stop: () => finish(undefined, false) };
   }
 
-  /** One JSON event per line; a line that is not JSON is skipped, as client-node does. */
+  /** One JSON event per line (outsized strings cut: json-stream.ts); a line that is not JSON is skipped, as client-node does. */
   private streamEvents(response: http.IncomingMessage, onEvent: (type: string, object: unknown) => void): void {
-    const lines = new LineSplitter((line) => {
+    const lines = new JsonStream('lines', (line) => {
       const event = parseJson(line) as { type?: unknown; object?: unknown } | undefined;
       if (event && typeof event.type === 'string') onEvent(event.type, event.object);
     });
     response.on('data', (chunk: string) => lines.push(chunk));
-    response.on('end', () => lines.end());
+    response.on('end', () => void lines.end());
   }
 
   /** Tokens from exec plugins and auth providers exist only at request time: mask them as they appear. */

@@ -105,6 +105,37 @@ export async function listPages(
   options: ListOptions = {},
   onRestart?: () => void,
 ): Promise<string> {
+  let page: unknown[] = [];
+  const restart = () => {
+    page = [];
+    onRestart?.();
+  };
+  return listItems(
+    client,
+    path,
+    (item) => page.push(item),
+    options,
+    restart,
+    () => {
+      onItems(page);
+      page = [];
+    },
+  );
+}
+
+/**
+ * LIST a collection handing each item to `onItem` as soon as it has arrived and been parsed: not even a
+ * page is held (client.ts `getItems`). For the objects kubewait follows, which may be many and large.
+ * Returns the list's resourceVersion; a 410 on a continue token restarts once, as `listPages`.
+ */
+export async function listItems(
+  client: KubeClient,
+  path: string,
+  onItem: (item: unknown) => void,
+  options: ListOptions = {},
+  onRestart?: () => void,
+  onPage?: () => void,
+): Promise<string> {
   for (let attempt = 0; ; attempt++) {
     let token: string | undefined;
     try {
@@ -115,8 +146,8 @@ export async function listPages(
           limit: options.pageSize ?? 500,
           continue: token,
         };
-        const page = (await client.get(path, query, options)) as { items?: unknown[]; metadata?: { resourceVersion?: string; continue?: string } };
-        onItems(Array.isArray(page.items) ? page.items : []);
+        const page = (await client.getItems(path, query, onItem, options)) as { metadata?: { resourceVersion?: string; continue?: string } };
+        onPage?.();
         token = page.metadata?.continue || undefined;
         if (!token) return page.metadata?.resourceVersion ?? '';
       } while (token);
