@@ -59,7 +59,27 @@ export class JsonStream {
       if (to > from) this.write(chunk.slice(from, to));
       from = to;
     };
-    for (let i = 0; i < chunk.length; i++) {
+    const length = chunk.length;
+    for (let i = 0; i < length; i++) {
+      // Runs of ordinary characters in a tight loop; the character that ends one is handled below.
+      if (this.inString && !this.skipping && !this.escaped) {
+        const start = i;
+        const cap = this.maxStringChars;
+        let chars = this.stringChars;
+        for (; i < length && chars < cap; i++, chars++) {
+          const d = chunk.charCodeAt(i);
+          if (d === QUOTE || d === BACKSLASH || d === NEWLINE) break;
+        }
+        if (this.token !== undefined && this.token.length <= KEY_CHARS) this.token += chunk.slice(start, Math.min(i, start + KEY_CHARS + 1));
+        this.stringChars = chars;
+        if (i === length) break;
+      } else if (!this.inString) {
+        for (; i < length; i++) {
+          const d = chunk.charCodeAt(i);
+          if (d === QUOTE || d === OPEN_BRACE || d === CLOSE_BRACE || d === OPEN_BRACKET || d === CLOSE_BRACKET || d === COLON || d === NEWLINE) break;
+        }
+        if (i === length) break;
+      }
       const c = chunk.charCodeAt(i);
       if (this.inString) {
         if (this.skipping) {
@@ -149,7 +169,7 @@ export class JsonStream {
           break;
       }
     }
-    if (!this.skipping) flush(chunk.length);
+    if (!this.skipping) flush(length);
   }
 
   /** The stream ended. `items` mode: the response without its items (`{"metadata":{...},"items":[]}`). */
