@@ -71,16 +71,25 @@ export class KubeClient {
 
   /**
    * GET a collection (one LIST page): each item is parsed and handed to `onItem` as soon as it has arrived,
-   * never the whole page at once (json-stream.ts, which also caps outsized strings); returns the rest of the
-   * page (`metadata` with `continue` and `resourceVersion`). Throws ApiError like `get`.
+   * never the whole page at once (json-stream.ts); strings longer than `maxStringChars` are cut (default: none
+   * is). Returns the rest of the page (`metadata` with `continue` and `resourceVersion`). Throws ApiError like `get`.
    */
-  async getItems(path: string, query: Query, onItem: (item: unknown) => void, options: RequestOptions = {}): Promise<{ metadata?: unknown }> {
+  async getItems(
+    path: string,
+    query: Query,
+    onItem: (item: unknown) => void,
+    options: RequestOptions & { maxStringChars?: number } = {},
+  ): Promise<{ metadata?: unknown }> {
     await this.slots.acquire(options.signal);
     try {
-      const items = new JsonStream('items', (text) => {
-        const item = parseJson(text);
-        if (item !== undefined) onItem(item);
-      });
+      const items = new JsonStream(
+        'items',
+        (text) => {
+          const item = parseJson(text);
+          if (item !== undefined) onItem(item);
+        },
+        options.maxStringChars ?? Number.POSITIVE_INFINITY,
+      );
       const { status, text } = await this.exchangeOk(path, query, options, items);
       const rest = parseJson(text);
       if (typeof rest !== 'object' || rest === null) throw new ApiError(status, `the API server sent a response that is not JSON for ${path}`, 'BadResponse');

@@ -6,6 +6,7 @@ import type { Query, RequestOptions, WatchEnd, WatchHandle } from './client.js';
 import { Discovery } from './discovery.js';
 import { ApiError } from './errors.js';
 import { ExecPlugin } from './exec-plugin.js';
+import { MAX_STRING_CHARS } from './json-stream.js';
 import { defaultSources, loadKubeConfig } from './kubeconfig.js';
 import type { KubeconfigSources, Secrets } from './kubeconfig.js';
 import type { ResourceType } from './restmapper.js';
@@ -93,6 +94,13 @@ export interface ListOptions extends RequestOptions {
   pageSize?: number;
 }
 
+/** `listItems`: the objects kubewait follows and diagnoses have their outsized strings cut as they arrive. */
+export interface ItemListOptions extends ListOptions {
+  /** Keep every string whole (default: cut at `MAX_STRING_CHARS`): `listPages`, whose callers read records
+   *  (a Helm release's Secret holds the whole release in one string). */
+  wholeStrings?: boolean;
+}
+
 /**
  * LIST a collection page by page, handing each page's items to `onItems` so a large list never has to be
  * held whole. Returns the list's resourceVersion (where a watch starts). An expired continue token
@@ -114,7 +122,7 @@ export async function listPages(
     client,
     path,
     (item) => page.push(item),
-    options,
+    { ...options, wholeStrings: true },
     restart,
     () => {
       onItems(page);
@@ -125,14 +133,15 @@ export async function listPages(
 
 /**
  * LIST a collection handing each item to `onItem` as soon as it has arrived and been parsed: not even a
- * page is held (client.ts `getItems`). For the objects kubewait follows, which may be many and large.
- * Returns the list's resourceVersion; a 410 on a continue token restarts once, as `listPages`.
+ * page is held (client.ts `getItems`), and strings over `MAX_STRING_CHARS` are cut on the way (nothing
+ * judged reads one: src/status/judged-fields.ts). For the objects kubewait follows and diagnoses, which may
+ * be many and large. Returns the list's resourceVersion; a 410 on a continue token restarts once, as `listPages`.
  */
 export async function listItems(
   client: KubeClient,
   path: string,
   onItem: (item: unknown) => void,
-  options: ListOptions = {},
+  options: ItemListOptions = {},
   onRestart?: () => void,
   onPage?: () => void,
 ): Promise<string> {
@@ -146,7 +155,11 @@ export async function listItems(
           limit: options.pageSize ?? 500,
           continue: token,
         };
-        const page = (await client.getItems(path, query, onItem, options)) as { metadata?: { resourceVersion?: string; continue?: string } };
+        const { wholeStrings, ...request } = options;
+        const maxStringChars = wholeStrings ? Number.POSITIVE_INFINITY : MAX_STRING_CHARS;
+        const page = (await client.getItems(path, query, onItem, { ...request, maxStringChars })) as {
+          metadata?: { resourceVersion?: string; continue?: string };
+        };
         onPage?.();
         token = page.metadata?.continue || undefined;
         if (!token) return page.metadata?.resourceVersion ?? '';

@@ -10,7 +10,8 @@ import { KubeClient } from '../../src/kube/client.js';
 import type { ClientOptions, WatchEnd } from '../../src/kube/client.js';
 import { ApiError } from '../../src/kube/errors.js';
 import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
-import { JsonStream, type JsonStreamMode } from '../../src/kube/json-stream.js';
+import { JsonStream, MAX_STRING_CHARS, type JsonStreamMode } from '../../src/kube/json-stream.js';
+import { listItems, listPages } from '../../src/kube/index.js';
 import { startCluster } from '../cluster/index.js';
 import type { TestCluster } from '../cluster/index.js';
 import { configMap, until } from '../cluster/testkit.js';
@@ -119,6 +120,21 @@ describe('JsonStream: a LIST page, item by item', () => {
   it('cuts an outsized string in an item', () => {
     const { values } = split('items', chunked(JSON.stringify({ items: [{ metadata: { annotations: { big: 'y'.repeat(1000) } } }] }), 64), 20);
     expect(values).toEqual([{ metadata: { annotations: { big: `${'y'.repeat(20)}…` } } }]);
+  });
+});
+
+describe('LIST against the stand-in', () => {
+  it('listItems cuts an outsized string as it arrives; listPages, whose callers read records, keeps it whole', async () => {
+    const { client } = clientFor(cluster.kubeconfig({ token: 'admin' }));
+    const record = 'r'.repeat(MAX_STRING_CHARS + 10);
+    cluster.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'record', namespace: 'records' }, data: { release: record } });
+    const path = '/api/v1/namespaces/records/configmaps';
+    const items: Array<{ data: { release: string } }> = [];
+    await listItems(client, path, (item) => items.push(item as never));
+    expect(items[0]!.data.release).toBe(`${'r'.repeat(MAX_STRING_CHARS)}…`);
+    const pages: unknown[][] = [];
+    await listPages(client, path, (page) => pages.push(page));
+    expect((pages[0]![0] as { data: { release: string } }).data.release).toBe(record);
   });
 });
 
