@@ -1,7 +1,8 @@
 /**
  * JSON from the API server cut into objects as it arrives, so that neither a whole LIST page nor an
  * outsized value is ever held or parsed at once:
- * - `lines` (a watch stream): each line is one event, handed over as its own text;
+ * - `lines` (a watch stream): each line is one event, handed over as its own text (a line that is not JSON
+ *   too: the reader skips it);
  * - `items` (a LIST response): each element of the top-level `items` array is handed over as its own
  *   text as soon as it is complete, and what is left (`kind`, `metadata` with `continue` and
  *   `resourceVersion`, `items: []`) is returned at the end.
@@ -44,6 +45,11 @@ export class JsonStream {
   private token: string | undefined;
   private key: string | undefined;
   private inItems = false;
+  /** `lines` mode: the line being received while it is no longer than the cap, so that it cannot hold an
+   *  outsized string and is handed over without a scan; and whether the current line is being scanned. */
+  private line: string[] = [];
+  private lineChars = 0;
+  private scanning = false;
 
   constructor(
     private readonly mode: JsonStreamMode,
@@ -54,6 +60,42 @@ export class JsonStream {
   }
 
   push(chunk: string): void {
+    if (this.mode === 'items') return this.scan(chunk);
+    // A watch line no longer than the cap cannot hold a string longer than it: found by `indexOf` and handed
+    // over as it is (what nearly every event is). Only a longer line is scanned, from its start.
+    let start = 0;
+    while (start < chunk.length) {
+      const newline = chunk.indexOf('\n', start);
+      const end = newline < 0 ? chunk.length : newline;
+      const next = newline < 0 ? chunk.length : newline + 1;
+      if (this.scanning) {
+        this.scan(chunk.slice(start, next));
+        if (newline >= 0) this.scanning = false; // the scan ended the line and started afresh
+      } else if (this.lineChars + (end - start) > this.maxStringChars) {
+        this.scanning = true;
+        this.scan(this.takeLine() + chunk.slice(start, next));
+        if (newline >= 0) this.scanning = false;
+      } else if (newline < 0) {
+        this.line.push(chunk.slice(start));
+        this.lineChars += chunk.length - start;
+      } else {
+        const line = this.takeLine() + chunk.slice(start, end);
+        const text = line.endsWith('\r') ? line.slice(0, -1) : line;
+        if (text !== '') this.onValue(text);
+      }
+      start = next;
+    }
+  }
+
+  private takeLine(): string {
+    const line = this.line.join('');
+    this.line = [];
+    this.lineChars = 0;
+    return line;
+  }
+
+  /** The state machine: every character that is not in a run of ordinary ones. */
+  private scan(chunk: string): void {
     let from = 0;
     const flush = (to: number) => {
       if (to > from) this.write(chunk.slice(from, to));
@@ -174,7 +216,13 @@ export class JsonStream {
 
   /** The stream ended. `items` mode: the response without its items (`{"metadata":{...},"items":[]}`). */
   end(): string {
-    if (this.mode === 'lines') this.reset();
+    if (this.mode === 'lines') {
+      // A last line without a newline still counts.
+      const last = this.scanning ? '' : this.takeLine();
+      if (last.trim() !== '') this.onValue(last);
+      this.scanning = false;
+      this.reset();
+    }
     return this.rest.join('');
   }
 

@@ -54,7 +54,18 @@ const CONFIGMAPS = '/api/v1/namespaces/default/configmaps';
 /** Everything `JsonStream` hands over, for these chunks. */
 function split(mode: JsonStreamMode, chunks: string[], maxStringChars?: number): { values: unknown[]; rest: string } {
   const values: unknown[] = [];
-  const stream = new JsonStream(mode, (text) => values.push(JSON.parse(text)), maxStringChars);
+  // As the client does: text that is not JSON (a broken watch line) is skipped.
+  const stream = new JsonStream(
+    mode,
+    (text) => {
+      try {
+        values.push(JSON.parse(text));
+      } catch {
+        // skipped
+      }
+    },
+    maxStringChars,
+  );
   for (const chunk of chunks) stream.push(chunk);
   return { values, rest: stream.end() };
 }
@@ -79,6 +90,17 @@ describe('JsonStream: a watch stream, one event per line', () => {
     for (const size of [1, 7, 64, 100_000]) {
       const { values } = split('lines', chunked(event, size), 100);
       expect(values).toEqual([{ type: 'ADDED', object: { huge: `${'x'.repeat(100)}…`, after: 'kept', escaped: 'a\\"b'.repeat(10) } }]);
+    }
+  });
+
+  it('reads the events after an outsized one as before, and a short line as it is', () => {
+    const text = `${JSON.stringify({ type: 'ADDED', object: { huge: 'x'.repeat(500) } })}\n{"type":"MODIFIED"}\r\n\n{"type":"DELETED"}`;
+    for (const size of [1, 13, 200, 100_000]) {
+      expect(split('lines', chunked(text, size), 100).values).toEqual([
+        { type: 'ADDED', object: { huge: `${'x'.repeat(100)}…` } },
+        { type: 'MODIFIED' },
+        { type: 'DELETED' },
+      ]);
     }
   });
 
