@@ -1,8 +1,9 @@
 /**
  * Sections of bench/RESULTS.md that other bench scripts write (between `<!-- NAME:start -->` and
  * `<!-- NAME:end -->`), so that re-rendering the main report keeps them, and each script replaces only
- * its own. Today: `cel` (bench/cel.ts), `health` (bench/health.ts), `helm` (bench/helm.ts), `tests`
- * (bench/tests.ts).
+ * its own. Today: `cel` (bench/cel.ts), `health` (bench/health.ts), `helm` (bench/helm.ts), `memory`
+ * (bench/memory.ts; `memory_diagnosis`, where the memory goes, written by hand), `tests` (bench/tests.ts).
+ * A name is letters, digits and `_` only.
  */
 const SECTION = /<!-- (\w+):start -->[\s\S]*?<!-- \1:end -->\n?/g;
 
