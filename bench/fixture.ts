@@ -16,6 +16,9 @@ import { Counters, type RequestRecord } from '../test/cluster/faults.js';
 export interface Scenario {
   deployments: number;
   namespaces: number;
+  /** Each Deployment carries the `kubectl.kubernetes.io/last-applied-configuration` annotation that
+   *  `kubectl apply` writes (its manifest again, ~1 KB), as on a real cluster (bench/memory.ts). */
+  lastApplied?: boolean;
 }
 
 export interface StampedRequest extends RequestRecord {
@@ -59,36 +62,45 @@ export function layout(s: Scenario): DeploymentRef[] {
 
 const REPLICAS = 2;
 
-/** A Deployment as `kubectl apply` leaves it: labels, annotations, a container with ports, env, probes. */
-function deploymentObject(ref: DeploymentRef): object {
+/** A Deployment as `kubectl apply` leaves it: labels, annotations, a container with ports, env, probes
+ *  (and, with `lastApplied`, the manifest again in an annotation). */
+function deploymentObject(ref: DeploymentRef, lastApplied = false): object {
   const labels = { app: ref.name, 'app.kubernetes.io/part-of': 'bench', tier: 'backend' };
-  return {
+  const manifest = {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
-    metadata: { name: ref.name, namespace: ref.namespace, labels, annotations: { 'deployment.kubernetes.io/revision': '1' } },
-    spec: {
-      replicas: REPLICAS,
-      selector: { matchLabels: { app: ref.name } },
-      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } },
-      revisionHistoryLimit: 10,
-      progressDeadlineSeconds: 600,
-      template: {
-        metadata: { labels },
-        spec: {
-          containers: [
-            {
-              name: 'app',
-              image: `registry.example.com/bench/${ref.name}:1.0.0`,
-              ports: [{ name: 'http', containerPort: 8080, protocol: 'TCP' }],
-              env: [{ name: 'LOG_LEVEL', value: 'info' }],
-              resources: { requests: { cpu: '50m', memory: '64Mi' }, limits: { memory: '128Mi' } },
-              readinessProbe: { httpGet: { path: '/healthz', port: 'http' }, periodSeconds: 5 },
-            },
-          ],
-        },
+    metadata: { name: ref.name, namespace: ref.namespace, labels },
+    spec: deploymentSpec(ref, labels),
+  };
+  const annotations = {
+    'deployment.kubernetes.io/revision': '1',
+    ...(lastApplied && { 'kubectl.kubernetes.io/last-applied-configuration': `${JSON.stringify(manifest)}\n` }),
+  };
+  return { ...manifest, metadata: { ...manifest.metadata, annotations }, status: withoutNulls(notReadyStatus()) };
+}
+
+function deploymentSpec(ref: DeploymentRef, labels: Record<string, string>): object {
+  return {
+    replicas: REPLICAS,
+    selector: { matchLabels: { app: ref.name } },
+    strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } },
+    revisionHistoryLimit: 10,
+    progressDeadlineSeconds: 600,
+    template: {
+      metadata: { labels },
+      spec: {
+        containers: [
+          {
+            name: 'app',
+            image: `registry.example.com/bench/${ref.name}:1.0.0`,
+            ports: [{ name: 'http', containerPort: 8080, protocol: 'TCP' }],
+            env: [{ name: 'LOG_LEVEL', value: 'info' }],
+            resources: { requests: { cpu: '50m', memory: '64Mi' }, limits: { memory: '128Mi' } },
+            readinessProbe: { httpGet: { path: '/healthz', port: 'http' }, periodSeconds: 5 },
+          },
+        ],
       },
     },
-    status: withoutNulls(notReadyStatus()),
   };
 }
 
@@ -156,7 +168,7 @@ export class Fixture {
     const cluster = await startCluster({ controllers: false });
     const fixture = new Fixture(scenario, cluster);
     for (const namespace of fixture.namespaces) cluster.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
-    for (const ref of fixture.refs) cluster.create(deploymentObject(ref));
+    for (const ref of fixture.refs) cluster.create(deploymentObject(ref, scenario.lastApplied));
     return fixture;
   }
 

@@ -1,10 +1,12 @@
 /**
  * Sections of bench/RESULTS.md that other bench scripts write (between `<!-- NAME:start -->` and
  * `<!-- NAME:end -->`), so that re-rendering the main report keeps them, and each script replaces only
- * its own. Today: `cel` (bench/cel.ts), `health` (bench/health.ts), `helm` (bench/helm.ts), `tests`
- * (bench/tests.ts), `fleet` (bench/fleet.ts), `gitops` (bench/gitops.ts), and `real_latency` and
- * `hostile_two`, written by hand (where bench/real.ts's latency goes; bench/hostile-two.ts prints tables). The appendices (bench/REAL-CLUSTER*.md, copied in by
- * bench/run.ts after its own report) are replaced in place by `setAppendix`.
+ * its own. Today: `cel` (bench/cel.ts), `health` (bench/health.ts), `helm` (bench/helm.ts), `memory`
+ * (bench/memory.ts), `tests` (bench/tests.ts), `fleet` (bench/fleet.ts), `gitops` (bench/gitops.ts), and,
+ * written by hand, `memory_diagnosis` (where the memory goes), `real_latency` (where bench/real.ts's latency
+ * goes) and `hostile_two` (bench/hostile-two.ts prints tables). A name is letters, digits and `_` only. The
+ * appendices (bench/REAL-CLUSTER*.md, copied in by bench/run.ts after its own report) are replaced in place
+ * by `setAppendix`.
  */
 const SECTION = /<!-- (\w+):start -->[\s\S]*?<!-- \1:end -->\n?/g;
 

@@ -63,6 +63,10 @@ export interface KubewaitOptions {
   nodeArgs?: string[];
   /** V8 flags the probe sets at run time before the bundle is evaluated (diagnostic runs). */
   v8Flags?: string;
+  /** Inputs instead of one `resources` line per Deployment (20,000 lines exceed Linux's limit for one variable). */
+  inputs?: (fixture: Fixture) => Record<string, string>;
+  /** The inputs as RESULTS.md names them, with `inputs`. */
+  inputsName?: string;
 }
 
 /** `bench-00/deploy/app-0000` lines: 5,000 of them stay under Linux's 128 KiB limit for one variable. */
@@ -97,10 +101,11 @@ export function kubewait(options: KubewaitOptions): Waiter {
     id: options.id,
     label: options.label,
     command: () =>
-      `${options.v8Flags ? `v8.setFlagsFromString('${options.v8Flags}'), then ` : ''}node ${options.nodeArgs?.length ? `${options.nodeArgs.join(' ')} ` : ''}${options.entryName} with INPUT_MODE=${options.mode}, INPUT_RESOURCES = one NAMESPACE/deploy/NAME line per Deployment`,
+      `${options.v8Flags ? `v8.setFlagsFromString('${options.v8Flags}'), then ` : ''}node ${options.nodeArgs?.length ? `${options.nodeArgs.join(' ')} ` : ''}${options.entryName} with INPUT_MODE=${options.mode}, ${options.inputsName ?? 'INPUT_RESOURCES = one NAMESPACE/deploy/NAME line per Deployment'}`,
     start(fixture) {
       const scratch = mkdtempSync(path.join(tmpdir(), 'kubewait-step-'));
-      const env = actionEnv(kubewaitInputs(fixture, options.mode, options.pollInterval), scratch);
+      const inputs = kubewaitInputs(fixture, options.mode, options.pollInterval);
+      const env = actionEnv(options.inputs ? { ...inputs, resources: '', ...options.inputs(fixture) } : inputs, scratch);
       if (options.v8Flags) env.KUBEWAIT_BENCH_V8_FLAGS = options.v8Flags;
       const proc = spawnMeasured(options.entry, [], { node: true, nodeArgs: options.nodeArgs, env, cwd: scratch, killAfterMs: KILL_AFTER_MS });
       const done = proc.done.then((exit): RunExit => {

@@ -4,7 +4,7 @@
  * workload). A slow namespace (many pods) stretches its own interval so diagnosis never dominates.
  */
 import { diagnosePods } from '../status/index.js';
-import { ApiError, corePath, listPages, withKind } from '../kube/index.js';
+import { ApiError, corePath, listItems, withKind } from '../kube/index.js';
 import type { Cluster } from '../kube/index.js';
 import type { DiagnosisSubject, PodLike } from './group.js';
 import type { Time } from '../time.js';
@@ -105,19 +105,18 @@ export class NamespaceDiagnoser {
     const podOwner = new Map<string, DiagnosisSubject>();
     const signal = this.abort.signal;
 
-    await listPages(
+    // Item by item: of a namespace's pods only the pending workloads' are kept, never a whole page.
+    await listItems(
       cluster.client,
       corePath('pods', namespace),
-      (items) => {
-        for (const pod of items as Pod[]) {
-          withKind(pod, 'v1', 'Pod');
-          const subject = ownerOf(pod, byOwner);
-          if (!subject) continue;
-          podOwner.set(pod.metadata!.name!, subject);
-          const list = pods.get(subject) ?? [];
-          list.push(pod);
-          pods.set(subject, list);
-        }
+      (item) => {
+        const pod = withKind(item, 'v1', 'Pod') as Pod;
+        const subject = ownerOf(pod, byOwner);
+        if (!subject) return;
+        podOwner.set(pod.metadata!.name!, subject);
+        const list = pods.get(subject) ?? [];
+        list.push(pod);
+        pods.set(subject, list);
       },
       { signal },
       () => pods.clear(),
@@ -125,18 +124,16 @@ export class NamespaceDiagnoser {
 
     // Events only add detail: without them (forbidden, unsupported selector) the pods still tell why.
     const events = new Map<DiagnosisSubject, KubeEvent[]>();
-    await listPages(
+    await listItems(
       cluster.client,
       corePath('events', namespace),
-      (items) => {
-        for (const event of items as KubeEvent[]) {
-          withKind(event, 'v1', 'Event');
-          const subject = eventSubject(event, byOwner, podOwner);
-          if (!subject) continue;
-          const list = events.get(subject) ?? [];
-          list.push(event);
-          events.set(subject, list);
-        }
+      (item) => {
+        const event = withKind(item, 'v1', 'Event') as KubeEvent;
+        const subject = eventSubject(event, byOwner, podOwner);
+        if (!subject) return;
+        const list = events.get(subject) ?? [];
+        list.push(event);
+        events.set(subject, list);
       },
       { signal, fieldSelector: 'type=Warning' },
       () => events.clear(),

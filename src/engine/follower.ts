@@ -10,7 +10,7 @@ import {
   groupVersion,
   isFatal,
   isUnreachable,
-  listPages,
+  listItems,
   qualifiedResource,
   resourcePath,
   statusError,
@@ -203,12 +203,11 @@ export class Follower {
     this.filterRevision = group.revision;
     group.beginList();
     try {
-      const resourceVersion = await listPages(
+      const resourceVersion = await listItems(
         cluster.client,
         this.path,
-        (items) => {
-          if (this.stopped) return;
-          for (const item of items) group.upsert(withKind(item, this.apiVersion, group.type.kind));
+        (item) => {
+          if (!this.stopped) group.upsert(withKind(item, this.apiVersion, group.type.kind));
         },
         { ...this.filter, signal: this.abort.signal },
         () => group.beginList(),

@@ -7,7 +7,8 @@
  *
  * Objects are not kept: each event is judged at once into a compact record (uid, verdict, the pod
  * selector of a pending workload). Only an object whose verdict time or its CRD's answer may change (an
- * unschedulable Pod, a custom resource in its status-grace) keeps its object, to be judged again.
+ * unschedulable Pod, a custom resource in its status-grace) keeps its object, to be judged again, and then
+ * only what judging reads of it (the judge's `view`, src/status/judged-fields.ts).
  */
 import { failureEndsWait, type Evaluation } from '../status/goal.js';
 import { Judge, type JudgeWarning, type Verdict } from '../status/judge.js';
@@ -211,14 +212,16 @@ export class GroupState {
   }
 
   /** An object from a LIST page or an ADDED/MODIFIED event. */
-  upsert(raw: unknown): void {
-    const object = raw as KubeObject;
-    const name = object?.metadata?.name;
+  upsert(received: unknown): void {
+    const arrived = received as KubeObject;
+    const name = arrived?.metadata?.name;
     if (typeof name !== 'string') return;
     this.seen?.add(name);
     const known = this.objects.get(name);
-    const version = object.metadata?.resourceVersion;
-    if (known && !known.raw && version && known.resourceVersion === version && known.uid === (object.metadata?.uid ?? '')) return;
+    const version = arrived.metadata?.resourceVersion;
+    if (known && !known.raw && version && known.resourceVersion === version && known.uid === (arrived.metadata?.uid ?? '')) return;
+    // From here on only what judging reads: that is what is judged, and kept when it must be judged again.
+    const object = this.judge.view(arrived) as KubeObject;
     const named = this.named.get(name);
     const labels = object.metadata?.labels ?? {};
     const hits = this.selectors.map(() => false);

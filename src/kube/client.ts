@@ -7,7 +7,7 @@ import type http from 'node:http';
 import { createGunzip, createInflate } from 'node:zlib';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiError, networkError, parseRetryAfter, statusError } from './errors.js';
-import { LineSplitter } from './lines.js';
+import { JsonStream } from './json-stream.js';
 import { Semaphore } from './semaphore.js';
 import { Transport, closedError } from './transport.js';
 import type { Secrets } from './kubeconfig.js';
@@ -43,6 +43,12 @@ interface Write {
   contentType: string;
 }
 
+/** What a request sends and how its answer is taken: a write's body, and a list's items as they arrive. */
+interface Body {
+  write?: Write;
+  items?: JsonStream;
+}
+
 interface Received {
   status: number;
   headers: http.IncomingHttpHeaders;
@@ -76,6 +82,36 @@ export class KubeClient {
     }
   }
 
+  /**
+   * GET a collection (one LIST page): each item is parsed and handed to `onItem` as soon as it has arrived,
+   * never the whole page at once (json-stream.ts); strings longer than `maxStringChars` are cut (default: none
+   * is). Returns the rest of the page (`metadata` with `continue` and `resourceVersion`). Throws ApiError like `get`.
+   */
+  async getItems(
+    path: string,
+    query: Query,
+    onItem: (item: unknown) => void,
+    options: RequestOptions & { maxStringChars?: number } = {},
+  ): Promise<{ metadata?: unknown }> {
+    await this.slots.acquire(options.signal);
+    try {
+      const items = new JsonStream(
+        'items',
+        (text) => {
+          const item = parseJson(text);
+          if (item !== undefined) onItem(item);
+        },
+        options.maxStringChars ?? Number.POSITIVE_INFINITY,
+      );
+      const { status, text } = await this.exchangeOk(path, query, options, { items });
+      const rest = parseJson(text);
+      if (typeof rest !== 'object' || rest === null) throw new ApiError(status, `the API server sent a response that is not JSON for ${path}`, 'BadResponse');
+      return rest;
+    } finally {
+      this.slots.release();
+    }
+  }
+
   /** GET a path whose body is text (`pods/NAME/log`). Throws ApiError like `get`. */
   async getText(path: string, query: Query = {}, options: RequestOptions = {}): Promise<string> {
     await this.slots.acquire(options.signal);
@@ -100,21 +136,22 @@ export class KubeClient {
   }
 
   private async send(path: string, query: Query, options: RequestOptions, write?: Write): Promise<unknown> {
-    const { status, text } = await this.exchangeOk(path, query, options, write);
+    const { status, text } = await this.exchangeOk(path, query, options, { write });
     const body = parseJson(text);
     if (body === undefined) throw new ApiError(status, `the API server sent a response that is not JSON for ${path}`, 'BadResponse');
     return body;
   }
 
   /** One GET (or `write`) answered with a 2xx status; any other status is thrown as the ApiError its Status body says. */
-  private async exchangeOk(path: string, query: Query, options: RequestOptions, write?: Write): Promise<Received> {
+  private async exchangeOk(path: string, query: Query, options: RequestOptions, body: Body = {}): Promise<Received> {
+    const { write } = body;
     const timeout = AbortSignal.timeout(options.timeoutMs ?? 30_000);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     const headers: Record<string, string> = { Accept: options.accept ?? 'application/json', 'Accept-Encoding': 'gzip' };
     if (write) headers['Content-Type'] = write.contentType;
     let response: Received;
     try {
-      response = await this.receive(target(path, query), headers, signal, write);
+      response = await this.receive(target(path, query), headers, signal, body);
     } catch (error) {
       if (error instanceof ApiError) throw error;
       if (options.signal?.aborted) throw new ApiError(0, 'request cancelled', 'Cancelled');
@@ -126,18 +163,19 @@ export class KubeClient {
 
   /** GETs (and a merge patch that sets fixed values) are idempotent: one retry when a kept-alive connection
    *  turns out to have been closed by the server. */
-  private async receive(pathAndQuery: string, headers: Record<string, string>, signal: AbortSignal, write?: Write): Promise<Received> {
+  private async receive(pathAndQuery: string, headers: Record<string, string>, signal: AbortSignal, body: Body): Promise<Received> {
     try {
-      return await this.exchange(pathAndQuery, headers, signal, write);
+      return await this.exchange(pathAndQuery, headers, signal, body);
     } catch (error) {
       if (!(error instanceof StaleConnection)) throw error;
-      return this.exchange(pathAndQuery, headers, signal, write).catch((retryError: unknown) => {
+      return this.exchange(pathAndQuery, headers, signal, body).catch((retryError: unknown) => {
         throw retryError instanceof StaleConnection ? retryError.cause : retryError;
       });
     }
   }
 
-  private async exchange(pathAndQuery: string, headers: Record<string, string>, signal: AbortSignal, write?: Write): Promise<Received> {
+  /** With `items`, a 2xx body goes through it as it arrives, and `text` is what it leaves (json-stream.ts). */
+  private async exchange(pathAndQuery: string, headers: Record<string, string>, signal: AbortSignal, { write, items }: Body): Promise<Received> {
     signal.throwIfAborted();
     const request = await this.transport.send(write?.method ?? 'GET', pathAndQuery, headers, signal, write?.body);
     return new Promise<Received>((resolve, reject) => {
@@ -156,17 +194,26 @@ export class KubeClient {
       signal.addEventListener('abort', abort, { once: true });
       request.on('response', (response) => {
         responded = true;
-        let text = '';
+        const status = response.statusCode ?? 0;
+        const stream = status >= 200 && status < 300 ? items : undefined;
+        const chunks: string[] = [];
         const body = decoded(response);
         response.on('error', fail);
         body.on('error', fail);
         body.setEncoding('utf8');
         body.on('data', (chunk: string) => {
-          text += chunk;
+          try {
+            if (stream) stream.push(chunk);
+            else chunks.push(chunk);
+          } catch (error) {
+            // A callback's bug (onItem) must not leave the request hanging.
+            request.destroy();
+            fail(error);
+          }
         });
         body.on('end', () => {
           settle();
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, text });
+          resolve({ status, headers: response.headers, text: stream ? stream.end() : chunks.join('') });
         });
       });
     });
@@ -224,14 +271,14 @@ export class KubeClient {
     return { stop: () => finish(undefined, false) };
   }
 
-  /** One JSON event per line; a line that is not JSON is skipped, as client-node does. */
+  /** One JSON event per line (outsized strings cut: json-stream.ts); a line that is not JSON is skipped, as client-node does. */
   private streamEvents(response: http.IncomingMessage, onEvent: (type: string, object: unknown) => void): void {
-    const lines = new LineSplitter((line) => {
+    const lines = new JsonStream('lines', (line) => {
       const event = parseJson(line) as { type?: unknown; object?: unknown } | undefined;
       if (event && typeof event.type === 'string') onEvent(event.type, event.object);
     });
     response.on('data', (chunk: string) => lines.push(chunk));
-    response.on('end', () => lines.end());
+    response.on('end', () => void lines.end());
   }
 
   /** Tokens from exec plugins and auth providers exist only at request time: mask them as they appear. */

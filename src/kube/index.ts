@@ -7,6 +7,7 @@ import type { Query, RequestOptions, WatchEnd, WatchHandle } from './client.js';
 import { Discovery } from './discovery.js';
 import { ApiError } from './errors.js';
 import { ExecPlugin } from './exec-plugin.js';
+import { MAX_STRING_CHARS } from './json-stream.js';
 import { defaultSources, loadKubeConfig } from './kubeconfig.js';
 import type { KubeconfigSources, Secrets } from './kubeconfig.js';
 import type { ResourceType } from './restmapper.js';
@@ -94,6 +95,13 @@ export interface ListOptions extends RequestOptions {
   pageSize?: number;
 }
 
+/** `listItems`: the objects kubewait follows and diagnoses have their outsized strings cut as they arrive. */
+export interface ItemListOptions extends ListOptions {
+  /** Keep every string whole (default: cut at `MAX_STRING_CHARS`): `listPages`, whose callers read records
+   *  (a Helm release's Secret holds the whole release in one string). */
+  wholeStrings?: boolean;
+}
+
 /**
  * LIST a collection page by page, handing each page's items to `onItems` so a large list never has to be
  * held whole. Returns the list's resourceVersion (where a watch starts). An expired continue token
@@ -106,6 +114,38 @@ export async function listPages(
   options: ListOptions = {},
   onRestart?: () => void,
 ): Promise<string> {
+  let page: unknown[] = [];
+  const restart = () => {
+    page = [];
+    onRestart?.();
+  };
+  return listItems(
+    client,
+    path,
+    (item) => page.push(item),
+    { ...options, wholeStrings: true },
+    restart,
+    () => {
+      onItems(page);
+      page = [];
+    },
+  );
+}
+
+/**
+ * LIST a collection handing each item to `onItem` as soon as it has arrived and been parsed: not even a
+ * page is held (client.ts `getItems`), and strings over `MAX_STRING_CHARS` are cut on the way (nothing
+ * judged reads one: src/status/judged-fields.ts). For the objects kubewait follows and diagnoses, which may
+ * be many and large. Returns the list's resourceVersion; a 410 on a continue token restarts once, as `listPages`.
+ */
+export async function listItems(
+  client: KubeClient,
+  path: string,
+  onItem: (item: unknown) => void,
+  options: ItemListOptions = {},
+  onRestart?: () => void,
+  onPage?: () => void,
+): Promise<string> {
   for (let attempt = 0; ; attempt++) {
     let token: string | undefined;
     try {
@@ -116,8 +156,12 @@ export async function listPages(
           limit: options.pageSize ?? 500,
           continue: token,
         };
-        const page = (await client.get(path, query, options)) as { items?: unknown[]; metadata?: { resourceVersion?: string; continue?: string } };
-        onItems(Array.isArray(page.items) ? page.items : []);
+        const { wholeStrings, ...request } = options;
+        const maxStringChars = wholeStrings ? Number.POSITIVE_INFINITY : MAX_STRING_CHARS;
+        const page = (await client.getItems(path, query, onItem, { ...request, maxStringChars })) as {
+          metadata?: { resourceVersion?: string; continue?: string };
+        };
+        onPage?.();
         token = page.metadata?.continue || undefined;
         if (!token) return page.metadata?.resourceVersion ?? '';
       } while (token);

@@ -28,6 +28,7 @@ import { evaluateGoal, type Evaluation } from './goal.js';
 import { hasNoStatus, statusGrace } from './health/grace.js';
 import { suspendWarning } from './health/suspend.js';
 import type { HealthRule, ResolvedRules } from './health/types.js';
+import { judgedView } from './judged-fields.js';
 import { optedOut, WAIT_ANNOTATION } from './opt-out.js';
 import { pauseOf, withPausePolicy, type PausedPolicy } from './paused.js';
 import { podOwnership, recheckAt, runsPods, type PodOwnership } from './workloads.js';
@@ -115,6 +116,16 @@ export class Judge {
     const gitOps = gitOpsRuleFor(type.group, type.kind);
     if (gitOps && (options.revision || !this.rule)) this.gitOps = gitOps;
     this.runsPods = runsPods(type);
+  }
+
+  /**
+   * What of `object` to keep and judge (judged-fields.ts): everything but `managedFields` when a rule that may
+   * read any field judges it (a health rule's CEL, a GitOps rule, `wait-for: jsonpath=`), else only what
+   * kstatus and the CI rules read.
+   */
+  view(object: unknown): unknown {
+    const anyField = this.rule !== undefined || this.gitOps !== undefined || this.options.waitFor.kind === 'jsonpath';
+    return judgedView(object, { kind: this.type.kind, anyField });
   }
 
   judge(object: KubeObject, sighting: Sighting): Verdict {
