@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startCluster, type TestCluster } from '../cluster/index.js';
-import { ROOT } from './dist.js';
+import { ensureDist, ROOT } from './dist.js';
 import { deployment } from './objects.js';
 import { runAction } from './runAction.js';
 
@@ -20,12 +20,14 @@ const MiB = 1024 * 1024;
 let cluster: TestCluster;
 let scratch: string;
 beforeAll(async () => {
+  // As every e2e suite: a dist/ being rebuilt by another suite's worker is waited for, never run half-written.
+  await ensureDist();
   cluster = await startCluster({ speed: 0.2 });
   scratch = mkdtempSync(path.join(tmpdir(), 'kubewait-memory-'));
-});
+}, 300_000);
 afterAll(async () => {
-  await cluster.close();
-  rmSync(scratch, { recursive: true, force: true });
+  await cluster?.close();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
 describe('what is kept of a live object', () => {
@@ -42,7 +44,7 @@ describe('what is kept of a live object', () => {
     );
 
     // The log's last lines on failure: under load it is the run, not the bound, that says what went wrong.
-    expect({ result: run.outputs.result, log: run.log.slice(-5) }).toMatchObject({ result: 'ready' });
+    expect({ result: run.outputs.result, log: run.log.slice(-5), stderr: run.stderr.slice(-2000) }).toMatchObject({ result: 'ready' });
     expect(run.outputs.ready).toBe('true');
     const reported = JSON.parse(run.outputs.resources!) as Array<{ name: string; status: string }>;
     expect(reported.map((r) => [r.name, r.status]).sort()).toEqual([
