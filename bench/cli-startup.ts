@@ -149,21 +149,50 @@ Medians: ${compare((label) => statOf(label).median)}.
 
 Minima (the runs that met the least contention, closest to an idle machine): ${compare((label) => statOf(label).min)}.
 
-The \`before:\` rows are the previous build (main: the command in one 2.6 MB bundle), run in the same rounds.${
+The \`before:\` rows are the build before this round's start-up work (main at 5348212, its committed dist/), run in the same rounds.${
     startup.seaBytes
       ? ` The \`single executable:\` rows are \`npm run sea\` (scripts/sea.ts: Node ${process.version} with the command injected,
 ${(startup.seaBytes / 1024 / 1024).toFixed(0)} MiB, V8 code cache; it has no compile cache of its own).`
       : ''
   }
-Where the time went, by \`node --cpu-prof\` on the previous build: \`--version\` compiled the whole 2.4 MB module
-(about 60 ms at a quiet moment), evaluated its top level (about 20 ms) and loaded Node's own undici; a wait also
-evaluated 1.1 MB of client-node, of which kubewait uses \`KubeConfig\` alone (the generated API clients and
-models, ws, tar streams), and two copies of undici that it never calls (it sends requests with node:https). The
-bundle is now split where src/ uses \`import()\`, client-node is marked free of side effects and undici loads on
-first use (scripts/bundle-plugins.ts), and Node's compile cache keeps the compiled chunks between runs; the
-wait's peak RSS fell with it. What is left on a wait: Node's start (about 40 ms), TLS, yaml (the kubeconfig) and
-CEL (the built-in health rules) compiled and evaluated, and Node's ESM wrapper of node:http, which loads Node's
-internal undici through a lazy getter.
+
+Where the time went. The round before: \`--version\` compiled and evaluated the whole 2.4 MB bundle, and a wait also
+evaluated 1.1 MB of client-node (generated API clients, ws, tar streams) and two copies of undici; the bundle was
+split where src/ uses \`import()\`, client-node marked free of side effects, undici loaded on first use, and
+Node's compile cache turned on. This round, a phase trace of a ready wait (a preload timestamping module
+imports, sockets and requests with \`diagnostics_channel\`, and marks in the pipeline; medians of 20 runs at
+load average 2, ms from process start; the \`before\` build has only the preload's marks) and \`node --cpu-prof\`:
+
+| phase of a ready wait (ms)                                                            | before | after |
+|---------------------------------------------------------------------------------------|-------:|------:|
+| Node's own start, to the first line of dist/cli.js                                    |     32 |    32 |
+| the entry, flag parser and report modules (the \`run\` chunk), flags parsed             |     50 |    36 |
+| client-node and Node's https/tls (the \`kubeconfig\` chunk)                             |     80 |    41 |
+| the engine and CEL (the \`fleet\` chunk)                                                |     15 |    16 |
+| kubeconfig parsed (yaml, cold: about 11), first request set up (https, TLS: about 14) |     25 |    27 |
+| TLS handshakes and the two discovery requests (in parallel)                           |      9 |    10 |
+| discovery read, type resolved, LIST sent                                              |      5 |     4 |
+| LIST answered, verdict, report written, \`process.exit\`                                |      8 |     7 |
+| exit to the parent seeing it (teardown of the process) and the spawn                  |     30 |    20 |
+| spawn -> exit, seen from the parent                                                   |    254 |   193 |
+
+What was cut: an ES module import of node:http makes Node build a module view of it by reading every export,
+and node:http's \`WebSocket\` getter loads Node's internal undici (about 100 modules, 35-50 ms): every builtin
+is now taken with \`require\` (scripts/bundle-plugins.ts). node:fs's and node:util's views did the same on a
+smaller scale (streams and readline; the AbortController machinery: \`node:internal/abort_controller\` is
+now under 1 ms of a profile). client-node's proxy agents (socks, ip-address, smart-buffer, hpagent), evaluated
+at its top level for a kubeconfig \`proxy-url\`, now load when a proxy is used (about 20 ms). The CEL
+environment is set up on the first expression compiled (a Deployment never compiles one), and \`--version\` no
+longer loads node:crypto. What is left is CPU on one thread: Node's start, Node's https, tls and crypto
+(about 20 ms of the \`kubeconfig\` chunk), the bundle's code running cold on every run (compiled as it is first
+called, with no type feedback yet: the yaml parser reads the kubeconfig in about 10 ms, a second time in the
+same process in 2 ms), the first request through Node's https agent and TLS socket (about 14 ms), and about
+9 ms of scavenges. \`kubectl wait\` spends 60-80 ms of CPU and the rest of its time waiting; kubewait's wall
+time is its CPU time, so a busy machine slows it more than kubectl (this round, the same comparison at load
+average 3, n=15, by another harness: kubewait 189 ms median against kubectl's 173 ms, 1.1×; minima 148 and
+161 ms). The network part (TLS, discovery, LIST: about 15 ms on this loopback) is already parallel where it
+can be; sending the LIST beside discovery would save one round trip at most (about 1 ms here, more against a
+remote API server).
 
 \`--version\`, \`--help\` and a bad flag load dist/cli.js and the flag parser's chunks (about 0.2 MB of the
 2 MB; test/e2e/startup.e2e.test.ts holds it): client-node, the engine and CEL are loaded only to wait

@@ -7,6 +7,7 @@
  * `makeApiClient`), `ws`, tar streams, and two copies of undici. bench/RESULTS.md (start-up) has the before
  * and after.
  */
+import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import type { Plugin } from 'esbuild';
 
@@ -67,6 +68,69 @@ export const lazyUndici: Plugin = {
         'export class ProxyAgent { constructor(...args) { return new (undici().ProxyAgent)(...args); } }',
         'export function fetch(...args) { return undici().fetch(...args); }',
       ].join('\n'),
+    }));
+  },
+};
+
+/** client-node's proxy agents (config.js), by package: the names it imports, each a class (`new`) or an object of functions. */
+const PROXY_PACKAGES: Record<string, string[]> = {
+  'socks-proxy-agent': ['class SocksProxyAgent'],
+  socks: ['object SocksClient createConnection'],
+  hpagent: ['class HttpProxyAgent', 'class HttpsProxyAgent'],
+};
+
+/**
+ * client-node imports the agents of a kubeconfig `proxy-url` (SOCKS: socks-proxy-agent and socks, which
+ * bring ip-address, smart-buffer and debug; HTTP CONNECT: hpagent) at its top level, and these CommonJS
+ * packages are evaluated with it: about 20 ms of a wait's start-up (bench/RESULTS.md), for a proxy almost
+ * nobody configures. In place of their import, the same names that load the package when first used (a
+ * `proxy-url` cluster: src/kube/transport.ts takes client-node's agent). An import of any other name fails
+ * the build, so a new use is seen.
+ */
+export const lazyProxyAgents: Plugin = {
+  name: 'lazy-proxy-agents',
+  setup(build) {
+    const names = Object.keys(PROXY_PACKAGES).join('|');
+    build.onResolve({ filter: new RegExp(`^(${names})$`) }, (args) =>
+      args.importer.includes(CLIENT_NODE) ? { path: args.path, namespace: lazyProxyAgents.name, pluginData: path.dirname(args.importer) } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: lazyProxyAgents.name }, (args) => ({
+      // Resolved from client-node's directory, as its own import was: the copy it would have used.
+      resolveDir: args.pluginData as string,
+      loader: 'js',
+      contents: [
+        `const load = () => require(${JSON.stringify(args.path)});`,
+        ...(PROXY_PACKAGES[args.path] ?? []).map((declaration) => {
+          const [form, name, ...functions] = declaration.split(' ');
+          return form === 'class'
+            ? `export class ${name} { constructor(...args) { return new (load().${name})(...args); } }`
+            : `export const ${name} = { ${functions.map((fn) => `${fn}: (...args) => load().${name}.${fn}(...args)`).join(', ')} };`;
+        }),
+      ].join('\n'),
+    }));
+  },
+};
+
+/**
+ * Node's builtin modules as CommonJS (`require`), not as ES module imports. Node builds an ES module's view
+ * of a builtin by reading every export once, and some exports are getters that load more of Node the first
+ * time they are read: node:http's `WebSocket`, `CloseEvent` and `MessageEvent` load Node's internal undici
+ * (about 100 modules, 35-50 ms of a wait), node:fs's `ReadStream` its streams and fs/promises (which loads
+ * readline), node:util's `parseArgs` and `aborted` the AbortController machinery. bench/RESULTS.md
+ * (start-up) has the figures. `require` returns the module itself, and esbuild's interop reads a property only
+ * when the code uses it. The bundles' banner defines `require` (scripts/package.ts).
+ */
+export const builtinsByRequire: Plugin = {
+  name: 'builtins-by-require',
+  setup(build) {
+    build.onResolve({ filter: /^[a-z0-9_:/]+$/ }, (args) =>
+      (args.kind === 'import-statement' || args.kind === 'dynamic-import') && isBuiltin(args.path)
+        ? { path: args.path.startsWith('node:') ? args.path : `node:${args.path}`, namespace: builtinsByRequire.name }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: builtinsByRequire.name }, (args) => ({
+      loader: 'js',
+      contents: `module.exports = require(${JSON.stringify(args.path)});`,
     }));
   },
 };

@@ -8,8 +8,8 @@
  * The command's bundle is split where src/ loads a module with `import()`: `--version` and `--help` compile
  * and evaluate about 0.2 MB instead of the whole bundle, and a wait loads client-node, the engine and CEL only
  * then (bench/RESULTS.md, start-up). The action's stays one file: the runner starts it once per step.
- * Both go through scripts/bundle-plugins.ts, which keeps what client-node and undici would evaluate for
- * nothing off the start path.
+ * Both go through scripts/bundle-plugins.ts, which keeps what client-node, undici and client-node's proxy
+ * agents would evaluate for nothing off the start path, and takes Node's builtins with `require`.
  *
  * Why esbuild and not ncc: bench/RESULTS.md measures both on the same source. esbuild tree-shakes
  * client-node's ES modules and hoists scopes; ncc keeps every module in a webpack wrapper. The esbuild
@@ -21,7 +21,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync }
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { clientNodeSideEffectFree, lazyUndici } from './bundle-plugins.js';
+import { builtinsByRequire, clientNodeSideEffectFree, lazyProxyAgents, lazyUndici } from './bundle-plugins.js';
 import { BUILD_RECORD, CHUNKS, distHash, sourcesHash, type BuildRecord } from './sources-hash.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -61,7 +61,7 @@ async function main(): Promise<void> {
       banner: { js: REQUIRE_SHIM }, // every chunk: each is a module of its own
       metafile: true,
       logLevel: 'warning',
-      plugins: [clientNodeSideEffectFree, lazyUndici],
+      plugins: [clientNodeSideEffectFree, lazyUndici, lazyProxyAgents, builtinsByRequire],
     });
     Object.keys(result.metafile.inputs).forEach((input) => inputs.add(input));
     const outputs = Object.entries(result.metafile.outputs);

@@ -3,7 +3,6 @@
  * would print, written to a stream the caller picks (stderr with `-o json`, so stdout stays one JSON document),
  * and the runner's GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, as `@actions/core` writes them.
  */
-import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { appendStepSummary, registeringOnce, type AnnotationProperties, type LogSink, type ReportWriter } from './writer.js';
 
@@ -49,8 +48,9 @@ export function streamWriter(options: StreamWriterOptions): ReportWriter {
     setOutput(name, value) {
       const file = options.env.GITHUB_OUTPUT;
       if (!file) return; // not a step that has outputs
-      // The heredoc form @actions/core writes, with a delimiter no value can contain.
-      const delimiter = `ghadelimiter_${randomUUID()}`;
+      // The heredoc form @actions/core writes, with a delimiter no value can contain. The global Web Crypto,
+      // not node:crypto: loading that module costs `--version` milliseconds it never needs.
+      const delimiter = `ghadelimiter_${crypto.randomUUID()}`;
       appendFileSync(file, `${name}<<${delimiter}\n${redact(value)}\n${delimiter}\n`);
     },
     appendSummary: (markdown) => appendStepSummary(redact(markdown), options.env),

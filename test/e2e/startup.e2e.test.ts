@@ -1,14 +1,19 @@
 /**
  * What the command loads to start: `--version`, `--help` and a bad flag read a few hundred KB of dist/, not
  * the 1-2 MB a wait needs (client-node, the engine, CEL); scripts/package.ts splits dist/cli.js where src/
- * loads a module with `import()`. Measured by the files Node loads (a module hook in a preload), not by
- * time, so it holds on a busy machine; bench/RESULTS.md has the times.
+ * loads a module with `import()`. Nor does a wait load what it never uses of Node itself: Node's internal
+ * undici (35-50 ms, pulled in by an ES module import of node:http, scripts/bundle-plugins.ts). Measured by the
+ * files and builtins Node loads (a module hook and `process.moduleLoadList` in a preload), not by time, so it
+ * holds on a busy machine; bench/RESULTS.md has the times.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse, stringify } from 'yaml';
 import { startCluster, type TestCluster } from '../cluster/index.js';
 import { DIST_CLI, ensureDist, ROOT } from './dist.js';
 import { deployment } from './objects.js';
@@ -33,7 +38,9 @@ beforeAll(async () => {
       "import { writeFileSync } from 'node:fs';",
       'const loaded = [];',
       "registerHooks({ load(url, context, next) { if (url.startsWith('file:')) loaded.push(url); return next(url, context); } });",
-      "process.on('exit', () => writeFileSync(process.env.KUBEWAIT_LOADED_FILE, loaded.join('\\n')));",
+      // Node's own modules too, as `builtin:NAME` (`builtin:internal/deps/undici/undici`).
+      "const builtins = () => process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => `builtin:${m.slice(13)}`);",
+      "process.on('exit', () => writeFileSync(process.env.KUBEWAIT_LOADED_FILE, [...loaded, ...builtins()].join('\\n')));",
     ].join('\n'),
   );
 }, 300_000);
@@ -43,18 +50,19 @@ afterAll(async () => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
-/** Runs the command with the preload; the dist/ files it loaded and their bytes. */
-async function loadedBy(args: string[], name: string): Promise<{ exitCode: number | null; files: string[]; bytes: number }> {
+/** Runs the command with the preload; the dist/ files it loaded and their bytes, and Node's builtin modules. */
+async function loadedBy(args: string[], name: string): Promise<{ exitCode: number | null; files: string[]; bytes: number; builtins: string[] }> {
   const record = path.join(scratch, `${name}.txt`);
   // dist/cli.js itself, also when KUBEWAIT_BIN names another build: this is about how dist/ is split.
   const run = await runCommand([DIST_CLI, ...args], { command: process.execPath, env: { NODE_OPTIONS: `--import ${preload}`, KUBEWAIT_LOADED_FILE: record } });
   const dist = path.join(ROOT, 'dist') + path.sep;
-  const files = readFileSync(record, 'utf8')
-    .split('\n')
+  const lines = readFileSync(record, 'utf8').split('\n');
+  const builtins = lines.filter((line) => line.startsWith('builtin:')).map((line) => line.slice('builtin:'.length));
+  const files = lines
     .filter((url) => url.startsWith('file:'))
     .map((url) => fileURLToPath(url))
     .filter((file) => file.startsWith(dist));
-  return { exitCode: run.exitCode, files, bytes: files.reduce((sum, file) => sum + statSync(file).size, 0) };
+  return { exitCode: run.exitCode, files, bytes: files.reduce((sum, file) => sum + statSync(file).size, 0), builtins };
 }
 
 describe('the start path of dist/cli.js', () => {
@@ -68,6 +76,8 @@ describe('the start path of dist/cli.js', () => {
     expect(loaded.exitCode).toBe(exitCode);
     expect(loaded.files).toContain(path.join(ROOT, 'dist/cli.js'));
     expect(loaded.bytes).toBeLessThan(START_PATH_MAX_BYTES);
+    // node:crypto (5-10 ms) is a wait's, through TLS; a GitHub output delimiter takes the global Web Crypto.
+    expect(loaded.builtins).not.toContain('crypto');
   });
 
   it('a wait loads the rest (the hook sees every chunk) and is ready', async () => {
@@ -79,5 +89,77 @@ describe('the start path of dist/cli.js', () => {
 
     expect(loaded.exitCode).toBe(0);
     expect(loaded.bytes).toBeGreaterThan(START_PATH_MAX_BYTES);
+    expect(loaded.builtins).toContain('https'); // the list is read: the wait's own connection is in it
+    // Node builds an ES module view of node:http by reading every export, and its WebSocket getter loads undici.
+    expect(loaded.builtins).not.toContain('internal/deps/undici/undici');
   }, 120_000);
+});
+
+/** A proxy that tunnels to wherever it is asked and records where: HTTP CONNECT or SOCKS5 (no authentication). */
+async function startProxy(kind: 'http' | 'socks5'): Promise<{ url: string; tunnels: string[]; close(): Promise<void> }> {
+  const tunnels: string[] = [];
+  const sockets = new Set<net.Socket>();
+  const tunnel = (socket: net.Socket, host: string, port: number, established: () => void) => {
+    tunnels.push(`${host}:${port}`);
+    const upstream = net.connect(port, host, () => {
+      established();
+      upstream.pipe(socket).pipe(upstream);
+    });
+    upstream.on('error', () => socket.destroy());
+    socket.on('error', () => upstream.destroy());
+  };
+  const server =
+    kind === 'http'
+      ? http.createServer().on('connect', (req: http.IncomingMessage, socket: net.Socket) => {
+          const [host = '', port = ''] = (req.url ?? '').split(':');
+          tunnel(socket, host, Number(port), () => socket.write('HTTP/1.1 200 Connection Established\r\n\r\n'));
+        })
+      : net.createServer((socket) => {
+          // RFC 1928: greeting -> "no authentication"; CONNECT request -> success; then the bytes as they are.
+          socket.once('data', () => {
+            socket.write(Buffer.from([5, 0]));
+            socket.once('data', (request) => {
+              const type = request[3];
+              const [host, end] = type === 1 ? [[...request.subarray(4, 8)].join('.'), 8] : [request.subarray(5, 5 + request[4]!).toString(), 5 + request[4]!];
+              tunnel(socket, host, request.readUInt16BE(end), () => socket.write(Buffer.from([5, 0, 0, 1, 0, 0, 0, 0, 0, 0])));
+            });
+          });
+        });
+  server.on('connection', (socket: net.Socket) => sockets.add(socket));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `${kind}://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    tunnels,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+// The proxy agents are loaded only when a kubeconfig names a proxy (scripts/bundle-plugins.ts): through dist/,
+// that they still load and carry the wait.
+describe('a kubeconfig proxy-url, through dist/cli.js', () => {
+  it.each(['http', 'socks5'] as const)(
+    '%s: the wait goes through the proxy and is ready',
+    async (kind) => {
+      const proxy = await startProxy(kind);
+      try {
+        cluster.create(deployment(`via-${kind}`, { namespace: 'startup-proxy', readyAfterMs: 100 }));
+        const config = parse(cluster.kubeconfig({ namespace: 'startup-proxy' })) as { clusters: Array<{ cluster: Record<string, string> }> };
+        config.clusters[0]!.cluster['proxy-url'] = proxy.url;
+        const kubeconfig = path.join(scratch, `kubeconfig-${kind}.yaml`);
+        writeFileSync(kubeconfig, stringify(config));
+
+        const run = await runCommand([`deployment/via-${kind}`, '--kubeconfig', kubeconfig, '--timeout', '60s']);
+
+        expect(run.stderr).toBe('');
+        expect(run.exitCode).toBe(0);
+        expect(new Set(proxy.tunnels)).toEqual(new Set([new URL(cluster.url).host]));
+      } finally {
+        await proxy.close();
+      }
+    },
+    120_000,
+  );
 });

@@ -23,13 +23,6 @@ import { RE2JS } from 're2js';
 /** Parse limits: far above any real health rule, low enough that a pasted blob fails fast. */
 const LIMITS = { maxAstNodes: 10_000, maxDepth: 100, maxListElements: 1_000, maxMapEntries: 1_000, maxCallArguments: 32 };
 
-const environment = new Environment({
-  unlistedVariablesAreDyn: true,
-  enableOptionalTypes: true,
-  homogeneousAggregateLiterals: true,
-  limits: LIMITS,
-});
-
 /**
  * The cost budget of one evaluation, in Kubernetes' units and at its per-expression limit (apiextensions
  * `PerCallLimit`, 1,000,000): one unit per evaluated node (an operator, a field access, one iteration of a
@@ -95,13 +88,32 @@ interface LibraryEvaluator {
 }
 let evaluatorSeen: LibraryEvaluator | undefined;
 
-environment.registerFunction(`string.${RE2_MATCHES}(string): bool`, function (this: LibraryEvaluator, text: string, pattern: string) {
-  // The evaluator is what this module meters (meterEvaluation); a handler is the one place it is handed out.
-  // eslint-disable-next-line @typescript-eslint/no-this-alias
-  evaluatorSeen ??= this;
-  // As CEL's matches(): true when the pattern matches any substring (RE2 PartialMatch).
-  return re2(pattern).test(text);
-});
+let environment: Environment | undefined;
+
+/**
+ * The one environment, set up on the first expression compiled: most waits (Deployments, Services, Jobs)
+ * never compile one, and setting it up (the RE2 function, the metered evaluator) costs a few milliseconds of
+ * the command's start-up (bench/RESULTS.md).
+ */
+function celEnvironment(): Environment {
+  if (environment) return environment;
+  const created = new Environment({
+    unlistedVariablesAreDyn: true,
+    enableOptionalTypes: true,
+    homogeneousAggregateLiterals: true,
+    limits: LIMITS,
+  });
+  created.registerFunction(`string.${RE2_MATCHES}(string): bool`, function (this: LibraryEvaluator, text: string, pattern: string) {
+    // The evaluator is what this module meters (meterEvaluation); a handler is the one place it is handed out.
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    evaluatorSeen ??= this;
+    // As CEL's matches(): true when the pattern matches any substring (RE2 PartialMatch).
+    return re2(pattern).test(text);
+  });
+  meterEvaluation(created);
+  environment = created;
+  return created;
+}
 
 /**
  * The library has no cost option, but every node is evaluated through its evaluator's `run`, macro steps
@@ -110,8 +122,8 @@ environment.registerFunction(`string.${RE2_MATCHES}(string): bool`, function (th
  * a macro (which collects a step's error and goes on) nor `||` (which absorbs an error) can turn it into a
  * value, and the rest of a loop ends in as many cheap throws as it has elements left.
  */
-function meterEvaluation(): void {
-  environment.evaluate(`''.${RE2_MATCHES}('')`, {});
+function meterEvaluation(fresh: Environment): void {
+  fresh.evaluate(`''.${RE2_MATCHES}('')`, {});
   const evaluator = evaluatorSeen;
   if (!evaluator || typeof evaluator.run !== 'function') throw new Error('@marcbachmann/cel-js changed: its evaluator has no run() to meter');
   const run = evaluator.run as (this: unknown, ast: unknown, ctx: unknown) => unknown;
@@ -123,7 +135,6 @@ function meterEvaluation(): void {
     return result;
   };
 }
-meterEvaluation();
 
 interface ParsedNode {
   op: string;
@@ -195,8 +206,10 @@ export interface CompileOptions {
 }
 
 export function compileExpression(text: string, options: CompileOptions = {}): CompileResult {
+  // Outside the try: a library that cannot be metered is kubewait's bug, not the expression's.
+  const cel = celEnvironment();
   try {
-    const evaluate = environment.parse(text);
+    const evaluate = cel.parse(text);
     useRe2(evaluate.ast);
     return { ok: true, program: program(text, evaluate as (ctx: Record<string, unknown>) => unknown, options.costLimit ?? COST_LIMIT) };
   } catch (error) {
