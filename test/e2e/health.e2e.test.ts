@@ -807,19 +807,22 @@ describe('health rules end to end', () => {
         plural: 'prometheuses',
         spec: { replicas: 2 },
         steps: (() => {
-          const status = (updatedReplicas: number, reconciled: object) => ({
+          const available = condition('Available', 'True', '', '');
+          const status = (updatedReplicas: number, reconciled: object, availability = available) => ({
             replicas: 2,
             updatedReplicas,
             availableReplicas: 2,
-            conditions: [gen(condition('Available', 'True', '', '')), gen(reconciled)],
+            conditions: [gen(availability), gen(reconciled)],
           });
           return [
             { afterMs: 0, status: status(0, condition('Reconciled', 'True', '', '')) },
             {
+              // With no pod available at the same time, the message is still the sync's error.
               afterMs: 1500,
               status: status(
                 0,
                 condition('Reconciled', 'False', 'ReconciliationFailed', 'failed to get basic auth credentials: secrets "remote-write-auth" not found'),
+                condition('Available', 'False', 'NoPodReady', '2/2 pods are not ready'),
               ),
             },
             { afterMs: 3000, status: status(2, condition('Reconciled', 'True', '', '')) },

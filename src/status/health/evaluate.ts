@@ -94,15 +94,20 @@ function causeMessage(expression: CelProgram, obj: Record<string, unknown>): str
   return undefined;
 }
 
-/** Condition types whose True means trouble (kstatus's Stalled, Strimzi's NotReady, ...). */
-const NEGATIVE_TYPES = new Set(['Stalled', 'NotReady', 'Degraded', 'Failed', 'Error']);
+/** Condition types whose True means trouble (kstatus's Stalled, Strimzi's NotReady, KEDA's Fallback, ...). */
+const NEGATIVE_TYPES = new Set(['Stalled', 'NotReady', 'Degraded', 'Failed', 'Error', 'Fallback']);
+
+/** A reason that names an error (ReconciliationFailed, ReconcileError, InvalidProviderConfig, ...), not a state. */
+const ERROR_REASON = /fail|error|invalid/i;
 
 /**
  * The object's own account of itself, which beats any generic text: `status.phaseReason` (CloudNativePG
  * keeps the error of its phase there, beside a fixed "Cluster Is Not Ready"), else the message of a Ready
- * condition that is not True, else `status.message`, else the first False condition with a message (at the top
- * level, then per parent as Gateway API routes have them), else a True condition of a negative type
- * (NotReady, Stalled, ...); prefixed with `phase <phase>` when there is one, or the phase alone.
+ * condition that is not True, else `status.message`, else a condition that says what went wrong: a False one
+ * whose reason names an error (Prometheus's `Reconciled=False ReconciliationFailed` beside a plain
+ * `Available=False`), then a True one of a negative type (NotReady, Stalled, Fallback, ...), else the first
+ * False condition with a message (at the top level, then per parent as Gateway API routes have them);
+ * prefixed with `phase <phase>` when there is one, or the phase alone.
  */
 export function ownMessage(obj: Record<string, unknown>): string | undefined {
   const status = isPlainObject(obj.status) ? obj.status : undefined;
@@ -114,8 +119,9 @@ export function ownMessage(obj: Record<string, unknown>): string | undefined {
     (typeof status.phaseReason === 'string' && status.phaseReason !== '' ? status.phaseReason : undefined) ??
     withMessage.find((c) => c.type === 'Ready' && c.status !== 'True')?.message ??
     (typeof status.message === 'string' && status.message !== '' ? status.message : undefined) ??
-    withMessage.find((c) => c.status === 'False')?.message ??
-    withMessage.find((c) => c.status === 'True' && NEGATIVE_TYPES.has(c.type))?.message;
+    withMessage.find((c) => c.status === 'False' && ERROR_REASON.test(c.reason))?.message ??
+    withMessage.find((c) => c.status === 'True' && NEGATIVE_TYPES.has(c.type))?.message ??
+    withMessage.find((c) => c.status === 'False')?.message;
   const phase = typeof status.phase === 'string' && status.phase !== '' ? `phase ${status.phase}` : undefined;
   if (message === undefined) return phase;
   return phase ? `${phase}: ${message}` : message;
@@ -135,6 +141,7 @@ function progressMessage(obj: Record<string, unknown>): string | undefined {
 interface LooseCondition {
   type: string;
   status: string;
+  reason: string;
   message: string;
 }
 
@@ -143,6 +150,7 @@ function conditionsOf(value: unknown): LooseCondition[] {
   return value.filter(isPlainObject).map((c) => ({
     type: typeof c.type === 'string' ? c.type : '',
     status: typeof c.status === 'string' ? c.status : '',
+    reason: typeof c.reason === 'string' ? c.reason : '',
     message: typeof c.message === 'string' ? c.message : '',
   }));
 }

@@ -929,10 +929,12 @@ const TABLE: Record<string, Case[]> = {
         obj: so({
           conditions: [
             cond('Ready', 'True', 'ScaledObjectReady', 'ok'),
+            cond('Active', 'False', 'ScalerNotActive', 'Scaling is not performed because triggers are not active'),
             cond('Fallback', 'True', 'FallbackExists', 'At least one trigger is falling back on this scaled object'),
           ],
         }),
         status: 'InProgress',
+        message: 'At least one trigger is falling back on this scaled object',
       },
       { state: 'no status', obj: so(), status: 'InProgress', message: WAITING_FOR_CONTROLLER },
     ];
@@ -1103,6 +1105,22 @@ const TABLE: Record<string, Case[]> = {
             }),
             status: 'InProgress',
             message: /remote-write-auth/,
+          },
+          {
+            // Both at once (pods not ready after the failed sync): the message is the error, not the plain state
+            state: 'a sync error while no pod is available: waits with the error, not with Available’s message',
+            obj: p({
+              replicas: 2,
+              updatedReplicas: 2,
+              conditions: [
+                cond('Available', 'False', 'NoPodReady', '2/2 pods are not ready', { observedGeneration: 2 }),
+                cond('Reconciled', 'False', 'ReconciliationFailed', 'failed to get basic auth credentials: secrets "remote-write-auth" not found', {
+                  observedGeneration: 2,
+                }),
+              ],
+            }),
+            status: 'InProgress',
+            message: 'failed to get basic auth credentials: secrets "remote-write-auth" not found',
           },
           { state: 'no status', obj: p(), status: 'InProgress', message: WAITING_FOR_CONTROLLER },
         ] satisfies Case[],
