@@ -138,6 +138,8 @@ describe('reporting to GitHub end to end', () => {
     expect(annotation).toMatch(/^container api of pods api-[\w-]+, api-[\w-]+: the same$/m);
     expect(comments(5)).toHaveLength(1);
     expect(count(comments(5)[0]!.body)).toBe(1);
+    // The comment shows the failing container's log tail, as the job summary does.
+    expect(comments(5)[0]!.body).toMatch(/\*\*Last \d+ log lines?\*\* of container `api` in pod `api-[\w-]+`/);
     // The file's name as it is, in the link and beside it; the link goes to the file.
     expect(run.summary).not.toMatch(/\[[^\]]*&amp;[^\]]*\]\(/);
     expect(run.summary).toContain(`[k8s/R\\&D app.yaml:1](https://github.com/octo-org/shop/blob/${sha}/k8s/R%26D%20app.yaml#L1)`);

@@ -72,3 +72,9 @@ export function result(targets: TargetReport[], overrides: Partial<EngineResult>
   const outcome = targets.every((t) => t.done) ? 'ready' : targets.some((t) => t.status === 'Failed') ? 'failed' : 'timeout';
   return { outcome, cancelled: false, durationSeconds: 42.37, targets, warnings: [], ...overrides };
 }
+
+/** A target's explanation with one failing container whose log was read (as engine/explain.ts leaves it). */
+export function withLog(pod: string, container: string, text: string): Pick<TargetReport, 'explanation'> {
+  const request = { namespace: 'shop', pod, container, init: false, reason: 'CrashLoopBackOff', message: '', restartCount: 3, previous: true };
+  return { explanation: { pods: [], logs: [{ request, outcome: { kind: 'text', text, previous: true, truncated: false } }] } };
+}

@@ -28,8 +28,15 @@ export interface CommentInput {
   result: EngineResult;
   waitFor: WaitFor;
   run: GitHubRunContext;
-  /** The log tail to show for the first failure, when known. */
-  logTail?: (target: TargetReport) => LogTail | undefined;
+}
+
+/** The first failing container's log that was read, as the job summary shows it in full (`explanation.logs`). */
+export function firstLogTail(target: TargetReport): LogTail | undefined {
+  for (const { request, outcome } of target.explanation?.logs ?? []) {
+    if (outcome?.kind !== 'text' || outcome.text.trim() === '') continue;
+    return { pod: request.pod, container: request.container, lines: outcome.text.replace(/\n+$/, '').split('\n') };
+  }
+  return undefined;
 }
 
 export interface CommentLimits {
@@ -101,7 +108,7 @@ function firstFailure(input: CommentInput, limits: CommentLimits, inTable: (targ
   if (target.message && (!inTable(target) || target.message.length > limits.cellChars)) body.push(prose(truncate(target.message, 1000)));
   const lines = diagnosisLines(target.diagnosis, { alreadySaid: target.message });
   if (lines.length > 0) body.push(lines.map((l) => `- ${prose(truncate(l, 500))}`).join('\n'));
-  const tail = input.logTail?.(target);
+  const tail = firstLogTail(target);
   if (tail && tail.lines.length > 0) {
     const shown = tail.lines.slice(-limits.logLines);
     let text = shown.join('\n');

@@ -11,7 +11,6 @@ import type { RunResult as EngineResult } from '../../result.js';
 import type { InputProblem, Settings, WaitFor } from '../../settings.js';
 import type { ReportWriter } from '../writer.js';
 import { CLIENT_DEFAULTS, createGitHubClient, type ClientOptions, type GitHubClient } from './client.js';
-import type { LogTail } from './comment-body.js';
 import { finishDeployment, startDeployment, type DeploymentStarted, type DeploymentTarget } from './deployment.js';
 import { upsertPrComment } from './pr-comment.js';
 import { gitHubRunContext, reportHelpers, type GitHubRunContext } from './run-context.js';
@@ -133,7 +132,6 @@ export async function finishGitHubReports(
   options: GitHubReportOptions & {
     waitFor: WaitFor;
     deployment?: DeploymentReport;
-    logTail?: (target: EngineResult['targets'][number]) => LogTail | undefined;
   },
 ): Promise<GitHubReportResult> {
   const out: GitHubReportResult = { warnings: [], notices: [] };
@@ -178,7 +176,6 @@ export async function finishGitHubReports(
           result,
           waitFor: options.waitFor,
           run: options.run,
-          ...(options.logTail && { logTail: options.logTail }),
         });
         if (comment.url) out.commentUrl = comment.url;
         if (comment.notice) out.notices.push(comment.notice);

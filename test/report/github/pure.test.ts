@@ -6,7 +6,7 @@ import { deploymentDescription, deploymentState } from '../../../src/report/gith
 import { gitHubRunContext, reportHelpers, type ContextSource, type GitHubRunContext } from '../../../src/report/github/run-context.js';
 import { renderSummary } from '../../../src/report/summary.js';
 import type { ClusterRun, TargetReport } from '../../../src/result.js';
-import { failed, imagePullDiagnosis, pending, ready, result } from '../fixtures.js';
+import { failed, imagePullDiagnosis, pending, ready, result, withLog } from '../fixtures.js';
 
 const HEAD = 'a'.repeat(40);
 const MERGE = 'm'.repeat(40);
@@ -150,10 +150,11 @@ describe('the comment body', () => {
 
   it('cannot mention people from cluster text, and a log with backticks cannot close its block', () => {
     const body = renderPrComment({
-      result: result([failed('web', { message: 'ping @octocat and @org/team', diagnosis: imagePullDiagnosis() })]),
+      result: result([
+        failed('web', { message: 'ping @octocat and @org/team', diagnosis: imagePullDiagnosis(), ...withLog('web-1', 'web', '```\npanic: boom\n') }),
+      ]),
       waitFor: { kind: 'ready' },
       run,
-      logTail: () => ({ pod: 'web-1', container: 'web', lines: ['```', 'panic: boom'] }),
     });
     expect(body).not.toMatch(/@(octocat|org)/);
     expect(body).toContain('````text\n```\npanic: boom\n````');

@@ -14,7 +14,7 @@ import {
   type GitHubRunContext,
 } from '../../../src/report/github/index.js';
 import { READ_TOKEN, startGitHub, WRITE_TOKEN, type TestGitHub } from '../../github/index.js';
-import { failed, imagePullDiagnosis, pending, ready, result } from '../fixtures.js';
+import { failed, imagePullDiagnosis, pending, ready, result, withLog } from '../fixtures.js';
 
 const ROUTES = {
   listComments: 'GET /repos/{owner}/{repo}/issues/{issue_number}/comments',
@@ -175,13 +175,11 @@ describe('the sticky pull-request comment', () => {
   it("posts a body under GitHub's limit for 5,000 targets with long messages and a long log tail", async () => {
     const pr = newPull();
     const long = 'x'.repeat(5_000);
+    const log = Array.from({ length: 5_000 }, (_, i) => `log line ${i} ${'y'.repeat(200)}`).join('\n');
     const targets = Array.from({ length: 5_000 }, (_, i) =>
-      i % 2 === 0 ? failed(`web-${i}`, { message: long, diagnosis: imagePullDiagnosis() }) : ready(`ok-${i}`),
+      i % 2 === 0 ? failed(`web-${i}`, { message: long, diagnosis: imagePullDiagnosis(), ...withLog(`web-${i}-abc`, 'web', log) }) : ready(`ok-${i}`),
     );
-    const out = await finishGitHubReports(result(targets), {
-      ...options(runContext({ pullRequest: { number: pr.number }, sha: pr.sha })),
-      logTail: () => ({ pod: 'web-0-abc', container: 'web', lines: Array.from({ length: 5_000 }, (_, i) => `log line ${i} ${'y'.repeat(200)}`) }),
-    });
+    const out = await finishGitHubReports(result(targets), options(runContext({ pullRequest: { number: pr.number }, sha: pr.sha })));
     expect(out.warnings).toEqual([]);
     const body = commentsOn(pr.number)[0]?.body ?? '';
     expect(body.length).toBeGreaterThan(1_000);
