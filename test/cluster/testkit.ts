@@ -1,7 +1,9 @@
 /** Helpers for tests that talk to the stand-in over real HTTP(S). */
+import { readdirSync, readFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { request as httpRequest } from 'node:http';
 import { KubeConfig, Watch } from '@kubernetes/client-node';
+import { parse } from 'yaml';
 import type { TestCluster } from './index.js';
 
 export interface RawResponse {
@@ -95,6 +97,28 @@ export async function until(predicate: () => boolean, what: string, timeoutMs = 
     if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what}`);
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+/** Creates these CRDs and resolves once the stand-in serves each of them (its Established condition is True). */
+export async function establishCrds(cluster: TestCluster, crds: ReadonlyArray<{ metadata: { name: string } }>): Promise<void> {
+  for (const crd of crds) cluster.create(crd);
+  for (const { metadata } of crds) {
+    await until(
+      () =>
+        cluster
+          .get('apiextensions.k8s.io/v1', 'CustomResourceDefinition', undefined, metadata.name)
+          ?.status?.conditions?.some((c: { type: string; status: string }) => c.type === 'Established' && c.status === 'True') === true,
+      `CRD ${metadata.name} established`,
+      20_000,
+    );
+  }
+}
+
+/** The CRDs of every `.yaml` file in `dir` (one document each), e.g. fixtures/gitops/. */
+export function crdsIn(dir: URL): Array<{ metadata: { name: string } }> {
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.yaml'))
+    .map((file) => parse(readFileSync(new URL(file, dir), 'utf8')) as { metadata: { name: string } });
 }
 
 /** Like `until` for a condition that needs a request to check. */

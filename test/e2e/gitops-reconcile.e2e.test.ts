@@ -5,13 +5,12 @@
  * status the controller writes once it has handled the request, so the run ends only after the request.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parse } from 'yaml';
 import type { ResourceOutput } from '../../src/report/outputs.js';
 import { startCluster, type TestCluster } from '../cluster/index.js';
-import { until } from '../cluster/testkit.js';
+import { crdsIn, establishCrds } from '../cluster/testkit.js';
 import { application, kustomization, NEW, NEW_SHA, OLD, OLD_SHA } from '../status/gitops/statuses.js';
 import { ensureDist } from './dist.js';
 import { runAction } from './runAction.js';
@@ -31,18 +30,7 @@ beforeAll(async () => {
     // Reads everything, writes nothing: a CI identity without `patch`.
     tokens: { 'read-only': [{ verbs: ['get', 'list', 'watch'], resources: ['*'], apiGroups: ['*'] }] },
   });
-  for (const file of readdirSync(FIXTURES).filter((name) => name.endsWith('.yaml'))) {
-    const crd = parse(readFileSync(new URL(file, FIXTURES), 'utf8')) as { metadata: { name: string } };
-    cluster.create(crd);
-    await until(
-      () =>
-        cluster
-          .get('apiextensions.k8s.io/v1', 'CustomResourceDefinition', undefined, crd.metadata.name)
-          ?.status?.conditions?.some((c: { type: string; status: string }) => c.type === 'Established' && c.status === 'True') === true,
-      crd.metadata.name,
-      20_000,
-    );
-  }
+  await establishCrds(cluster, crdsIn(FIXTURES));
 }, 300_000);
 
 afterAll(async () => {

@@ -7,13 +7,12 @@
  * applied are not in the stand-in; "through to the workloads" creates them.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parse } from 'yaml';
 import type { ResourceOutput } from '../../src/report/outputs.js';
 import { startCluster, type TestCluster } from '../cluster/index.js';
-import { until } from '../cluster/testkit.js';
+import { crdsIn, establishCrds } from '../cluster/testkit.js';
 import {
   application,
   BUILD_FAILED,
@@ -46,18 +45,7 @@ beforeAll(async () => {
     // Everything, but only in the namespaces of the RBAC case: as a Role in each would grant it.
     tokens: { 'gitops-role': [{ verbs: ['*'], resources: ['*'], apiGroups: ['*'], namespaces: ['inv-rbac', 'inv-rbac-shop'] }] },
   });
-  for (const file of readdirSync(FIXTURES).filter((name) => name.endsWith('.yaml'))) {
-    const crd = parse(readFileSync(new URL(file, FIXTURES), 'utf8')) as { metadata: { name: string } };
-    cluster.create(crd);
-    await until(
-      () =>
-        cluster
-          .get('apiextensions.k8s.io/v1', 'CustomResourceDefinition', undefined, crd.metadata.name)
-          ?.status?.conditions?.some((c: { type: string; status: string }) => c.type === 'Established' && c.status === 'True') === true,
-      crd.metadata.name,
-      20_000,
-    );
-  }
+  await establishCrds(cluster, crdsIn(FIXTURES));
 }, 300_000);
 
 afterAll(async () => {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { ResourceOutput } from '../../src/report/outputs.js';
 import { crdFor, fillGeneration } from '../cluster/controllers/scripted.js';
 import { startCluster, type TestCluster } from '../cluster/index.js';
-import { until } from '../cluster/testkit.js';
+import { establishCrds, until } from '../cluster/testkit.js';
 import { ensureDist } from './dist.js';
 import { deployment } from './objects.js';
 import { runAction } from './runAction.js';
@@ -42,17 +42,7 @@ const CRDS = [
 beforeAll(async () => {
   await ensureDist();
   cluster = await startCluster({ speed: SPEED, crdEstablishDelayMs: 20 });
-  for (const crd of CRDS) cluster.create(crd);
-  for (const crd of CRDS as Array<{ metadata: { name: string } }>) {
-    await until(
-      () =>
-        cluster
-          .get('apiextensions.k8s.io/v1', 'CustomResourceDefinition', undefined, crd.metadata.name)
-          ?.status?.conditions?.some((c: { type: string; status: string }) => c.type === 'Established' && c.status === 'True') === true,
-      crd.metadata.name,
-      20_000,
-    );
-  }
+  await establishCrds(cluster, CRDS as Array<{ metadata: { name: string } }>);
 }, 300_000);
 
 afterAll(async () => {
