@@ -134,3 +134,23 @@ export const builtinsByRequire: Plugin = {
     }));
   },
 };
+
+/**
+ * kubewait's own package.json as `{ version }` alone: src/version.ts reads only the version, but a JSON
+ * import bundles the whole file, so a change to the scripts or the devDependencies changed dist/ and made
+ * the committed bundle stale. Other packages' package.json files are left alone.
+ */
+export function packageVersionOnly(root: string): Plugin {
+  const own = path.join(root, 'package.json');
+  return {
+    name: 'package-version-only',
+    setup(build) {
+      build.onLoad({ filter: /[\\/]package\.json$/ }, async (args) => {
+        if (args.path !== own) return undefined;
+        const { readFile } = await import('node:fs/promises');
+        const { version } = JSON.parse(await readFile(own, 'utf8')) as { version: string };
+        return { loader: 'json', contents: JSON.stringify({ version }) };
+      });
+    },
+  };
+}

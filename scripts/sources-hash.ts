@@ -1,5 +1,5 @@
 /**
- * What dist/ is built from, as one hash: src/, package-lock.json and the build scripts, by content (a fresh
+ * What dist/ is built from, as one hash: src/, package-lock.json, the build scripts and the version, by content (a fresh
  * clone's mtimes say nothing). `npm run package` records it in dist/build.json; the tests and the demo
  * compare it to decide whether the committed bundle is current or must be rebuilt.
  */
@@ -47,6 +47,8 @@ export function sourcesHash(): string {
     path.join(ROOT, 'scripts/package.ts'),
     path.join(ROOT, 'scripts/bundle-plugins.ts'),
   ].forEach(add);
+  // Of package.json the bundles hold the version alone (packageVersionOnly in scripts/bundle-plugins.ts).
+  hash.update(`version ${(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version}`);
   return hash.digest('hex');
 }
 
