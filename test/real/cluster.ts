@@ -371,15 +371,19 @@ async function startOnce(options: RealClusterOptions): Promise<RealCluster> {
 }
 
 /**
- * Polls each CRD's Established condition. Not `kubectl wait --for=condition=Established`: right after a
- * create the CRD has no `status.conditions` yet, and kubectl 1.35 then fails at once ("accessor error:
- * <nil> is of the type <nil>") instead of waiting.
+ * Polls each CRD's Established condition, reading the CRD as JSON. Not `kubectl wait
+ * --for=condition=Established` nor a jsonpath filter: right after a create the CRD has `status.conditions`
+ * null, and kubectl 1.35 then fails at once ("accessor error: <nil> is of the type <nil>", "<nil> is not
+ * array or slice and cannot be filtered") instead of waiting.
  */
 async function crdsEstablished(kubectl: RealCluster['kubectl'], names: string[]): Promise<void> {
-  const jsonpath = '-o=jsonpath={.status.conditions[?(@.type=="Established")].status}';
+  const established = async (name: string) => {
+    const crd = JSON.parse(await kubectl('get', `crd/${name}`, '-o', 'json')) as { status?: { conditions?: Array<{ type: string; status: string }> | null } };
+    return (crd.status?.conditions ?? []).some((c) => c.type === 'Established' && c.status === 'True');
+  };
   const deadline = Date.now() + 60_000;
   for (const name of names) {
-    while ((await kubectl('get', `crd/${name}`, jsonpath)).trim() !== 'True') {
+    while (!(await established(name))) {
       if (Date.now() > deadline) throw new Error(`CRD ${name} was not Established within 60 s`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
