@@ -88,20 +88,23 @@ describe('reportHelpers', () => {
   });
 });
 
+/** A pull request's run, as the comment bodies below are written for. */
+const PR_RUN: GitHubRunContext = {
+  eventName: 'pull_request',
+  owner: 'o',
+  repo: 'r',
+  sha: HEAD,
+  serverUrl: 'https://github.com',
+  apiUrl: '',
+  runId: 42,
+  workflow: 'deploy',
+  job: 'verify',
+  matrix: '',
+  jobId: 99,
+};
+
 describe('the comment body', () => {
-  const run: GitHubRunContext = {
-    eventName: 'pull_request',
-    owner: 'o',
-    repo: 'r',
-    sha: HEAD,
-    serverUrl: 'https://github.com',
-    apiUrl: '',
-    runId: 42,
-    workflow: 'deploy',
-    job: 'verify',
-    matrix: '',
-    jobId: 99,
-  };
+  const run = PR_RUN;
 
   it('starts with a marker that depends on workflow, job and matrix entry only', () => {
     const body = renderPrComment({ result: result([ready('web')]), waitFor: { kind: 'ready' }, run });
@@ -162,19 +165,7 @@ describe('the comment body', () => {
 });
 
 describe('the comment body of several clusters', () => {
-  const run: GitHubRunContext = {
-    eventName: 'pull_request',
-    owner: 'o',
-    repo: 'r',
-    sha: HEAD,
-    serverUrl: 'https://github.com',
-    apiUrl: '',
-    runId: 42,
-    workflow: 'deploy',
-    job: 'verify',
-    matrix: '',
-    jobId: 99,
-  };
+  const run = PR_RUN;
   const waitFor = { kind: 'ready' } as const;
   const cluster = (name: string, targets: TargetReport[], error?: { input: string; message: string }): ClusterRun => ({
     name,
