@@ -5,9 +5,12 @@
  * src/cli-boot.ts into dist/cli.js, the command (package.json `bin`: `kubewait`, `kubectl-kubewait`; it loads
  * dist/kubewait-cli.js the same way), and lists the licenses of every bundled package in dist/licenses.txt.
  *
- * The command's bundle is split where src/ loads a module with `import()`: `--version` and `--help` compile
- * and evaluate about 0.2 MB instead of the whole bundle, and a wait loads client-node, the engine and CEL only
- * then (bench/RESULTS.md, start-up). The action's stays one file: the runner starts it once per step.
+ * Both bundles are split where src/ loads a module with `import()`: the command's into dist/chunks/ (its
+ * `--version` and `--help` compile and evaluate about 0.2 MB instead of the whole bundle, and a wait loads
+ * client-node, the engine and CEL only then: bench/RESULTS.md, start-up), the action's into dist/action/
+ * (not in the npm package). The action's chunks keep what a run may not use (the GitHub reports' Octokit,
+ * the health-checks glob) off its start, and V8 compiles each file on its own: as one 1.9 MB file the
+ * action peaked 12 MB higher, most of it the parser's memory (bench/RESULTS.md, memory).
  * Both go through scripts/bundle-plugins.ts, which keeps what client-node, undici and client-node's proxy
  * agents would evaluate for nothing off the start path, and takes Node's builtins with `require`.
  *
@@ -22,7 +25,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { builtinsByRequire, clientNodeSideEffectFree, lazyProxyAgents, lazyUndici, packageVersionOnly } from './bundle-plugins.js';
-import { BUILD_RECORD, CHUNKS, distHash, sourcesHash, type BuildRecord } from './sources-hash.js';
+import { ACTION_CHUNKS, BUILD_RECORD, CHUNKS, distHash, sourcesHash, type BuildRecord } from './sources-hash.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = path.join(ROOT, 'dist');
@@ -30,10 +33,10 @@ const DIST = path.join(ROOT, 'dist');
 /** The bundle is an ES module; the CommonJS packages it inlines still call `require`. */
 const REQUIRE_SHIM = "import { createRequire as __kubewaitCreateRequire } from 'node:module'; const require = __kubewaitCreateRequire(import.meta.url);";
 
-/** Entry (src/ENTRY.ts), its bundle (dist/NAME.js), and whether it is split into dist/chunks/. */
-const BUNDLES: Array<[entry: string, name: string, split: boolean]> = [
-  ['index', 'kubewait', false],
-  ['cli', 'kubewait-cli', true],
+/** Entry (src/ENTRY.ts), its bundle (dist/NAME.js), and the directory of its chunks (dist/CHUNKS/). */
+const BUNDLES: Array<[entry: string, name: string, chunks: string]> = [
+  ['index', 'kubewait', ACTION_CHUNKS],
+  ['cli', 'kubewait-cli', CHUNKS],
 ];
 
 /** The tiny entries (src/ENTRY.ts as dist/NAME.js) that install the signal handlers, then load their bundle. */
@@ -46,12 +49,12 @@ async function main(): Promise<void> {
   rmSync(DIST, { recursive: true, force: true });
   mkdirSync(DIST, { recursive: true });
   const inputs = new Set<string>();
-  for (const [entry, name, split] of BUNDLES) {
+  for (const [entry, name, chunks] of BUNDLES) {
     const result = await build({
       entryPoints: { [name]: path.join(ROOT, 'src', `${entry}.ts`) },
       outdir: DIST,
-      splitting: split,
-      chunkNames: `${CHUNKS}/[name]-[hash]`,
+      splitting: true,
+      chunkNames: `${chunks}/[name]-[hash]`,
       bundle: true,
       platform: 'node',
       format: 'esm',

@@ -25,16 +25,19 @@ export const DIST_BUNDLE = path.join(ROOT, 'dist/kubewait.js');
 export const DIST_CLI = path.join(ROOT, 'dist/cli.js');
 export const DIST_CLI_BUNDLE = path.join(ROOT, 'dist/kubewait-cli.js');
 const DIST_FILES = [DIST_ENTRY, DIST_BUNDLE, DIST_CLI, DIST_CLI_BUNDLE];
-/** The command's chunks, beside dist/kubewait-cli.js (scripts/package.ts splits it), relative to dist/. */
+/** The directories of the bundles' chunks, relative to dist/ (scripts/package.ts splits both): the command's
+ *  (in the npm package) and the action's. */
 export const CHUNKS = 'chunks';
-const chunkFiles = (): string[] => {
-  const dir = path.join(ROOT, 'dist', CHUNKS);
-  return existsSync(dir)
-    ? readdirSync(dir)
-        .sort()
-        .map((name) => path.join(dir, name))
-    : [];
-};
+export const ACTION_CHUNKS = 'action';
+const chunkFiles = (): string[] =>
+  [CHUNKS, ACTION_CHUNKS].flatMap((chunks) => {
+    const dir = path.join(ROOT, 'dist', chunks);
+    return existsSync(dir)
+      ? readdirSync(dir)
+          .sort()
+          .map((name) => path.join(dir, name))
+      : [];
+  });
 
 export function sourcesHash(): string {
   const hash = createHash('sha256');

@@ -7,13 +7,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { context as githubContext } from '@actions/github';
 import type { RunResult as EngineResult } from '../result.js';
 import type { InputProblem, Settings, WaitFor } from '../settings.js';
 import { annotationsFor, inputProblemAnnotation } from './annotations.js';
 import { finalLogLines } from './live-log.js';
 import { logBlocks, logGroup } from './logs.js';
 import { completeResources, outputsFor } from './outputs.js';
+import { runnerContext } from './github/runner-context.js';
 import { renderSummary, type RunInfo } from './summary.js';
 import type { ReportWriter } from './writer.js';
 
@@ -32,22 +32,23 @@ export interface ReportContext extends ReportSettings {
   server: string;
   /** Kubeconfig context name. */
   context: string;
-  /** Links to the run and to manifest lines; defaults to `@actions/github`'s `context`. */
+  /** Links to the run and to manifest lines; defaults to the runner's (runner-context.ts). */
   run?: RunInfo;
 }
 
-/** Where this run lives, from the runner's environment (via `@actions/github`). */
+/** Where this run lives, from the runner's environment. */
 export function runInfoFromGitHub(): RunInfo {
-  const info: RunInfo = { serverUrl: githubContext.serverUrl };
+  const github = runnerContext();
+  const info: RunInfo = { serverUrl: github.serverUrl };
   try {
-    const { owner, repo } = githubContext.repo;
+    const { owner, repo } = github.repo;
     info.repository = `${owner}/${repo}`;
   } catch {
     // Outside a workflow run (no GITHUB_REPOSITORY): no links, nothing else changes.
   }
-  if (Number.isFinite(githubContext.runId) && githubContext.runId > 0) info.runId = githubContext.runId;
-  if (Number.isFinite(githubContext.runAttempt) && githubContext.runAttempt > 0) info.runAttempt = githubContext.runAttempt;
-  if (githubContext.sha) info.sha = githubContext.sha;
+  if (Number.isFinite(github.runId) && github.runId > 0) info.runId = github.runId;
+  if (Number.isFinite(github.runAttempt) && github.runAttempt > 0) info.runAttempt = github.runAttempt;
+  if (github.sha) info.sha = github.sha;
   return info;
 }
 

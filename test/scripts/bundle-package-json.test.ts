@@ -9,7 +9,7 @@ describe('dist/ and package.json', () => {
   it('the bundles carry the version, not the scripts', async () => {
     await ensureDist();
     const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string; scripts: Record<string, string> };
-    const chunks = readdirSync(path.join(ROOT, 'dist/chunks')).map((name) => path.join('dist/chunks', name));
+    const chunks = ['dist/chunks', 'dist/action'].flatMap((dir) => readdirSync(path.join(ROOT, dir)).map((name) => path.join(dir, name)));
     const text = ['dist/kubewait.js', 'dist/kubewait-cli.js', ...chunks].map((file) => readFileSync(path.join(ROOT, file), 'utf8')).join('\n');
     expect(text).toContain(`version:"${pkg.version}"`);
     expect(text).not.toContain(pkg.scripts['test:all']);

@@ -4,7 +4,7 @@
  * retries on 5xx, short rate-limit waits, and an overall time budget, so that reporting can never hold
  * the job for long. `@octokit/plugin-retry` is not in the tree; this wrapper is the small part of it we need.
  */
-import { getOctokit } from '@actions/github';
+import type { getOctokit } from '@actions/github';
 
 export type GitHubClient = ReturnType<typeof getOctokit>;
 
@@ -92,8 +92,13 @@ export function rateLimitWaitMs(failure: HttpFailure, nowMs: number): number | u
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-export function createGitHubClient(options: ClientOptions): GitHubClient {
+/**
+ * The client, with @actions/github loaded now: it brings Octokit, about 6 MB of a run's memory that only a
+ * pull-request comment or a Deployment status needs (bench/RESULTS.md, memory).
+ */
+export async function createGitHubClient(options: ClientOptions): Promise<GitHubClient> {
   if (options.token) options.mask?.(options.token);
+  const { getOctokit } = await import('@actions/github');
   const timeoutMs = options.timeoutMs ?? CLIENT_DEFAULTS.timeoutMs;
   const retries = options.retries ?? CLIENT_DEFAULTS.retries;
   const backoffMs = options.backoffMs ?? CLIENT_DEFAULTS.backoffMs;

@@ -80,7 +80,7 @@ function maskOnce(mask: ((secret: string) => void) | undefined): ((secret: strin
 }
 
 /** The client, or the one warning that says why there is none. */
-function clientFor(options: GitHubReportOptions, what: string): { client: GitHubClient } | { warning: string } {
+async function clientFor(options: GitHubReportOptions, what: string): Promise<{ client: GitHubClient } | { warning: string }> {
   const { settings, run } = options;
   if (!run.owner || !run.repo)
     return { warning: `kubewait: could not ${what}: GITHUB_REPOSITORY is not set (not a GitHub Actions run?). The wait's result is not affected.` };
@@ -90,7 +90,7 @@ function clientFor(options: GitHubReportOptions, what: string): { client: GitHub
     };
   }
   return {
-    client: createGitHubClient({ ...CLIENT_DEFAULTS, ...options.client, token: settings.githubToken, apiUrl: run.apiUrl, mask: maskOnce(options.mask) }),
+    client: await createGitHubClient({ ...CLIENT_DEFAULTS, ...options.client, token: settings.githubToken, apiUrl: run.apiUrl, mask: maskOnce(options.mask) }),
   };
 }
 
@@ -107,7 +107,7 @@ export async function startDeploymentReport(options: GitHubReportOptions & { wai
   if (!wanted(options.settings).deployment) return report;
   report.attempted = true;
   const what = `create the Deployment for environment "${options.settings.deploymentEnvironment}"`;
-  const made = clientFor(options, what);
+  const made = await clientFor(options, what);
   if ('warning' in made) {
     report.warnings.push(made.warning);
     return report;
@@ -152,7 +152,7 @@ export async function finishGitHubReports(
     }
     if (deployment.deploymentId !== undefined) {
       const what = `post the final status of Deployment ${deployment.deploymentId}`;
-      const made = clientFor(options, what);
+      const made = await clientFor(options, what);
       if ('warning' in made) out.warnings.push(made.warning);
       else {
         try {
@@ -168,7 +168,7 @@ export async function finishGitHubReports(
 
   if (want.comment) {
     const what = 'update the pull-request comment';
-    const made = clientFor(options, what);
+    const made = await clientFor(options, what);
     if ('warning' in made) out.warnings.push(made.warning);
     else {
       try {

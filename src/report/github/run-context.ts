@@ -1,11 +1,11 @@
 /**
  * Where the GitHub reports go: the run's repository, commit, pull request, job and matrix entry, read once
- * from `@actions/github`'s `context` (the runner's environment and event payload) into a plain value the
- * reporters take, so that they can be tested with any context.
+ * from the runner's environment and event payload (runner-context.ts) into a plain value the reporters
+ * take, so that they can be tested with any context.
  */
 import { createHash } from 'node:crypto';
-import { context as actionsContext } from '@actions/github';
 import { runUrl, type RunInfo } from '../summary.js';
+import { runnerContext } from './runner-context.js';
 
 export interface GitHubRunContext {
   eventName: string;
@@ -65,7 +65,7 @@ function pullFrom(value: unknown): { number: number; headRepo?: string; headSha?
  * job's numeric id: `extra.matrix` is the action's `report-matrix` input (default `${{ toJSON(matrix) }}`)
  * and `extra.jobId` its `report-job-id` input (default `${{ job.check_run_id }}`; '' on older GHES).
  */
-export function gitHubRunContext(extra: { matrix?: string; jobId?: string | number } = {}, source: ContextSource = actionsContext): GitHubRunContext {
+export function gitHubRunContext(extra: { matrix?: string; jobId?: string | number } = {}, source: ContextSource = runnerContext()): GitHubRunContext {
   let owner = '';
   let repo = '';
   try {
