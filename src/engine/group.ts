@@ -128,6 +128,10 @@ export class GroupState {
   private statusSubresource?: boolean;
   /** Keys of the warnings given once (an evaluation warning: once per target and rule). */
   private readonly warnedOnce = new Set<string>();
+  /** Its targets' `apiVersion`, one string for all of them. */
+  readonly apiVersion: string;
+  /** What its targets say until the first LIST: one update (and one message string) for all of them. */
+  private readonly waitingForList: Update;
 
   constructor(
     readonly type: ResourceType,
@@ -137,6 +141,8 @@ export class GroupState {
     this.workload = runsPods(type);
     const { waitFor, jobCompletion, statusGraceMs, healthRules, paused, revision } = ctx;
     this.judge = new Judge(type, namespace, { waitFor, jobCompletion, statusGraceMs, healthRules, paused, ...(revision ? { revision } : {}) });
+    this.apiVersion = groupVersion(type.group, type.version);
+    this.waitingForList = { status: 'Unknown', message: `waiting for the first list of ${this.description}`, done: false };
   }
 
   /** What the user reads: `deployments.apps in namespace "shop"`. */
@@ -160,7 +166,7 @@ export class GroupState {
     if (this.named.has(name)) return false;
     const slot: Slot = { state, gone: false };
     this.named.set(name, slot);
-    state.update(this.waitingForList());
+    state.update(this.waitingForList);
     this.targetsChanged();
     return true;
   }
@@ -169,7 +175,7 @@ export class GroupState {
   addSelector(ownerless: boolean, set: SelectorSet): () => TargetState[] {
     const target: SelectorTarget = { text: set.text, matcher: parseSelector(set.text), ownerless, members: new Map(), set };
     this.selectors.push(target);
-    set.addPart(ownerless ? `${this.type.resource} without an owner` : this.type.resource, this.type.namespaced, this.waitingForList());
+    set.addPart(ownerless ? `${this.type.resource} without an owner` : this.type.resource, this.type.namespaced, this.waitingForList);
     this.targetsChanged();
     return () => memberStates(target);
   }
@@ -444,11 +450,7 @@ export class GroupState {
   }
 
   private memberIdentity(s: SelectorTarget, name: string) {
-    return { apiVersion: groupVersion(this.type.group, this.type.version), kind: this.type.kind, namespace: this.namespace, name, selector: s.text };
-  }
-
-  private waitingForList(): Update {
-    return { status: 'Unknown', message: `waiting for the first list of ${this.description}`, done: false };
+    return { apiVersion: this.apiVersion, kind: this.type.kind, namespace: this.namespace, name, selector: s.text };
   }
 }
 
