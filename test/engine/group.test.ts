@@ -94,7 +94,7 @@ describe('named targets, wait-for ready', () => {
     group.remove('web');
     expect(brief(web.report)).toEqual(['web', 'NotFound', false, 'deleted; waiting for it to be created again']);
     expect(tracker.pending).toBe(1);
-    expect(web.report.history.map((h) => h.status)).toEqual(['Unknown', 'Unknown', 'NotFound', 'InProgress', 'Current', 'NotFound']);
+    expect(web.report.history.map((h) => h.status)).toEqual(['NotFound', 'InProgress', 'Current', 'NotFound']);
     expect(transitions.map((t) => t[2])).toEqual(['Unknown', 'NotFound', 'InProgress', 'Current', 'NotFound']);
   });
 
