@@ -17,6 +17,7 @@ import type { Diagnosis } from '../status/types.js';
 import { runsPods, type PodOwnership } from '../status/workloads.js';
 import type { ResourceType } from '../kube/index.js';
 import { groupVersion, qualifiedResource } from '../kube/index.js';
+import { keptEvaluation } from './kept.js';
 import { parseSelector, selectorFromObject } from './labels.js';
 import type { LabelMatcher, Labels } from './labels.js';
 import type { SelectorSet } from './selector-set.js';
@@ -354,7 +355,10 @@ export class GroupState {
     const firstSeenMs = known && known.uid === uid ? known.firstSeenMs : now.getTime();
     const verdict = this.judgeNow(object, { now, firstSeenMs });
     for (const warning of verdict.warnings) this.warn(warning);
-    const { evaluation, reported, recheckAtMs } = verdict;
+    const { recheckAtMs } = verdict;
+    // An unchanged verdict keeps the one kept already; a changed one, its strings shared (kept.ts).
+    const evaluation = keptEvaluation(verdict.evaluation, known?.evaluation);
+    const reported = verdict.reported === verdict.evaluation ? evaluation : keptEvaluation(verdict.reported, known?.reported);
     const tracked: Tracked = { uid, resourceVersion: object.metadata?.resourceVersion, evaluation, reported, firstSeenMs };
     // An opted-out workload is not diagnosed: nothing waits for it, so its pods are not worth a LIST.
     if (verdict.diagnose || this.ctx.watchPodsWhenDone) tracked.pods = podMatcher(verdict.pods);

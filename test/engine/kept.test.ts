@@ -1,0 +1,46 @@
+import { describe, expect, it } from '@jest/globals';
+import { keptEvaluation, StringTable } from '../../src/engine/kept.js';
+import type { Evaluation } from '../../src/status/goal.js';
+
+const available = (message = 'Deployment has minimum availability.') => ({ type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message });
+
+function evaluation(overrides: Partial<Evaluation> = {}): Evaluation {
+  return { status: 'Current', message: 'Deployment is available. Replicas: 1', conditions: [available()], done: true, rule: 'kstatus', ...overrides };
+}
+
+describe('keptEvaluation', () => {
+  it('keeps the evaluation already kept when the new one says the same', () => {
+    const kept = evaluation();
+    expect(keptEvaluation(evaluation(), kept)).toBe(kept);
+  });
+
+  it.each<[string, Partial<Evaluation> & { optedOut?: true }]>([
+    ['status', { status: 'InProgress' }],
+    ['message', { message: 'Available: 0/1' }],
+    ['done', { done: false }],
+    ['rule', { rule: 'builtin:deployment' }],
+    ['a condition message', { conditions: [available('ReplicaSet "web-1" has timed out progressing.')] }],
+    ['one condition more', { conditions: [available(), { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable', message: '' }] }],
+    ['a synthesized condition', { conditions: [{ ...available(), synthesized: true }] }],
+    ['the opt-out', { optedOut: true }],
+  ])('takes the new evaluation when its %s differs, with the same values', (_what, change) => {
+    const next = evaluation(change);
+    const copy = structuredClone(next);
+    const kept = keptEvaluation(next, evaluation());
+    expect(kept).toBe(next);
+    expect(kept).toEqual(copy);
+  });
+});
+
+describe('StringTable', () => {
+  it('gives back an equal string, and holds at most its bound of short strings', () => {
+    const table = new StringTable(3, 10);
+    expect(table.intern('Available')).toBe('Available');
+    table.intern(`${'Avail'}able`);
+    expect(table.size).toBe(1);
+    table.intern('a string longer than ten');
+    expect(table.size).toBe(1);
+    for (const text of ['a', 'b', 'c', 'd']) expect(table.intern(text)).toBe(text);
+    expect(table.size).toBe(3);
+  });
+});
