@@ -58,8 +58,10 @@ interface Tracked {
   evaluation: Evaluation;
   /** What its targets report (the same, or done for an opted-out object). */
   reported: Verdict['reported'];
-  /** Which pods are this workload's (only while it is not done). */
-  pods?: (pod: PodLike) => boolean;
+  /** Which pods are this workload's (only while it is not done), as the object says: the matcher is made
+   *  only if pod diagnosis asks (most workloads are ready before it does). */
+  pods?: PodOwnership;
+  podMatcher?: (pod: PodLike) => boolean;
   /** Kept only while time or the CRD's answer may change the verdict. */
   raw?: unknown;
   /** When this object (this uid) was first seen, for `status-grace`. */
@@ -319,7 +321,7 @@ export class GroupState {
         kind: this.type.kind,
         name,
         pendingSince: slot.pendingSince ?? this.ctx.now().getTime(),
-        ownsPod: tracked.pods,
+        ownsPod: podsOf(tracked),
         apply: (diagnosis) => {
           slot.diagnosis = diagnosis;
           const current = this.objects.get(name);
@@ -337,8 +339,8 @@ export class GroupState {
     if (!this.workload || this.type.kind === 'Job') return [];
     const found: Array<Pick<DiagnosisSubject, 'kind' | 'name' | 'ownsPod'>> = [];
     const add = (name: string, slot: Slot) => {
-      const pods = this.objects.get(name)?.pods;
-      if (pods && slot.state.report.done) found.push({ kind: this.type.kind, name, ownsPod: pods });
+      const tracked = this.objects.get(name);
+      if (tracked?.pods && slot.state.report.done) found.push({ kind: this.type.kind, name, ownsPod: podsOf(tracked) });
     };
     for (const [name, slot] of this.named) add(name, slot);
     for (const s of this.selectors) for (const [name, slot] of s.members) add(name, slot);
@@ -361,7 +363,7 @@ export class GroupState {
     const reported = verdict.reported === verdict.evaluation ? evaluation : keptEvaluation(verdict.reported, known?.reported);
     const tracked: Tracked = { uid, resourceVersion: object.metadata?.resourceVersion, evaluation, reported, firstSeenMs };
     // An opted-out workload is not diagnosed: nothing waits for it, so its pods are not worth a LIST.
-    if (verdict.diagnose || this.ctx.watchPodsWhenDone) tracked.pods = podMatcher(verdict.pods);
+    if ((verdict.diagnose || this.ctx.watchPodsWhenDone) && ownsPods(verdict.pods)) tracked.pods = verdict.pods;
     if (verdict.diagnose) this.ctx.workloadPending(this.namespace);
     if (recheckAtMs !== undefined || verdict.needsStatusSubresource) tracked.raw = object;
     if (recheckAtMs !== undefined) {
@@ -470,9 +472,19 @@ function hasController(object: KubeObject): boolean {
   return (object.metadata?.ownerReferences ?? []).some((o) => o?.controller === true);
 }
 
-function podMatcher(ownership: PodOwnership | undefined): ((pod: PodLike) => boolean) | undefined {
-  if (!ownership) return undefined;
+/** Whether `ownership` names any pods: a pod's name, or a selector (an object: `selectorFromObject`). */
+function ownsPods(ownership: PodOwnership | undefined): ownership is PodOwnership {
+  if (!ownership) return false;
+  return 'podName' in ownership || (typeof ownership.selector === 'object' && ownership.selector !== null);
+}
+
+/** Which pods are `tracked`'s: its matcher, made the first time a pod is asked about. */
+function podsOf(tracked: Tracked): (pod: PodLike) => boolean {
+  return (pod) => (tracked.podMatcher ??= podMatcher(tracked.pods!))(pod);
+}
+
+function podMatcher(ownership: PodOwnership): (pod: PodLike) => boolean {
   if ('podName' in ownership) return (pod) => pod.metadata?.name === ownership.podName;
-  const matcher = selectorFromObject(ownership.selector);
-  return matcher ? (pod) => matcher(pod.metadata?.labels ?? {}) : undefined;
+  const matcher = selectorFromObject(ownership.selector) ?? (() => false);
+  return (pod) => matcher(pod.metadata?.labels ?? {});
 }

@@ -273,6 +273,22 @@ describe('pod diagnosis and time', () => {
     expect(group.pendingWorkloads()).toEqual([]);
   });
 
+  it('offers a pending bare Pod by its name, and a workload whose selector no pod can match with no pods', () => {
+    const pods = setup(PODS);
+    pods.named('p');
+    pods.list(pod('p', { app: 'p', unschedulableSince: new Date().toISOString() }));
+    const bare = pods.group.pendingWorkloads()[0]!;
+    expect(bare.ownsPod(pod('p', { app: 'other' }))).toBe(true);
+    expect(bare.ownsPod(pod('q', { app: 'p' }))).toBe(false);
+
+    const { group, named, list } = setup(DEPLOYMENTS);
+    named('web');
+    const odd = deployment('web', { state: 'progressing' }) as { spec: { selector: unknown } };
+    odd.spec.selector = { matchExpressions: [{ key: 'app', operator: 'Near', values: ['web'] }] };
+    list(odd);
+    expect(group.pendingWorkloads()[0]!.ownsPod(pod('web-1', { app: 'web' }))).toBe(false);
+  });
+
   it('without fail-fast only attaches the diagnosis', () => {
     const { group, named, list } = setup(DEPLOYMENTS, { failFast: false });
     const web = named('web');
