@@ -6,55 +6,63 @@
  * - An evaluation equal to the one the object already has is not kept again: the one kept stays, and the
  *   new one is garbage while it is still young (an event that changes nothing the report reads costs
  *   nothing that lasts).
- * - Otherwise its short strings are exchanged for one shared copy each (`StringTable`), in place: the
- *   values stay the same, only the copies go.
+ * - Otherwise its short strings are exchanged for one shared copy each (src/string-table.ts), in place, and
+ *   each of its conditions for one shared condition equal to it (`Available` of every ready Deployment is
+ *   the same): the values stay the same, only the copies go. Nothing changes a kept condition.
  */
 import type { Evaluation } from '../status/goal.js';
 import type { Condition } from '../status/types.js';
+import { sharedStrings, type StringTable } from '../string-table.js';
 
-/** Strings longer than this are rarely repeated (they name the object): not worth a table entry. */
-const MOST_INTERNED_CHARS = 200;
-/** Bound of the table: whatever the cluster sends, it holds at most this many strings (< 1 MB). */
-const MOST_INTERNED = 4096;
+/** A condition's message longer than this names its object: not worth sharing. */
+const MOST_SHARED_MESSAGE_CHARS = 200;
+/** Bound of the shared conditions, whatever the cluster sends (< 1 MB). */
+const MOST_SHARED_CONDITIONS = 4096;
 
-/** One shared copy of each short string seen, up to a bound (then strings pass through unshared). */
-export class StringTable {
-  private readonly strings = new Map<string, string>();
+/** One shared condition for each set of equal ones, up to a bound. */
+export class ConditionTable {
+  private readonly conditions = new Map<string, Condition>();
 
-  constructor(
-    private readonly most = MOST_INTERNED,
-    private readonly longest = MOST_INTERNED_CHARS,
-  ) {}
+  constructor(private readonly most = MOST_SHARED_CONDITIONS) {}
 
-  intern(text: string): string {
-    const shared = this.strings.get(text);
+  /** `condition`, or the equal one seen first. Only plain conditions (the fields of `Condition`) are shared. */
+  share(condition: Condition): Condition {
+    const fields = condition.synthesized === undefined ? 4 : 5;
+    if (condition.message.length > MOST_SHARED_MESSAGE_CHARS || Object.keys(condition).length !== fields) return condition;
+    const key = [condition.type, condition.status, condition.reason, condition.message, condition.synthesized ?? ''].join('\u0000');
+    const shared = this.conditions.get(key);
     if (shared !== undefined) return shared;
-    if (text.length <= this.longest && this.strings.size < this.most) this.strings.set(text, text);
-    return text;
+    if (this.conditions.size < this.most) this.conditions.set(key, condition);
+    return condition;
   }
 
   get size(): number {
-    return this.strings.size;
+    return this.conditions.size;
   }
 }
 
-/** One table for the process: the strings are the cluster's vocabulary, the same for every wait. */
-const shared = new StringTable();
+const sharedConditions = new ConditionTable();
 
 /**
  * `next` as it is to be kept: `previous` itself when they are equal (same status, message, done, rule, opt-out
  * and conditions), else `next` with its strings shared.
  */
-export function keptEvaluation<E extends Evaluation & { optedOut?: true }>(next: E, previous: E | undefined, strings: StringTable = shared): E {
+export function keptEvaluation<E extends Evaluation & { optedOut?: true }>(
+  next: E,
+  previous: E | undefined,
+  tables: { strings: StringTable; conditions: ConditionTable } = { strings: sharedStrings, conditions: sharedConditions },
+): E {
   if (previous && sameEvaluation(next, previous)) return previous;
+  const { strings, conditions } = tables;
   next.message = strings.intern(next.message);
   next.rule = strings.intern(next.rule);
-  for (const condition of next.conditions) {
+  next.conditions = next.conditions.map((condition) => {
     condition.type = strings.intern(condition.type);
     condition.status = strings.intern(condition.status);
     condition.reason = strings.intern(condition.reason);
     condition.message = strings.intern(condition.message);
-  }
+    return conditions.share(condition);
+  });
   return next;
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { keptEvaluation, StringTable } from '../../src/engine/kept.js';
+import { ConditionTable, keptEvaluation } from '../../src/engine/kept.js';
+import { StringTable } from '../../src/string-table.js';
 import type { Evaluation } from '../../src/status/goal.js';
 
 const available = (message = 'Deployment has minimum availability.') => ({ type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message });
@@ -42,5 +43,42 @@ describe('StringTable', () => {
     expect(table.size).toBe(1);
     for (const text of ['a', 'b', 'c', 'd']) expect(table.intern(text)).toBe(text);
     expect(table.size).toBe(3);
+  });
+});
+
+describe('ConditionTable', () => {
+  it('gives back the first of equal conditions, and never one that differs in any field', () => {
+    const table = new ConditionTable();
+    const first = available();
+    expect(table.share(first)).toBe(first);
+    expect(table.share(available())).toBe(first);
+    for (const other of [
+      available('ReplicaSet "web-1" has successfully progressed.'),
+      { ...available(), status: 'False' },
+      { ...available(), reason: 'Other' },
+      { ...available(), type: 'Progressing' },
+      { ...available(), synthesized: true },
+    ])
+      expect(table.share(other)).toBe(other);
+  });
+
+  it('shares no condition with fields of its own, nor one whose message names its object at length', () => {
+    const table = new ConditionTable();
+    const extra = { ...available(), lastTransitionTime: '2026-01-01T00:00:00Z' };
+    table.share(extra);
+    expect(table.share({ ...extra })).not.toBe(extra);
+    const long = available('x'.repeat(201));
+    table.share(long);
+    expect(table.share({ ...long })).not.toBe(long);
+    expect(table.size).toBe(0);
+  });
+
+  it('keeps evaluations of different targets with the same conditions apart, sharing the conditions', () => {
+    const tables = { strings: new StringTable(), conditions: new ConditionTable() };
+    const a = keptEvaluation(evaluation(), undefined, tables);
+    const b = keptEvaluation(evaluation(), undefined, tables);
+    expect(b).not.toBe(a);
+    expect(b.conditions[0]).toBe(a.conditions[0]);
+    expect(b).toEqual(evaluation());
   });
 });
