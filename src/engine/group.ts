@@ -249,7 +249,8 @@ export class GroupState {
     }
 
     const tracked = this.track(object);
-    this.objects.set(name, tracked);
+    // A named target's own name string as the key: the object's is one more copy per target.
+    this.objects.set(named ? named.state.report.name : name, tracked);
     if (named) this.applyTo(named, tracked);
     this.selectors.forEach((s, i) => {
       if (!hits[i]) return;
