@@ -17,6 +17,7 @@ import type { Diagnosis } from '../status/types.js';
 import { runsPods, type PodOwnership } from '../status/workloads.js';
 import type { ResourceType } from '../kube/index.js';
 import { groupVersion, qualifiedResource } from '../kube/index.js';
+import { keptEvaluation } from './kept.js';
 import { parseSelector, selectorFromObject } from './labels.js';
 import type { LabelMatcher, Labels } from './labels.js';
 import type { SelectorSet } from './selector-set.js';
@@ -57,8 +58,10 @@ interface Tracked {
   evaluation: Evaluation;
   /** What its targets report (the same, or done for an opted-out object). */
   reported: Verdict['reported'];
-  /** Which pods are this workload's (only while it is not done). */
-  pods?: (pod: PodLike) => boolean;
+  /** Which pods are this workload's (only while it is not done), as the object says: the matcher is made
+   *  only if pod diagnosis asks (most workloads are ready before it does). */
+  pods?: PodOwnership;
+  podMatcher?: (pod: PodLike) => boolean;
   /** Kept only while time or the CRD's answer may change the verdict. */
   raw?: unknown;
   /** When this object (this uid) was first seen, for `status-grace`. */
@@ -128,6 +131,10 @@ export class GroupState {
   private statusSubresource?: boolean;
   /** Keys of the warnings given once (an evaluation warning: once per target and rule). */
   private readonly warnedOnce = new Set<string>();
+  /** Its targets' `apiVersion`, one string for all of them. */
+  readonly apiVersion: string;
+  /** What its targets say until the first LIST: one update (and one message string) for all of them. */
+  private readonly waitingForList: Update;
 
   constructor(
     readonly type: ResourceType,
@@ -137,6 +144,8 @@ export class GroupState {
     this.workload = runsPods(type);
     const { waitFor, jobCompletion, statusGraceMs, healthRules, paused, revision } = ctx;
     this.judge = new Judge(type, namespace, { waitFor, jobCompletion, statusGraceMs, healthRules, paused, ...(revision ? { revision } : {}) });
+    this.apiVersion = groupVersion(type.group, type.version);
+    this.waitingForList = { status: 'Unknown', message: `waiting for the first list of ${this.description}`, done: false };
   }
 
   /** What the user reads: `deployments.apps in namespace "shop"`. */
@@ -160,7 +169,7 @@ export class GroupState {
     if (this.named.has(name)) return false;
     const slot: Slot = { state, gone: false };
     this.named.set(name, slot);
-    state.update(this.waitingForList());
+    state.update(this.waitingForList);
     this.targetsChanged();
     return true;
   }
@@ -169,7 +178,7 @@ export class GroupState {
   addSelector(ownerless: boolean, set: SelectorSet): () => TargetState[] {
     const target: SelectorTarget = { text: set.text, matcher: parseSelector(set.text), ownerless, members: new Map(), set };
     this.selectors.push(target);
-    set.addPart(ownerless ? `${this.type.resource} without an owner` : this.type.resource, this.type.namespaced, this.waitingForList());
+    set.addPart(ownerless ? `${this.type.resource} without an owner` : this.type.resource, this.type.namespaced, this.waitingForList);
     this.targetsChanged();
     return () => memberStates(target);
   }
@@ -240,7 +249,8 @@ export class GroupState {
     }
 
     const tracked = this.track(object);
-    this.objects.set(name, tracked);
+    // A named target's own name string as the key: the object's is one more copy per target.
+    this.objects.set(named ? named.state.report.name : name, tracked);
     if (named) this.applyTo(named, tracked);
     this.selectors.forEach((s, i) => {
       if (!hits[i]) return;
@@ -312,7 +322,7 @@ export class GroupState {
         kind: this.type.kind,
         name,
         pendingSince: slot.pendingSince ?? this.ctx.now().getTime(),
-        ownsPod: tracked.pods,
+        ownsPod: podsOf(tracked),
         apply: (diagnosis) => {
           slot.diagnosis = diagnosis;
           const current = this.objects.get(name);
@@ -330,8 +340,8 @@ export class GroupState {
     if (!this.workload || this.type.kind === 'Job') return [];
     const found: Array<Pick<DiagnosisSubject, 'kind' | 'name' | 'ownsPod'>> = [];
     const add = (name: string, slot: Slot) => {
-      const pods = this.objects.get(name)?.pods;
-      if (pods && slot.state.report.done) found.push({ kind: this.type.kind, name, ownsPod: pods });
+      const tracked = this.objects.get(name);
+      if (tracked?.pods && slot.state.report.done) found.push({ kind: this.type.kind, name, ownsPod: podsOf(tracked) });
     };
     for (const [name, slot] of this.named) add(name, slot);
     for (const s of this.selectors) for (const [name, slot] of s.members) add(name, slot);
@@ -348,10 +358,13 @@ export class GroupState {
     const firstSeenMs = known && known.uid === uid ? known.firstSeenMs : now.getTime();
     const verdict = this.judgeNow(object, { now, firstSeenMs });
     for (const warning of verdict.warnings) this.warn(warning);
-    const { evaluation, reported, recheckAtMs } = verdict;
+    const { recheckAtMs } = verdict;
+    // An unchanged verdict keeps the one kept already; a changed one, its strings shared (kept.ts).
+    const evaluation = keptEvaluation(verdict.evaluation, known?.evaluation);
+    const reported = verdict.reported === verdict.evaluation ? evaluation : keptEvaluation(verdict.reported, known?.reported);
     const tracked: Tracked = { uid, resourceVersion: object.metadata?.resourceVersion, evaluation, reported, firstSeenMs };
     // An opted-out workload is not diagnosed: nothing waits for it, so its pods are not worth a LIST.
-    if (verdict.diagnose || this.ctx.watchPodsWhenDone) tracked.pods = podMatcher(verdict.pods);
+    if ((verdict.diagnose || this.ctx.watchPodsWhenDone) && ownsPods(verdict.pods)) tracked.pods = verdict.pods;
     if (verdict.diagnose) this.ctx.workloadPending(this.namespace);
     if (recheckAtMs !== undefined || verdict.needsStatusSubresource) tracked.raw = object;
     if (recheckAtMs !== undefined) {
@@ -444,11 +457,7 @@ export class GroupState {
   }
 
   private memberIdentity(s: SelectorTarget, name: string) {
-    return { apiVersion: groupVersion(this.type.group, this.type.version), kind: this.type.kind, namespace: this.namespace, name, selector: s.text };
-  }
-
-  private waitingForList(): Update {
-    return { status: 'Unknown', message: `waiting for the first list of ${this.description}`, done: false };
+    return { apiVersion: this.apiVersion, kind: this.type.kind, namespace: this.namespace, name, selector: s.text };
   }
 }
 
@@ -464,9 +473,19 @@ function hasController(object: KubeObject): boolean {
   return (object.metadata?.ownerReferences ?? []).some((o) => o?.controller === true);
 }
 
-function podMatcher(ownership: PodOwnership | undefined): ((pod: PodLike) => boolean) | undefined {
-  if (!ownership) return undefined;
+/** Whether `ownership` names any pods: a pod's name, or a selector (an object: `selectorFromObject`). */
+function ownsPods(ownership: PodOwnership | undefined): ownership is PodOwnership {
+  if (!ownership) return false;
+  return 'podName' in ownership || (typeof ownership.selector === 'object' && ownership.selector !== null);
+}
+
+/** Which pods are `tracked`'s: its matcher, made the first time a pod is asked about. */
+function podsOf(tracked: Tracked): (pod: PodLike) => boolean {
+  return (pod) => (tracked.podMatcher ??= podMatcher(tracked.pods!))(pod);
+}
+
+function podMatcher(ownership: PodOwnership): (pod: PodLike) => boolean {
   if ('podName' in ownership) return (pod) => pod.metadata?.name === ownership.podName;
-  const matcher = selectorFromObject(ownership.selector);
-  return matcher ? (pod) => matcher(pod.metadata?.labels ?? {}) : undefined;
+  const matcher = selectorFromObject(ownership.selector) ?? (() => false);
+  return (pod) => matcher(pod.metadata?.labels ?? {});
 }

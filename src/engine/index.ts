@@ -29,15 +29,27 @@ import type { EngineOptions, EngineResult } from './types.js';
 export type * from './types.js';
 
 const HEARTBEAT_MS = 30_000;
+/** What every target says until its type is known: one update for all of them. */
+const RESOLVING = { status: 'Unknown', message: 'resolving the resource type', done: false } as const;
 
 export async function waitForTargets(cluster: Cluster, options: EngineOptions): Promise<EngineResult> {
   return new Engine(cluster, options).run();
 }
 
-/** One TargetSpec and the reports it currently stands for (a selector target has one per member). */
+/** One TargetSpec and the reports it currently stands for (a selector target has one per member). Data,
+ *  not a closure per target: thousands of named targets each hold one state. */
 interface Entry {
   spec: TargetSpec;
-  states: () => TargetState[];
+  /** The one state of a named target (of a selector target, until its type is known); absent when it is
+   *  reported by another entry (the same object named twice). */
+  state?: TargetState;
+  /** A selector target, once its type is known: its members' states (and its set's placeholder). */
+  members?: () => TargetState[];
+}
+
+function statesOf(entry: Entry): TargetState[] {
+  if (entry.members) return entry.members();
+  return entry.state ? [entry.state] : [];
 }
 
 /** An entry waiting for its type, with the state that reports it meanwhile. */
@@ -134,9 +146,8 @@ class Engine {
   async run(): Promise<EngineResult> {
     const finishedWaiting = new Promise<void>((resolve) => (this.finishWait = resolve));
     for (const spec of this.options.targets) {
-      const entry: Entry = { spec, states: () => [] };
-      const state = this.tracker.add(this.identityOf(spec), { status: 'Unknown', message: 'resolving the resource type', done: false });
-      entry.states = () => [state];
+      const state = this.tracker.add(this.identityOf(spec), RESOLVING);
+      const entry: Entry = { spec, state };
       this.entries.push(entry);
       this.resolver.add({ entry, spec, state });
     }
@@ -170,20 +181,22 @@ class Engine {
   private attach({ entry, state }: Pending, type: ResourceType): void {
     const { spec } = entry;
     const namespace = type.namespaced ? spec.namespace || this.options.defaultNamespace : '';
-    state.identify({ apiVersion: groupVersion(type.group, type.version), kind: type.kind, namespace });
     const group = this.groupFor(type, namespace);
+    // The group's strings, one copy for all its targets.
+    state.identify({ apiVersion: group.state.apiVersion, kind: type.kind, namespace: group.state.namespace });
     if (spec.name) {
       if (!group.state.addNamed(spec.name, state)) {
         // The same object named twice is one target, reported once.
         this.tracker.retire(state);
-        entry.states = () => [];
+        entry.state = undefined;
       }
     } else {
       // The spec's own state stood for it while its type was unknown; from now on its set reports.
       this.tracker.retire(state);
       const { set, lead } = this.selectorSet(entry, type, namespace);
       const members = group.state.addSelector(spec.ownerless === true, set);
-      entry.states = lead === entry ? () => [...(set.empty ? [set.placeholder] : []), ...members()] : members;
+      entry.state = undefined;
+      entry.members = lead === entry ? () => [...(set.empty ? [set.placeholder] : []), ...members()] : members;
     }
     if (this.running) group.follower.targetsChanged();
   }
@@ -291,7 +304,7 @@ class Engine {
   }
 
   private blockedMessage(): string {
-    for (const entry of this.entries) for (const state of entry.states()) if (state.blocking()) return state.report.message;
+    for (const entry of this.entries) for (const state of statesOf(entry)) if (state.blocking()) return state.report.message;
     return 'the wait cannot progress';
   }
 
@@ -357,7 +370,12 @@ class Engine {
   }
 
   private reports(): TargetReport[] {
-    return this.entries.flatMap((entry) => entry.states().map((state) => state.report));
+    const reports: TargetReport[] = [];
+    for (const entry of this.entries) {
+      if (entry.members) for (const state of entry.members()) reports.push(state.report);
+      else if (entry.state) reports.push(entry.state.report);
+    }
+    return reports;
   }
 
   /** How a target is named until discovery resolves its type (and for good, if it never does): a built-in

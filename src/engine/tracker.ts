@@ -4,11 +4,25 @@
  * thousands of targets.
  */
 import type { Condition, Diagnosis, Status } from '../status/types.js';
-import { reportedSource, type EngineObserver, type TargetReport } from '../result.js';
+import { reportedSource, type EngineObserver, type TargetReport, type Transition } from '../result.js';
 import type { TargetSource } from '../settings.js';
 
 /** History entries kept per target: the first one and the latest ones. */
 const HISTORY_LIMIT = 50;
+
+/**
+ * `history` with `entry` added, in a new array of its exact size: an array grown by `push` keeps room for 16
+ * more entries, which thousands of targets with a few transitions each would carry to the end. The engine's
+ * own `Unknown` rows before the first real status (resolving the type, waiting for the first list) go when
+ * one comes: nothing reads them then (the report shows the history from the first real status on,
+ * `realHistory` in report/text.ts), and the first entry kept is then that real status.
+ */
+function withEntry(history: Transition[], entry: Transition): Transition[] {
+  const before = entry.status !== 'Unknown' && history.every((h) => h.status === 'Unknown') ? [] : history;
+  const next = before.concat(entry);
+  if (next.length > HISTORY_LIMIT) next.splice(1, 1);
+  return next;
+}
 
 export interface Identity {
   apiVersion: string;
@@ -85,8 +99,7 @@ export class TargetState {
     report.message = next.message;
     report.done = next.done;
     if (statusChanged) report.seconds = atSeconds;
-    report.history.push({ status: next.status, message: next.message, atSeconds });
-    if (report.history.length > HISTORY_LIMIT) report.history.splice(1, 1);
+    report.history = withEntry(report.history, { status: next.status, message: next.message, atSeconds });
     this.tracker.recount(before, this);
     if (statusChanged || !next.done) this.tracker.transition(this, before.status);
   }

@@ -114,16 +114,21 @@ function writeLogGroups(result: EngineResult, writer: ReportWriter): void {
  * the outputs may be cut to GitHub's 1 MB limit without losing anything.
  */
 export function setOutputs(result: EngineResult, writer: ReportWriter, overrides: Partial<Record<string, string>> = {}): void {
-  const file = writeResourcesFile(result, writer);
-  const outputs = { ...outputsFor(result, file ? {} : { where: 'the job summary' }), 'resources-file': file ?? '', ...overrides };
+  const complete = completeResources(result);
+  const file = writeResourcesFile(complete, writer);
+  const outputs = {
+    ...outputsFor(result, { ...(file ? {} : { where: 'the job summary' }), completeResources: complete }),
+    'resources-file': file ?? '',
+    ...overrides,
+  };
   for (const [name, value] of Object.entries(outputs)) writer.setOutput(name, value ?? '');
 }
 
-function writeResourcesFile(result: EngineResult, writer: ReportWriter): string | undefined {
+function writeResourcesFile(complete: string, writer: ReportWriter): string | undefined {
   try {
     const dir = mkdtempSync(path.join(process.env.RUNNER_TEMP || tmpdir(), 'kubewait-'));
     const file = path.join(dir, 'resources.json');
-    writeFileSync(file, completeResources(result));
+    writeFileSync(file, complete);
     return file;
   } catch (error) {
     writer.warning(`kubewait: could not write the resources file: ${error instanceof Error ? error.message : String(error)}`);

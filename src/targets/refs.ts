@@ -4,6 +4,7 @@
  * words; turning refs into targets needs no I/O either.
  */
 import type { ResourceRef } from '../settings.js';
+import { sharedStrings } from '../string-table.js';
 import type { TargetSpec } from './types.js';
 
 export type { ResourceRef } from '../settings.js';
@@ -41,7 +42,9 @@ export function parseResourceRef(entry: string): Parsed<ResourceRef> {
   if (namespaceProblem) return fail(namespaceProblem);
   const nameProblem = name === undefined ? undefined : objectNameProblem(name);
   if (nameProblem) return fail(nameProblem);
-  return { ok: true, value: { type, ...(namespace !== undefined && { namespace }), ...(name !== undefined && { name }) } };
+  // Types and namespaces repeat over thousands of lines: one copy each (names do not).
+  const shared = { type: sharedStrings.intern(type), ...(namespace !== undefined && { namespace: sharedStrings.intern(namespace) }) };
+  return { ok: true, value: { ...shared, ...(name !== undefined && { name }) } };
 }
 
 /** Namespaces are DNS-1123 labels. */
@@ -58,13 +61,12 @@ export function objectNameProblem(name: string): string | undefined {
   return `"${name}" is not a valid object name (lowercase letters, digits, "-" and ".", starting and ending with a letter or digit)`;
 }
 
-/** Named refs become single-object targets; bare types select by `selector` (empty: every object). */
+/** Named refs become single-object targets (the ref is one: the run keeps both); bare types select by
+ *  `selector` (empty: every object). */
 export function targetsFromRefs(refs: ResourceRef[], selector: string): TargetSpec[] {
-  return refs.map((ref) => ({
-    type: ref.type,
-    ...(ref.namespace !== undefined && { namespace: ref.namespace }),
-    ...(ref.name !== undefined ? { name: ref.name } : selector !== '' && { selector }),
-  }));
+  return refs.map((ref) =>
+    ref.name !== undefined ? ref : { type: ref.type, ...(ref.namespace !== undefined && { namespace: ref.namespace }), ...(selector !== '' && { selector }) },
+  );
 }
 
 function fail(problem: string): Parsed<never> {

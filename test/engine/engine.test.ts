@@ -60,7 +60,7 @@ describe('readiness', () => {
       'Deployment/delay/web Current done: Deployment is available. Replicas: 1',
       'Deployment/delay/api Current done: Deployment is available. Replicas: 1',
     ]);
-    expect(result.targets[0]?.history.map((h) => h.status)).toEqual(['Unknown', 'Unknown', 'InProgress', 'Current']);
+    expect(result.targets[0]?.history.map((h) => h.status)).toEqual(['InProgress', 'Current']);
     expect(result.targets[0]?.apiVersion).toBe('apps/v1');
     expect(transitions).toEqual(expect.arrayContaining(['web InProgress', 'web Current', 'api Current']));
   });

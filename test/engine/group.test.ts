@@ -94,7 +94,7 @@ describe('named targets, wait-for ready', () => {
     group.remove('web');
     expect(brief(web.report)).toEqual(['web', 'NotFound', false, 'deleted; waiting for it to be created again']);
     expect(tracker.pending).toBe(1);
-    expect(web.report.history.map((h) => h.status)).toEqual(['Unknown', 'Unknown', 'NotFound', 'InProgress', 'Current', 'NotFound']);
+    expect(web.report.history.map((h) => h.status)).toEqual(['NotFound', 'InProgress', 'Current', 'NotFound']);
     expect(transitions.map((t) => t[2])).toEqual(['Unknown', 'NotFound', 'InProgress', 'Current', 'NotFound']);
   });
 
@@ -271,6 +271,22 @@ describe('pod diagnosis and time', () => {
     expect(web.report.status).toBe('Current');
     expect(web.report.diagnosis).toBeUndefined();
     expect(group.pendingWorkloads()).toEqual([]);
+  });
+
+  it('offers a pending bare Pod by its name, and a workload whose selector no pod can match with no pods', () => {
+    const pods = setup(PODS);
+    pods.named('p');
+    pods.list(pod('p', { app: 'p', unschedulableSince: new Date().toISOString() }));
+    const bare = pods.group.pendingWorkloads()[0]!;
+    expect(bare.ownsPod(pod('p', { app: 'other' }))).toBe(true);
+    expect(bare.ownsPod(pod('q', { app: 'p' }))).toBe(false);
+
+    const { group, named, list } = setup(DEPLOYMENTS);
+    named('web');
+    const odd = deployment('web', { state: 'progressing' }) as { spec: { selector: unknown } };
+    odd.spec.selector = { matchExpressions: [{ key: 'app', operator: 'Near', values: ['web'] }] };
+    list(odd);
+    expect(group.pendingWorkloads()[0]!.ownsPod(pod('web-1', { app: 'web' }))).toBe(false);
   });
 
   it('without fail-fast only attaches the diagnosis', () => {

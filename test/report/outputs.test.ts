@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { outputsFor } from '../../src/report/outputs.js';
+import { completeResources, outputsFor } from '../../src/report/outputs.js';
 import { failed, fromFile, pending, ready, result, target } from './fixtures.js';
 
 describe('outputsFor', () => {
@@ -17,6 +17,16 @@ describe('outputsFor', () => {
       'release-status': '',
       clusters: '',
     });
+  });
+
+  it('takes the complete resources JSON it is given when it fits, and cuts its own when it does not', () => {
+    const whole = result(Array.from({ length: 20 }, (_, i) => ready(`web-${i}`)));
+    const complete = completeResources(whole);
+    expect(outputsFor(whole, { completeResources: complete }).resources).toBe(complete);
+    expect(outputsFor(whole).resources).toBe(complete);
+    const cut = outputsFor(whole, { maxBytes: 1000 }).resources;
+    expect(cut).toMatch(/"truncated":true/);
+    expect(outputsFor(whole, { maxBytes: 1000, completeResources: complete }).resources).toBe(cut);
   });
 
   it('gives the Helm release revision and status, and keeps opted-out targets out of failed and pending', () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseSettings } from '../../src/inputs.js';
 import { dedupe, targetsFromInputs, type TargetSpec } from '../../src/targets/index.js';
+import { parseResourceRef, targetsFromRefs } from '../../src/targets/refs.js';
 
 describe('targetsFromInputs', () => {
   let workspace: string;
@@ -73,6 +74,21 @@ describe('targetsFromInputs', () => {
     ],
   ])('%s', async (_case, inputs, expected) => {
     expect(await targetsFor(inputs)).toEqual(expected);
+  });
+});
+
+describe('targetsFromRefs', () => {
+  it('makes a named ref its own target, and a bare type a selector target', () => {
+    const parsed = ['shop/deploy/web', 'deploy/api', 'statefulsets'].map((entry) => parseResourceRef(entry));
+    const refs = parsed.map((p) => (p.ok ? p.value : { type: 'never' }));
+    const targets = targetsFromRefs(refs, 'app=web');
+    expect(targets).toEqual([
+      { type: 'deploy', namespace: 'shop', name: 'web' },
+      { type: 'deploy', name: 'api' },
+      { type: 'statefulsets', selector: 'app=web' },
+    ]);
+    expect(targets[0]).toBe(refs[0]);
+    expect(targetsFromRefs(refs, '')[2]).toEqual({ type: 'statefulsets' });
   });
 });
 
