@@ -5,7 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import { runUrl, type RunInfo } from '../summary.js';
-import { runnerContext } from './runner-context.js';
+import { runnerContext, type ContextSource } from './runner-context.js';
+
+export type { ContextSource } from './runner-context.js';
 
 export interface GitHubRunContext {
   eventName: string;
@@ -27,20 +29,6 @@ export interface GitHubRunContext {
   /** The job's numeric id (`job.check_run_id`), when known: links point at the job, and the job's own
    *  `environment:` Deployment is told apart from its sibling jobs'. */
   jobId?: number;
-}
-
-/** The part of `@actions/github`'s `Context` read here (tests pass a literal). */
-export interface ContextSource {
-  eventName: string;
-  sha: string;
-  workflow: string;
-  job: string;
-  runId: number;
-  runAttempt: number;
-  serverUrl: string;
-  apiUrl: string;
-  payload: Record<string, unknown>;
-  repo: { owner: string; repo: string };
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {

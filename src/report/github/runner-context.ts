@@ -5,7 +5,20 @@
  * (bench/RESULTS.md, memory). Those load it when they make their client (client.ts).
  */
 import { readFileSync } from 'node:fs';
-import type { ContextSource } from './run-context.js';
+
+/** The part of `@actions/github`'s `Context` the reports read (tests pass a literal). */
+export interface ContextSource {
+  eventName: string;
+  sha: string;
+  workflow: string;
+  job: string;
+  runId: number;
+  runAttempt: number;
+  serverUrl: string;
+  apiUrl: string;
+  payload: Record<string, unknown>;
+  repo: { owner: string; repo: string };
+}
 
 function payloadOf(path: string | undefined): Record<string, unknown> {
   if (!path) return {};
