@@ -45,8 +45,9 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Kill the process after this long (a hang is a failure, never a stuck test). Default 90 s. */
   killAfterMs?: number;
-  /** Called with the stdout so far after each chunk (to act on the cluster while the action waits). */
-  onStdout?: (stdout: string) => void;
+  /** Called with the stdout so far after each chunk (to act on the cluster while the action waits), and the
+   *  process's id. */
+  onStdout?: (stdout: string, pid: number) => void;
   /** Called with the stdout so far after each chunk; return a signal to send it to the process (once). */
   signalWhen?: (stdout: string) => NodeJS.Signals | undefined;
   /** Send this signal this long after the start, whatever the process is doing (start-up included). */
@@ -140,7 +141,7 @@ function spawnAction(env: Record<string, string>, cwd: string, options: RunOptio
       cancel === undefined ? [] : [setTimeout(() => child.kill('SIGINT'), cancel), setTimeout(() => child.kill('SIGTERM'), cancel + RUNNER_SIGTERM_AFTER_MS)];
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
-      options.onStdout?.(stdout);
+      options.onStdout?.(stdout, child.pid!);
       const signal = signalled ? undefined : options.signalWhen?.(stdout);
       if (signal) {
         signalled = true;
