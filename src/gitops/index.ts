@@ -88,9 +88,14 @@ export async function waitWithGitOps(cluster: Cluster, options: GitOpsWaitOption
   const timers = new Scheduler(options.time);
   const waitOver = new AbortController();
   const warnings: string[] = [];
-  const asked = options.reconcile ? askToReconcile(cluster, parents, options, timers, AbortSignal.any([cancelled, waitOver.signal]), warnings) : undefined;
+  // The parents as they stand, read once for both: the reconcile request annotates them, and the first look
+  // at their inventories judges them (one LIST per parent, not one each).
+  const firstRead: ParentObjects = parents.map(({ type, namespace, spec }) => readObjects(cluster, type, namespace, spec, cancelled).catch(() => []));
+  const asked = options.reconcile
+    ? askToReconcile(cluster, parents, firstRead, options, timers, AbortSignal.any([cancelled, waitOver.signal]), warnings)
+    : undefined;
   try {
-    const result = inventory ? await twoPhases(cluster, options, parents, timers, cancelled) : await waitWithRelease(cluster, options);
+    const result = inventory ? await twoPhases(cluster, options, parents, firstRead, timers, cancelled) : await waitWithRelease(cluster, options);
     waitOver.abort(); // a reconcile request still on its way no longer matters
     await asked;
     return warnings.length === 0 ? result : { ...result, warnings: [...new Set([...result.warnings, ...warnings])] };
@@ -100,20 +105,20 @@ export async function waitWithGitOps(cluster: Cluster, options: GitOpsWaitOption
   }
 }
 
+/** The objects of each parent spec, in the order of the specs. */
+type ParentObjects = Array<Promise<KubeObject[]>>;
+
 /** The `reconcile` input: the parents as they stand, each (and its source) annotated once; warnings to `warnings` and the live log. */
 async function askToReconcile(
   cluster: Cluster,
   parents: ParentSpec[],
+  objects: ParentObjects,
   options: GitOpsWaitOptions,
   timers: Scheduler,
   signal: AbortSignal,
   warnings: string[],
 ): Promise<void> {
-  const read = await Promise.all(
-    parents.map(async ({ kind, type, namespace, spec }) =>
-      (await readObjects(cluster, type, namespace, spec, signal).catch(() => [])).map((obj) => ({ kind, obj })),
-    ),
-  );
+  const read = await Promise.all(parents.map(async ({ kind }, i) => (await objects[i]!).map((obj) => ({ kind, obj }))));
   const warn = (message: string) => {
     if (warnings.includes(message)) return;
     warnings.push(message);
@@ -122,7 +127,14 @@ async function askToReconcile(
   await requestReconciliation(cluster, { parents: read.flat(), now: timers.now(), signal, warn, say: (line) => options.say(line) });
 }
 
-async function twoPhases(cluster: Cluster, options: GitOpsWaitOptions, parents: ParentSpec[], timers: Scheduler, cancelled: AbortSignal): Promise<RunResult> {
+async function twoPhases(
+  cluster: Cluster,
+  options: GitOpsWaitOptions,
+  parents: ParentSpec[],
+  firstRead: ParentObjects,
+  timers: Scheduler,
+  cancelled: AbortSignal,
+): Promise<RunResult> {
   const started = timers.now();
   const warned = new Set<string>();
   const warn = (message: string) => {
@@ -136,8 +148,10 @@ async function twoPhases(cluster: Cluster, options: GitOpsWaitOptions, parents: 
   // The engine watches the parents (they are targets): the parents are read again when one of them changes
   // as the engine sees it, not every poll interval (a LIST beside the watch), with a slow read as a net.
   const poll = (async () => {
+    let objects: ParentObjects | undefined = firstRead;
     while (!deadline.aborted && !inventoryReadable.signal.aborted) {
-      read = await readParents(cluster, parents, options, deadline, warn);
+      read = await readParents(cluster, parents, options, deadline, warn, objects);
+      objects = undefined; // read afresh from now on
       if (read.length > 0 && read.every((p) => p.targets)) return inventoryReadable.abort();
       await timers.sleep(Math.max(options.pollIntervalMs, PARENT_REREAD_MS));
     }
@@ -209,10 +223,12 @@ async function readParents(
   options: GitOpsWaitOptions,
   signal: AbortSignal,
   warn: (message: string) => void,
+  /** The parents' objects already read (the run's first read), else read now. */
+  read?: ParentObjects,
 ): Promise<ReadParent[]> {
-  const read = await Promise.all(
-    parents.map(async ({ kind, type, namespace, spec }) => {
-      const objects = await readObjects(cluster, type, namespace, spec, signal);
+  const found = await Promise.all(
+    parents.map(async ({ kind, type, namespace, spec }, i) => {
+      const objects = await (read?.[i] ?? readObjects(cluster, type, namespace, spec, signal));
       return Promise.all(
         objects.map(async (obj): Promise<ReadParent> => {
           const metadata = (obj.metadata ?? {}) as { name?: string; namespace?: string };
@@ -225,7 +241,7 @@ async function readParents(
       );
     }),
   );
-  return read.flat();
+  return found.flat();
 }
 
 /**

@@ -101,6 +101,30 @@ describe('reconcile: true', () => {
     expect(resourcesOf(run.outputs)).toMatchObject([{ kind: 'Kustomization', name: 'apps', status: 'Current', message: `Applied revision: ${NEW}` }]);
   }, 120_000);
 
+  it('with the inventory on too, the parents are read once for both: no more LISTs than without reconcile', async () => {
+    const lists = (ns: string) => cluster.counters.requests().filter((r) => r.verb === 'list' && r.resource === 'kustomizations' && r.namespace === ns).length;
+    const counts: number[] = [];
+    for (const reconcile of ['false', 'true']) {
+      const ns = `reconcile-inventory-${reconcile}`;
+      // Flux never applies the commit: the run waits on the parent alone until its short deadline.
+      createFluxObjects(ns);
+      const run = await runAction({
+        kubeconfig: cluster.kubeconfig({ namespace: ns }),
+        resources: `${KUSTOMIZATION}/apps`,
+        revision: SHORT,
+        reconcile,
+        timeout: '3s',
+      });
+      expect(run.outputs.result).toBe('timeout');
+      counts.push(lists(ns));
+    }
+    // The engine's LIST, the wing's first read (which the reconcile request shares) and a read when the parent
+    // changes: asking to reconcile adds none (it added one when it read the parents itself: 3 and 4).
+    const [without, withReconcile] = counts;
+    expect(without).toBeGreaterThanOrEqual(2);
+    expect(withReconcile).toBeLessThanOrEqual(without!);
+  }, 60_000);
+
   it('without patch: exactly one warning naming the verb and the resources, and the step still succeeds', async () => {
     const ns = 'reconcile-forbidden';
     createFluxObjects(ns);
