@@ -30,6 +30,8 @@ export class Faults {
   private readonly failRules: FailRule[] = [];
   private readonly goneRules: GoneRule[] = [];
   private latencyMs = 0;
+  /** Extra latency of one verb on one resource (`list deployments`): one type's LIST answering later than another's. */
+  private readonly slowRequests = new Map<string, number>();
   private unavailableUntil = 0;
   private refusingUntil = 0;
   readonly watches = new Set<OpenWatch>();
@@ -48,6 +50,18 @@ export class Faults {
 
   latency(ms: number): void {
     this.latencyMs = Math.max(0, ms);
+  }
+
+  /** Every `verb` request on `resource` (plural) is answered `ms` later (0: no longer slowed). */
+  slow(verb: string, resource: string, ms: number): void {
+    if (ms > 0) this.slowRequests.set(`${verb} ${resource}`, ms);
+    else this.slowRequests.delete(`${verb} ${resource}`);
+  }
+
+  /** Waits out the extra latency of this verb on this resource, if `slow` set one. */
+  async delayRequest(verb: string, resource: string): Promise<void> {
+    const ms = this.slowRequests.get(`${verb} ${resource}`) ?? 0;
+    if (ms > 0) await sleep(ms);
   }
 
   /** Requests arriving in the next `ms` are held until it ends; open watches are dropped at once, as

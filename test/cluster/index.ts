@@ -56,6 +56,8 @@ export interface TestCluster {
     failNext(count: number, opts: { status: 500 | 429 | 503; retryAfterSeconds?: number; verb?: string; resource?: string }): void;
     goneOnNextWatch(opts?: { resource?: string; count?: number }): void;
     latency(ms: number): void;
+    /** Addition: every `verb` request on `resource` (plural) answers `ms` later, e.g. one type's LIST after another's. */
+    slow(verb: string, resource: string, ms: number): void;
     unavailable(ms: number): void;
     /** Addition: drop every connection (open and new) for `ms`, as a server process that is down. */
     refuse(ms: number): void;
@@ -165,6 +167,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<TestCl
       failNext: (count, opts) => faults.failNext(count, opts),
       goneOnNextWatch: (opts) => faults.goneOnNextWatch(opts),
       latency: (ms) => faults.latency(ms),
+      slow: (verb, resource, ms) => faults.slow(verb, resource, ms),
       unavailable: (ms) => faults.unavailable(ms),
       refuse: (ms) => {
         faults.refuse(ms);

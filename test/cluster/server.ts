@@ -107,6 +107,7 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   if (!deps.authorizer.authorize(user, { verb, group: target.type.group, resource, namespace: target.namespace })) {
     return sendError(res, errors.forbidden(user, verb, target.type, resource, target.namespace, target.name), rec);
   }
+  await deps.faults.delayRequest(verb, target.type.plural);
   const injected = deps.faults.injectedError(verb, target.type.plural);
   if (injected) return sendError(res, injected, rec);
   if (target.subresource === 'scale' && target.type.scaleSubresource && ['get', 'update', 'patch'].includes(verb)) {
