@@ -287,9 +287,24 @@ export class GroupState {
     }
   }
 
+  /** Its first LIST has answered, or was refused for good: its targets stand as the server has them. */
+  get listed(): boolean {
+    return this.synced || this.refused;
+  }
+
   /** At the deadline: a group whose first LIST never came back says so instead of "waiting". */
   deadlinePassed(): void {
-    if (!this.synced && !this.failedToList) this.unavailable(`the API server did not answer the list of ${this.description} in time`, false);
+    this.notListedBecause(`the API server did not answer the list of ${this.description} in time`);
+  }
+
+  /** The wait ended early (`why`: fail-fast, a cancel) and the last look's budget ran out before this group's
+   *  first LIST answered: its targets say so, unless a failed LIST already says why they are unknown. */
+  stoppedBeforeList(why: string): void {
+    this.notListedBecause(`not checked: the wait stopped (${why}) before the API server answered the list of ${this.description}`);
+  }
+
+  private notListedBecause(message: string): void {
+    if (!this.synced && !this.failedToList) this.unavailable(message, false);
   }
 
   /** The group cannot be listed: its targets say why (until a LIST succeeds). */

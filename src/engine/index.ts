@@ -29,6 +29,13 @@ import type { EngineOptions, EngineResult } from './types.js';
 export type * from './types.js';
 
 const HEARTBEAT_MS = 30_000;
+/**
+ * When the verdict is known early (fail-fast, a cancel, an input problem), how long the groups whose first
+ * LIST has not answered yet may still answer it: every target is then reported as it stands on the server
+ * (a ready StatefulSet as Current, a failed Job in `failed`), not as "waiting for the first list". A
+ * healthy server answers in milliseconds; one that does not costs the step at most this, within `timeout`.
+ */
+export const LAST_LOOK_MS = 3_000;
 /** What every target says until its type is known: one update for all of them. */
 const RESOLVING = { status: 'Unknown', message: 'resolving the resource type', done: false } as const;
 
@@ -79,6 +86,8 @@ class Engine {
   private finished = false;
   private outcome: Outcome = 'timeout';
   private cancelled = false;
+  /** The verdict known before every group was listed: the wait ends once they are (or LAST_LOOK_MS has passed). */
+  private ending?: { outcome: () => Outcome; cancelled: boolean; why: string };
   private finishWait!: () => void;
   private readonly groupContext: GroupContext;
   /** A tiny interval would turn polling into a busy loop against the server. */
@@ -281,11 +290,18 @@ class Engine {
   /** Decides as soon as the outcome is known. Cheap: called after every event. */
   private check(): void {
     if (this.finished) return;
+    if (this.ending) return this.endOnceListed();
     const { tracker } = this;
-    // The inputs name at most MAX_TARGETS (src/targets/); a selector's matches count too.
-    if (tracker.size > MAX_TARGETS) this.error ??= this.tooManyMatches();
-    if (this.error) return this.finish('failed'); // an ambiguous type: bad input, fail at once
-    if (this.options.failFast && tracker.failed > 0) return this.finish('failed');
+    // The inputs name at most MAX_TARGETS (src/targets/); a selector's matches count too: no more LISTs then.
+    if (tracker.size > MAX_TARGETS) {
+      this.error ??= this.tooManyMatches();
+      return this.finish('failed');
+    }
+    // A cluster that cannot be used lists nothing either; any other bad input (an ambiguous type) fails at
+    // once, after the last look at the other targets.
+    if (this.error?.input === 'kubeconfig') return this.finish('failed');
+    if (this.error) return this.endEarly(() => 'failed', false, `Input "${this.error.input}" is wrong`);
+    if (this.options.failFast && tracker.failed > 0) return this.endEarly(() => 'failed', false, `fail-fast: ${this.firstFailed()} failed`);
     if (tracker.pending === 0) {
       if (!this.resolver.done || ![...this.groups.values()].every((g) => g.state.settled)) return;
       if (this.stability && this.needsWindow() && !this.stability.allReady()) return;
@@ -308,6 +324,32 @@ class Engine {
     return 'the wait cannot progress';
   }
 
+  /** The first failed target, as the log names it: `Deployment/web`. */
+  private firstFailed(): string {
+    for (const entry of this.entries) for (const state of statesOf(entry)) if (state.failed()) return `${state.report.kind}/${state.report.name}`;
+    return 'a target';
+  }
+
+  /** The verdict is known before the deadline: take the last look (LAST_LOOK_MS), then finish. */
+  private endEarly(outcome: () => Outcome, cancelled: boolean, why: string): void {
+    if (this.ending || this.finished) return;
+    this.ending = { outcome, cancelled, why };
+    this.timers.after(Math.min(LAST_LOOK_MS, this.deadlineAt - this.timers.now()), () => this.endNow());
+    this.endOnceListed();
+  }
+
+  private endOnceListed(): void {
+    // Before the followers start (a cancel during discovery) nothing has been listed yet.
+    if (this.running && [...this.groups.values()].every((g) => g.state.listed)) this.endNow();
+  }
+
+  /** Ends the early-decided wait now: a group still not listed says why its targets were not checked. */
+  private endNow(): void {
+    if (!this.ending || this.finished) return;
+    for (const group of this.groups.values()) group.state.stoppedBeforeList(this.ending.why);
+    this.finish(this.ending.outcome(), this.ending.cancelled);
+  }
+
   private finish(outcome: Outcome, cancelled = false): void {
     if (this.finished) return;
     this.resolver.sayUnserved();
@@ -322,6 +364,7 @@ class Engine {
   private startClocks(): void {
     this.deadlineAt = this.timers.now() + this.options.timeoutMs;
     this.timers.after(this.options.timeoutMs, () => {
+      if (this.ending) return this.endNow();
       for (const group of this.groups.values()) group.state.deadlinePassed();
       if (this.stability?.running && this.tracker.pending === 0) {
         this.unstable = `did not stay ready for ${formatWindow(this.options.stableForMs ?? 0)} (stable-for) before the timeout`;
@@ -338,8 +381,9 @@ class Engine {
     });
     const { signal } = this.options;
     const onAbort = () => {
-      const outcome = this.tracker.pending === 0 ? 'ready' : this.tracker.failed > 0 ? 'failed' : 'timeout';
-      this.finish(outcome, true);
+      // The outcome as it stands when the last look is over.
+      const outcome = (): Outcome => (this.tracker.pending === 0 ? 'ready' : this.tracker.failed > 0 ? 'failed' : 'timeout');
+      this.endEarly(outcome, true, 'cancelled');
     };
     if (signal?.aborted) onAbort();
     else signal?.addEventListener('abort', onAbort, { once: true });
