@@ -33,7 +33,7 @@ export async function explainResult(client: KubeClient, result: RunResult, setti
   // early left them on their way: their pods starting up are no finding.
   const atDeadline = result.outcome === 'timeout' || (result.outcome === 'failed' && !settings.failFast && !result.error);
   const asked = result.targets.map((t) => (t.status === 'Failed' || atDeadline ? t : { ...t, done: true }));
-  const { explanations, warnings } = await explainTargets(client, asked, {
+  const { explanations, diagnoses, warnings } = await explainTargets(client, asked, {
     logLines: settings.logs ? settings.logLines : 0,
     mask: options.mask,
     ...(options.signal ? { signal: options.signal } : {}),
@@ -45,7 +45,10 @@ export async function explainResult(client: KubeClient, result: RunResult, setti
     ...result,
     targets: result.targets.map((target, i) => {
       const explanation = explanations[i];
-      return explanation ? withPodCause({ ...target, explanation }) : target;
+      if (!explanation) return target;
+      // A target decided at its first look (fail-fast) was never diagnosed by the engine: its pods say why now.
+      const diagnosis = target.diagnosis ?? diagnoses[i];
+      return withPodCause({ ...target, explanation, ...(diagnosis ? { diagnosis } : {}) });
     }),
     warnings: [...result.warnings, ...warnings],
   };

@@ -8,9 +8,11 @@
 import type { KubeClient } from '../kube/client.js';
 import { ApiError, listPages } from '../kube/index.js';
 import { readContainerLogs, type LogRead } from '../kube/logs.js';
+import { diagnosePods } from '../status/diagnose.js';
 import { explainFailedJob, explainFailedPod } from '../status/explain-failure.js';
-import { podsToExplain, type ContainerToExplain } from '../status/explain-pods.js';
+import { podsToExplain, type ContainerToExplain, type PodToExplain } from '../status/explain-pods.js';
 import type { ContainerLogView, TargetExplanation, TargetReport } from '../result.js';
+import type { Diagnosis } from '../status/types.js';
 import { realTime, timeoutSignal, type Time } from '../time.js';
 import { withKind } from '../kube/index.js';
 
@@ -34,6 +36,9 @@ export interface ExplainOptions {
 export interface ExplainResult {
   /** Aligned with the targets given: undefined for those not explained (done, other kinds, over the cap). */
   explanations: Array<TargetExplanation | undefined>;
+  /** Aligned with the targets: the pod diagnosis of a workload explained by its pods (not a failed Job or Pod,
+   *  whose failure says it), for a target the engine had not diagnosed yet (one decided at its first look). */
+  diagnoses: Array<Diagnosis | undefined>;
   warnings: string[];
 }
 
@@ -70,11 +75,13 @@ export async function explainTargets(client: KubeClient, targets: readonly Targe
     .slice(0, options.maxTargets ?? DEFAULT_MAX_TARGETS);
   const warnings: string[] = [];
   const explanations: Array<TargetExplanation | undefined> = targets.map(() => undefined);
-  if (chosen.length === 0) return { explanations, warnings };
+  const diagnoses: Array<Diagnosis | undefined> = targets.map(() => undefined);
+  if (chosen.length === 0) return { explanations, diagnoses, warnings };
+  const time = options.time ?? realTime;
 
   // A server that answers none of the first LISTs within FIRST_ANSWER_MS after the wait is hung or gone:
   // the step is not held past its deadline for the whole budget to find that out again.
-  const unanswered = timeoutSignal(options.time ?? realTime, FIRST_ANSWER_MS);
+  const unanswered = timeoutSignal(time, FIRST_ANSWER_MS);
   const signal = AbortSignal.any([...(options.signal ? [options.signal] : []), AbortSignal.timeout(budgetMs), unanswered.signal]);
   const request = { signal, timeoutMs: budgetMs };
   const warn = (message: string) => {
@@ -116,7 +123,7 @@ export async function explainTargets(client: KubeClient, targets: readonly Targe
   };
 
   const explained = await Promise.all(
-    chosen.map(async ({ target }, i) => {
+    chosen.map(async ({ target, index }, i) => {
       const object = objects[i];
       if (object === undefined) return undefined;
       const data = await namespaceData(target.namespace);
@@ -133,6 +140,7 @@ export async function explainTargets(client: KubeClient, targets: readonly Targe
         events: data.events,
         ...(maxPods !== undefined ? { max: maxPods } : {}),
       });
+      diagnoses[index] = diagnosisOf(pods, data, new Date(time.now()));
       return { pods };
     }),
   );
@@ -163,7 +171,15 @@ export async function explainTargets(client: KubeClient, targets: readonly Targe
     );
     explanations[index] = { ...e, logs };
   });
-  return { explanations, warnings };
+  return { explanations, diagnoses, warnings };
+}
+
+/** The explained pods' diagnosis, as the engine's diagnoser words it; undefined when they show no problem. */
+function diagnosisOf(pods: readonly PodToExplain[], data: Namespace, now: Date): Diagnosis | undefined {
+  const names = new Set(pods.map((pod) => pod.name));
+  const explained = data.pods.filter((pod) => names.has((pod as { metadata?: { name?: string } }).metadata?.name ?? ''));
+  const diagnosis = diagnosePods(explained, data.events, { now });
+  return diagnosis.problems.length > 0 || diagnosis.events.length > 0 ? diagnosis : undefined;
 }
 
 async function listNamespace(

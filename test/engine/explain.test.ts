@@ -84,6 +84,15 @@ describe('explainTargets', () => {
     expect(web!.logs[0]!.request.noLogs).toMatch(/^(ImagePullBackOff|ErrImagePull): /);
   });
 
+  it("diagnoses the explained workloads' pods, as the engine would have, but not a failed Job (its failure says it)", async () => {
+    const { diagnoses } = await explainTargets(client(), TARGETS, options);
+    expect(diagnoses.map((d) => d !== undefined)).toEqual([true, false, false, false, true, false]);
+    const [api, , , , web] = diagnoses;
+    expect(api!.problems[0]).toMatchObject({ container: 'app', reason: 'CrashLoopBackOff' });
+    expect(web!.problems[0]!.reason).toMatch(/^(ImagePullBackOff|ErrImagePull)$/);
+    expect(web!.summary).toContain(`pod ${web!.problems[0]!.pod}: container app:`);
+  });
+
   it('reads no logs with logLines 0, but still says why a container has none', async () => {
     cluster.counters.reset();
     const { explanations } = await explainTargets(client(), TARGETS, { ...options, logLines: 0 });
