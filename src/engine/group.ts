@@ -29,7 +29,6 @@ export interface GroupContext {
   tracker: Tracker;
   waitFor: WaitFor;
   jobCompletion: boolean;
-  failFast: boolean;
   now(): Date;
   /** Call `run` at `atMs` (epoch ms) unless the engine has ended. */
   schedule(atMs: number, run: () => void): void;
@@ -435,9 +434,10 @@ export class GroupState {
     }
     slot.pendingSince ??= this.ctx.now().getTime();
     slot.state.setDiagnosis(slot.diagnosis);
-    // A pod that cannot recover (an image that does not exist) fails a `ready` wait early; a condition or
-    // jsonpath goal still waits for what the user named, with the pods' cause in its report.
-    if (this.ctx.failFast && failureEndsWait(this.ctx.waitFor) && slot.diagnosis?.unrecoverable && reported.status !== 'Failed') {
+    // A pod that cannot recover (an image that does not exist) makes a `ready` target Failed, with or without
+    // fail-fast (which decides only whether the wait stops then); a condition or jsonpath goal still waits for
+    // what the user named, with the pods' cause in its report.
+    if (failureEndsWait(this.ctx.waitFor) && slot.diagnosis?.unrecoverable && reported.status !== 'Failed') {
       slot.state.update({ ...reported, status: 'Failed', message: slot.diagnosis.summary });
       return;
     }

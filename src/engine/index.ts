@@ -117,7 +117,6 @@ class Engine {
       tracker: this.tracker,
       waitFor: options.waitFor,
       jobCompletion: options.jobCompletion,
-      failFast: options.failFast,
       now: () => new Date(this.timers.now()),
       schedule: (atMs, run) =>
         this.timers.at(atMs, () => {

@@ -7,10 +7,17 @@
 import type { TargetReport } from '../result.js';
 
 export function withPodCause(target: TargetReport): TargetReport {
-  if (target.done || !(target.status === 'InProgress' || (target.status === 'Failed' && !target.explanation?.failure))) return target;
+  if (target.done || !(target.status === 'InProgress' || failedByItsOwnStatus(target))) return target;
   // The engine's diagnosis, else what the explain step read after the wait (the diagnosis waits for its grace).
   const problem = target.diagnosis?.problems[0] ?? target.explanation?.pods.flatMap((p) => p.containers)[0];
   if (!problem?.reason || target.message.includes(problem.reason)) return target;
-  const cause = `${problem.reason} in ${problem.init ? 'init container' : 'container'} ${problem.container}`;
+  // A pod-level problem (Unschedulable) names no container.
+  const cause = problem.container ? `${problem.reason} in ${problem.init ? 'init container' : 'container'} ${problem.container}` : problem.reason;
   return { ...target, message: target.message ? `${target.message}; ${cause}` : cause };
+}
+
+/** A workload Failed by its own status (`Progress deadline exceeded`), whose pods say why. A failed Job or
+ *  Pod is explained by its failure instead, and a bare Pod's status already is its pod's. */
+function failedByItsOwnStatus(target: TargetReport): boolean {
+  return target.status === 'Failed' && target.kind !== 'Pod' && !target.explanation?.failure;
 }

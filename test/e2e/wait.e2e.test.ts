@@ -86,6 +86,23 @@ describe('kubewait end to end', () => {
     expect(titles).not.toContain('Deployment nofailfast/web');
   }, 150_000);
 
+  it('with fail-fast: false, a crash loop is Failed as with fail-fast, only the wait goes on to the deadline', async () => {
+    cluster.create(deployment('api', { namespace: 'loopnofailfast', podFailure: 'CrashLoopBackOff' }));
+    cluster.create(deployment('web', { namespace: 'loopnofailfast', readyAfterMs: 300 }));
+
+    const run = await runAction({
+      kubeconfig: cluster.kubeconfig({ namespace: 'loopnofailfast' }),
+      resources: 'deployment/api, deployment/web',
+      timeout: '8s',
+      'poll-interval': '1s',
+      'fail-fast': 'false',
+    });
+
+    expect(run.outputs).toMatchObject({ result: 'failed', failed: 'loopnofailfast/Deployment/api', pending: 'loopnofailfast/Deployment/api' });
+    expect(statusByRef(run.outputs)).toEqual({ 'loopnofailfast/Deployment/api': 'Failed', 'loopnofailfast/Deployment/web': 'Current' });
+    expect(Number(run.outputs.duration)).toBeGreaterThanOrEqual(8); // it waited to the deadline: fail-fast is off
+  }, 150_000);
+
   it('fails fast on a bad image and says why in the annotation', async () => {
     cluster.create(deployment('api', { namespace: 'bad', podFailure: 'ImagePullBackOff', image: 'registry.example.com/api:v2' }));
     cluster.create(deployment('web', { namespace: 'bad', readyAfterMs: 300 }));

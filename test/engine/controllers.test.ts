@@ -114,14 +114,15 @@ describe('failures, fail-fast with the reason', () => {
     expect(result.targets[0]?.message).toMatch(/BackoffLimitExceeded|backoff limit/i);
   });
 
-  it('without fail-fast, waits to the deadline and still reports the diagnosis', async () => {
+  it('without fail-fast, judges the crash loop Failed as with it, and waits to the deadline', async () => {
     const ns = namespace(server, 'no-fail-fast');
     server.create(deployment('web', { namespace: ns, podAnnotations: { 'kubewait.test/pod-failure': 'CrashLoopBackOff' } }));
     // The simulated kubelet works in real time, the engine on virtual time: its pods crash first, then the wait runs to its deadline.
     await server.waitFor(() => server.list('v1', 'Pod', ns).some((p) => JSON.stringify(p.status ?? {}).includes('CrashLoopBackOff')));
     const result = await runVirtual(server, [{ type: 'deploy', name: 'web', namespace: ns }], { timeoutMs: 4000, failFast: false });
-    expect(result.outcome).toBe('timeout');
-    expect(result.targets[0]?.status).toBe('InProgress');
+    expect(result.outcome).toBe('failed');
+    expect(result.durationSeconds).toBe(4); // the deadline, on virtual time: fail-fast: false did not stop it
+    expect(result.targets[0]?.status).toBe('Failed');
     expect(result.targets[0]?.diagnosis?.summary).toMatch(/CrashLoopBackOff/);
   });
 

@@ -41,7 +41,6 @@ function setup(opts: { statusGraceMs?: number; crd?: boolean; healthRules?: Grou
     tracker,
     waitFor: { kind: 'ready' },
     jobCompletion: true,
-    failFast: true,
     now: () => new Date(now),
     schedule: (at, run) => timers.push({ at, run }),
     workloadPending: () => undefined,

@@ -34,7 +34,7 @@ const CONFIGMAPS: ResourceType = {
 };
 const PODS: ResourceType = { group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true, singular: 'pod', shortNames: ['po'], verbs: [] };
 
-function setup(type: ResourceType, opts: { waitFor?: WaitFor; failFast?: boolean; now?: () => Date } = {}) {
+function setup(type: ResourceType, opts: { waitFor?: WaitFor; now?: () => Date } = {}) {
   const transitions: Array<[string, string | undefined, string]> = [];
   const observer: EngineObserver = { transition: (t, previous) => transitions.push([t.name || `(${t.selector})`, previous, t.status]) };
   const tracker = new Tracker(observer);
@@ -45,7 +45,6 @@ function setup(type: ResourceType, opts: { waitFor?: WaitFor; failFast?: boolean
     tracker,
     waitFor: opts.waitFor ?? { kind: 'ready' },
     jobCompletion: true,
-    failFast: opts.failFast ?? true,
     now: opts.now ?? (() => new Date()),
     schedule: (at, run) => scheduled.push({ at, run }),
     workloadPending: (ns) => pendingNamespaces.push(ns),
@@ -289,18 +288,10 @@ describe('pod diagnosis and time', () => {
     expect(group.pendingWorkloads()[0]!.ownsPod(pod('web-1', { app: 'web' }))).toBe(false);
   });
 
-  it('without fail-fast only attaches the diagnosis', () => {
-    const { group, named, list } = setup(DEPLOYMENTS, { failFast: false });
-    const web = named('web');
-    list(deployment('web', { state: 'progressing' }));
-    group.pendingWorkloads()[0]!.apply(unrecoverable);
-    expect(web.report).toMatchObject({ status: 'InProgress', diagnosis: unrecoverable });
-  });
-
   it.each<WaitFor>([
     { kind: 'condition', type: 'Available', value: 'True' },
     { kind: 'jsonpath', expression: '{.status.readyReplicas}', value: '1' },
-  ])('with fail-fast, a %j goal keeps waiting with the diagnosis attached (as kubectl wait)', (waitFor) => {
+  ])('a %j goal keeps waiting with the diagnosis attached (as kubectl wait)', (waitFor) => {
     const { group, named, list, tracker } = setup(DEPLOYMENTS, { waitFor });
     const web = named('web');
     list(deployment('web', { state: 'progressing' }));
