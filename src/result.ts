@@ -174,6 +174,20 @@ export interface EngineObserver {
   heartbeat?(pending: TargetReport[], elapsedSeconds: number): void;
 }
 
+/** What a target says before its object was first read: the engine's words while its type resolves or its
+ *  group's first LIST is on its way, not a status of the object. */
+export const RESOLVING_MESSAGE = 'resolving the resource type';
+const FIRST_LIST = 'waiting for the first list of';
+export function firstListMessage(group: string): string {
+  return `${FIRST_LIST} ${group}`;
+}
+
+/** Whether `target` only says it was not read yet (RESOLVING_MESSAGE, firstListMessage): the live log shows
+ *  its first status once it is known rather than this. */
+export function notReadYet(target: Pick<TargetReport, 'status' | 'message'>): boolean {
+  return target.status === 'Unknown' && (target.message === RESOLVING_MESSAGE || target.message.startsWith(`${FIRST_LIST} `));
+}
+
 /** A target's `source` for its report, with `file` and `line` in words (absent without a source). */
 export function reportedSource(source: TargetSource | undefined): Pick<TargetReport, 'source' | 'file' | 'line'> {
   return source ? { source, file: documentName(source), line: source.line } : {};

@@ -23,6 +23,7 @@ import type { LabelMatcher, Labels } from './labels.js';
 import type { SelectorSet } from './selector-set.js';
 import type { TargetState, Tracker, Update } from './tracker.js';
 import type { WantedRevision } from '../settings.js';
+import { firstListMessage } from '../result.js';
 import type { HealthRules, WaitFor } from './types.js';
 
 export interface GroupContext {
@@ -144,7 +145,7 @@ export class GroupState {
     const { waitFor, jobCompletion, statusGraceMs, healthRules, paused, revision } = ctx;
     this.judge = new Judge(type, namespace, { waitFor, jobCompletion, statusGraceMs, healthRules, paused, ...(revision ? { revision } : {}) });
     this.apiVersion = groupVersion(type.group, type.version);
-    this.waitingForList = { status: 'Unknown', message: `waiting for the first list of ${this.description}`, done: false };
+    this.waitingForList = { status: 'Unknown', message: firstListMessage(this.description), done: false };
   }
 
   /** What the user reads: `deployments.apps in namespace "shop"`. */

@@ -23,7 +23,7 @@ import { StatusSubresources } from './crds.js';
 import { formatWindow, StabilityWindow, type StableWorkload } from './stability.js';
 import { Tracker } from './tracker.js';
 import type { Identity, TargetState } from './tracker.js';
-import type { EngineObserver, Outcome, TargetReport } from '../result.js';
+import { RESOLVING_MESSAGE, type EngineObserver, type Outcome, type TargetReport } from '../result.js';
 import type { EngineOptions, EngineResult } from './types.js';
 
 export type * from './types.js';
@@ -37,7 +37,7 @@ const HEARTBEAT_MS = 30_000;
  */
 export const LAST_LOOK_MS = 3_000;
 /** What every target says until its type is known: one update for all of them. */
-const RESOLVING = { status: 'Unknown', message: 'resolving the resource type', done: false } as const;
+const RESOLVING = { status: 'Unknown', message: RESOLVING_MESSAGE, done: false } as const;
 
 export async function waitForTargets(cluster: Cluster, options: EngineOptions): Promise<EngineResult> {
   return new Engine(cluster, options).run();

@@ -2,7 +2,7 @@
  * The live log: what a user watching the step sees while kubewait waits.
  * Line formatting is pure; `createLiveLog` only routes lines to a `LogSink` (the shell's `ReportWriter`).
  */
-import type { EngineObserver, RunResult as EngineResult, TargetReport } from '../result.js';
+import { notReadYet, type EngineObserver, type RunResult as EngineResult, type TargetReport } from '../result.js';
 import { publicResult } from './outputs.js';
 import { isSelectorPlaceholder, memberJoinedLine, selectorExpansionLine } from './selector-log.js';
 import type { WaitFor } from '../settings.js';
@@ -29,9 +29,11 @@ export function resolvedHeading(count: number, waitFor: WaitFor): string {
   return `Waiting for ${targetCount(count)} to ${goal}`;
 }
 
-/** `deployment/web (shop)  apps/v1  from k8s/web.yaml:12  InProgress: Replicas: 0/3` */
+/** `deployment/web (shop)  apps/v1  from k8s/web.yaml:12  InProgress: Replicas: 0/3`; a target not read yet
+ *  (`notReadYet`) without a state: its first one follows once it is known. */
 export function resolvedLine(target: TargetReport): string {
   const source = target.file ? `  from ${fileLine(target)}` : '';
+  if (notReadYet(target)) return `${logRef(target)}  ${target.apiVersion}${source}`;
   const state = target.message ? `${target.status}: ${oneLine(target.message)}` : target.status;
   return `${logRef(target)}  ${target.apiVersion}${source}  ${truncate(state, MESSAGE_MAX)}`;
 }
@@ -48,18 +50,31 @@ export function transitionLine(target: TargetReport, previous: Status | undefine
   return `${logRef(target)}: ${change} after ${formatSeconds(at)}${message ? `: ${truncate(message, MESSAGE_MAX)}` : ''}`;
 }
 
-/** `Still waiting after 30.0s for 2 of 5 targets:` then one indented line per pending target,
- *  at most `names` of them, then `and N more`. */
-export function heartbeatLines(pending: readonly TargetReport[], elapsedSeconds: number, total: number, names = 10): string[] {
+/** `Still waiting after 30.0s for 2 of 5 targets:` then one indented line per pending target, at most `names`
+ *  of them, then `and N more`. Failed targets (the wait goes on past them without fail-fast) are not "waiting":
+ *  they follow under their own header. */
+export function heartbeatLines(notDone: readonly TargetReport[], elapsedSeconds: number, total: number, names = 10): string[] {
+  const failed = notDone.filter((t) => t.status === 'Failed');
+  const waiting = notDone.filter((t) => t.status !== 'Failed');
   const of = total > 0 ? ` of ${total}` : '';
-  const header = `Still waiting after ${formatSeconds(elapsedSeconds)} for ${pending.length}${of} target${pending.length === 1 && !of ? '' : 's'}:`;
-  const shown = pending.slice(0, names).map((target) => {
+  const count = (n: number) => `${n}${of} target${n === 1 && !of ? '' : 's'}`;
+  const lines =
+    waiting.length > 0 || failed.length === 0
+      ? [`Still waiting after ${formatSeconds(elapsedSeconds)} for ${count(waiting.length)}:`, ...listed(waiting, names)]
+      : [];
+  if (failed.length > 0)
+    lines.push(`Failed after ${formatSeconds(elapsedSeconds)}, ${count(failed.length)} (fail-fast is off: the wait goes on):`, ...listed(failed, names));
+  return lines;
+}
+
+/** One indented line per target with its reason, at most `names`, then `and N more`. */
+function listed(targets: readonly TargetReport[], names: number): string[] {
+  const shown = targets.slice(0, names).map((target) => {
     const why = diagnosisLines(target.diagnosis, { containers: 1, events: 0, alreadySaid: target.message })[0];
     const message = [oneLine(target.message), why && oneLine(why)].filter(Boolean).join('; ');
     return `  ${logRef(target)}: ${target.status}${message ? `: ${truncate(message, 160)}` : ''}`;
   });
-  const more = pending.length > names ? [`  and ${pending.length - names} more`] : [];
-  return [header, ...shown, ...more];
+  return targets.length > names ? [...shown, `  and ${targets.length - names} more`] : shown;
 }
 
 /**
@@ -101,6 +116,8 @@ export function createLiveLog(sink: LogSink, options: LiveLogOptions): EngineObs
   /** Selector placeholders: they stand for objects not listed yet, and are not counted as targets. */
   let placeholders = 0;
   const members = new Set<TargetReport>();
+  /** Listed without a state (not read yet): their first status is said as it is, not as a change from Unknown. */
+  const unread = new Set<TargetReport>();
   const lone = (options.resources?.length ?? 0) === 0 && (options.manifests?.length ?? 0) === 0;
   // The engine says what it waits for: an uninstalling Helm release is a deletion wait whatever wait-for says.
   let goal = options.waitFor;
@@ -115,7 +132,10 @@ export function createLiveLog(sink: LogSink, options: LiveLogOptions): EngineObs
         total === 0 && placeholders > 0 ? `${resolvedHeading(0, goal).replace('0 targets', 'the targets a selector matches')}` : resolvedHeading(total, goal);
       sink.startGroup(heading);
       try {
-        for (const target of targets) sink.info(isSelectorPlaceholder(target) ? selectorExpansionLine(target, lone) : resolvedLine(target));
+        for (const target of targets) {
+          if (notReadYet(target)) unread.add(target);
+          sink.info(isSelectorPlaceholder(target) ? selectorExpansionLine(target, lone) : resolvedLine(target));
+        }
       } finally {
         sink.endGroup();
       }
@@ -128,7 +148,9 @@ export function createLiveLog(sink: LogSink, options: LiveLogOptions): EngineObs
         total++;
         sink.info(memberJoinedLine(target, total));
       }
-      sink.info(transitionLine(target, previous, goal));
+      // Still not read (a type resolved mid-wait, now waiting for its list): nothing new to say.
+      if (unread.has(target) && notReadYet(target)) return;
+      sink.info(transitionLine(target, unread.delete(target) ? undefined : previous, goal));
     },
     warning(message) {
       sink.warning(message);

@@ -229,9 +229,16 @@ function targetRow(target: TargetReport, ctx: SummaryContext, limits: SummaryLim
     resourceCell(target, ctx.run),
     cell(target.namespace),
     `${statusSymbol(target)} ${target.status}`,
-    target.done && !target.optedOut ? (doneFromTheStart(target) ? '' : formatSeconds(target.seconds)) : '—',
+    timeToGoal(target, ctx.waitFor),
     cell(truncate(ruleNote(target) + target.message, limits.cellChars)),
   ];
+}
+
+/** `12.4s`; `already ready` for a target at the goal from its first look (no time was spent waiting for it);
+ *  `—` for one that is not there, or opted out. */
+function timeToGoal(target: TargetReport, waitFor: WaitFor): string {
+  if (!target.done || target.optedOut) return '—';
+  return doneFromTheStart(target) ? `already ${escapeMarkdown(desiredPhrase(waitFor))}` : formatSeconds(target.seconds);
 }
 
 /** Which rule judged a target that is not done, when it was not plain kstatus (a failed CR: whose verdict?). */

@@ -59,13 +59,18 @@ async function failedDeploy(namespace: string): Promise<void> {
   cluster.create(seed);
 
   const condition = (kind: string, name: string, type: string) => {
-    const object = cluster.get(kind === 'Job' ? 'batch/v1' : 'apps/v1', kind, namespace, name) as { status?: { conditions?: Array<{ type: string; status: string; reason?: string }> } };
+    const object = cluster.get(kind === 'Job' ? 'batch/v1' : 'apps/v1', kind, namespace, name) as {
+      status?: { conditions?: Array<{ type: string; status: string; reason?: string }> };
+    };
     return object?.status?.conditions?.find((c) => c.type === type);
   };
   await cluster.waitFor(() => condition('Deployment', 'web', 'Progressing')?.reason === 'ProgressDeadlineExceeded', 30_000);
   await cluster.waitFor(() => condition('Job', 'seed', 'Failed')?.status === 'True', 30_000);
   await cluster.waitFor(() => condition('Job', 'migrate', 'Complete')?.status === 'True', 30_000);
-  await cluster.waitFor(() => (cluster.get('apps/v1', 'StatefulSet', namespace, 'db') as { status?: { readyReplicas?: number } })?.status?.readyReplicas === 1, 30_000);
+  await cluster.waitFor(
+    () => (cluster.get('apps/v1', 'StatefulSet', namespace, 'db') as { status?: { readyReplicas?: number } })?.status?.readyReplicas === 1,
+    30_000,
+  );
 }
 
 const statusByRef = (outputs: Record<string, string>) =>
@@ -94,6 +99,14 @@ describe('a wait stopped early by fail-fast', () => {
     expect(run.outputs.failed!.split('\n').sort()).toEqual(['named/Deployment/web', 'named/Job/seed']);
     expect(run.summary).not.toContain('waiting for the first list');
     expect(run.log.join('\n')).toMatch(/4 of 6 targets ready/);
+    // Each target's first state is logged once it is known, never as "Unknown: waiting for the first list".
+    expect(run.stdout).not.toContain('waiting for the first list');
+    expect(run.log.filter((line) => line.startsWith('statefulset/db (named)'))).toEqual([
+      'statefulset/db (named)  apps/v1',
+      expect.stringMatching(/^statefulset\/db \(named\): Current after \d+(\.\d)?s: /),
+    ]);
+    // Ready at the first look: no time was spent waiting for it, and the table says so rather than leaving it blank.
+    expect(run.summary).toMatch(/StatefulSet\/db.*\| already ready \|/);
   }, 150_000);
 
   it('with a selector, lists every type it covers before reporting', async () => {

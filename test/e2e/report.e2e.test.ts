@@ -54,8 +54,8 @@ describe('the report without noise', () => {
     expect(run.summary).toContain('_kstatus: Reconciling (LessAvailable)_');
     expect(run.summary).not.toContain('resolving the resource type');
     expect(run.summary).not.toContain('waiting for the first list');
-    // Ready before the wait started: no time to show.
-    expect(rowOf(run.summary, 'Deployment/web')[3]).toBe('');
+    // Ready before the wait started: no time was spent on it, and the cell says so.
+    expect(rowOf(run.summary, 'Deployment/web')[3]).toBe('already ready');
     // The long pull error is cut at a word boundary and keeps its decisive end.
     const heading = run.summary.split('\n').find((l) => l.startsWith('<summary>📄 pod api-'));
     expect(heading).toMatch(/container api: (ErrImagePull|ImagePullBackOff): .* … .*: not found<\/summary>$/);

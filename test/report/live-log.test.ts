@@ -11,6 +11,7 @@ import {
   type LogSink,
 } from '../../src/report/live-log.js';
 import type { Status } from '../../src/status/types.js';
+import { firstListMessage } from '../../src/result.js';
 import { failed, fromFile, imagePullDiagnosis, pending, ready, result, target } from './fixtures.js';
 
 /** A sink that records what the action would write, in order. */
@@ -80,12 +81,19 @@ describe('transitionLine for other goals', () => {
 });
 
 describe('heartbeatLines', () => {
-  it('names every pending target with its reason when there are few', () => {
+  it('names every pending target with its reason when there are few, and a failed one apart from them', () => {
     const lines = heartbeatLines([pending('a'), failed('b', { diagnosis: imagePullDiagnosis('b') })], 30, 5);
     expect(lines).toEqual([
-      'Still waiting after 30.0s for 2 of 5 targets:',
+      'Still waiting after 30.0s for 1 of 5 targets:',
       '  deployment/a (shop): InProgress: Ready: 1/3',
+      'Failed after 30.0s, 1 of 5 targets (fail-fast is off: the wait goes on):',
       '  deployment/b (shop): Failed: Progress deadline exceeded; container b of pod b-7d9c-abcde: ImagePullBackOff: Back-off pulling image "web:v2"',
+    ]);
+  });
+  it('says nothing is waited for but failed targets, when that is so', () => {
+    expect(heartbeatLines([failed('b')], 30, 5)).toEqual([
+      'Failed after 30.0s, 1 of 5 targets (fail-fast is off: the wait goes on):',
+      '  deployment/b (shop): Failed: Progress deadline exceeded',
     ]);
   });
   it('names at most 10 and counts the rest', () => {
@@ -130,6 +138,22 @@ describe('createLiveLog', () => {
       'deployment/a (shop): InProgress -> Current after 4.0s: Deployment is available. Replicas: 3',
       '::warning::watch on pods forbidden; polling every 2s',
       'Still waiting after 30.0s for 2 of 2 targets:\n  deployment/b (shop): InProgress: Ready: 1/3\n  and 1 more',
+    ]);
+  });
+
+  it('lists a target not read yet without a state, and says its first status once, as it is', () => {
+    const sink = recordingSink();
+    const log = createLiveLog(sink, { waitFor: { kind: 'ready' } });
+    // The engine's report objects change in place: the same object is resolved, then transitions.
+    const web = pending('web', { status: 'Unknown', message: firstListMessage('deployments.apps in namespace "shop"') });
+    log.resolved?.([web], { kind: 'ready' });
+    Object.assign(web, ready('web', { history: [{ status: 'Current', message: 'Deployment is available. Replicas: 3', atSeconds: 0.6 }] }));
+    log.transition?.(web, 'Unknown');
+    expect(sink.lines).toEqual([
+      '::group::Waiting for 1 target to be ready',
+      'deployment/web (shop)  apps/v1',
+      '::endgroup::',
+      'deployment/web (shop): Current after 0.6s: Deployment is available. Replicas: 3',
     ]);
   });
 

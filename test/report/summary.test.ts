@@ -324,6 +324,35 @@ describe('renderSummary', () => {
   });
 });
 
+describe('the time to the goal', () => {
+  const timeCell = (t: ReturnType<typeof ready>, waitFor: SummaryContext['waitFor'] = { kind: 'ready' }) =>
+    cells(tableRows(renderSummary(result([t]), { ...ctx, waitFor }))[0]!)[3];
+
+  it.each([
+    {
+      what: 'reached during the wait',
+      t: ready('a', {
+        seconds: 12.4,
+        history: [
+          { status: 'InProgress', message: '', atSeconds: 0.5 },
+          { status: 'Current', message: '', atSeconds: 12.4 },
+        ],
+      }),
+      cell: '12.4s',
+    },
+    { what: 'there at the first look', t: ready('a', { seconds: 0.6, history: [{ status: 'Current', message: '', atSeconds: 0.6 }] }), cell: 'already ready' },
+    { what: 'not there', t: pending('a'), cell: '—' },
+    { what: 'opted out', t: failed('a', { done: true, optedOut: true }), cell: '—' },
+  ])('$what: $cell', ({ t, cell }) => {
+    expect(timeCell(t)).toBe(cell);
+  });
+
+  it('names the goal it was already at', () => {
+    const gone = ready('a', { status: 'NotFound', history: [{ status: 'NotFound', message: '', atSeconds: 0.2 }] });
+    expect(timeCell(gone, { kind: 'deleted' })).toBe('already deleted');
+  });
+});
+
 describe('statusSymbol', () => {
   it.each([
     [{ done: true, status: 'NotFound' as const }, '✅'],
