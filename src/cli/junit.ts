@@ -7,7 +7,7 @@
  */
 import type { ClusterRun, RunResult as EngineResult, TargetReport } from '../result.js';
 import { annotatedTargets } from '../report/annotations.js';
-import { distinctLogs, logGroup } from '../report/logs.js';
+import { distinctLogs, logGroup, telling } from '../report/logs.js';
 import { clusterPublicResult, publicResult } from '../report/outputs.js';
 import { desiredPhrase, diagnosisLines, formatSeconds, roundSeconds } from '../report/text.js';
 import { describeInputProblem, type WaitFor } from '../settings.js';
@@ -86,7 +86,7 @@ function targetCase(target: TargetReport, result: EngineResult, waitFor: WaitFor
 
 /** The failing containers' log tails, one block each, as the command's log shows them (report/logs.ts). */
 function logBlocks(target: TargetReport): string[] {
-  return distinctLogs(target.explanation?.logs ?? []).map(({ view, samePods }) => {
+  return distinctLogs(telling(target)).map(({ view, samePods }) => {
     const { title, lines } = logGroup(view, undefined, { lines: Number.MAX_SAFE_INTEGER, samePods });
     return [title, ...lines.map((line) => `  ${line}`)].join('\n');
   });

@@ -5,7 +5,7 @@
 import type { RunResult as EngineResult, TargetReport } from '../result.js';
 import { describeInputProblem, type InputProblem, type WaitFor } from '../settings.js';
 import { failedPodLines, failureWhy } from './failure.js';
-import { annotationLine, logsCommand } from './logs.js';
+import { annotationLine, logsCommand, telling } from './logs.js';
 import { desiredPhrase, diagnosisLines, formatSeconds, outputRef, standing, titleRef, truncate, workspaceFile } from './text.js';
 
 export interface Annotation {
@@ -77,7 +77,8 @@ function explanationLines(target: TargetReport): string[] {
   const explanation = target.explanation;
   if (!explanation) return [];
   const pods = explanation.failure ? failedPodLines(explanation.failure).slice(0, 3) : [];
-  const view = explanation.logs.find((v) => v.outcome?.kind === 'text') ?? explanation.logs[0];
+  const views = telling(target);
+  const view = views.find((v) => v.outcome?.kind === 'text') ?? views[0];
   if (!view) return pods;
   return [...pods, annotationLine(view), ...(view.request.noLogs ? [] : [`More: ${logsCommand(view)}`])];
 }

@@ -39,9 +39,16 @@ export function distinctLogs(views: readonly ContainerLogView[]): Array<{ view: 
   return kept.map(({ view, samePods }) => ({ view, samePods }));
 }
 
+/** A target's log views worth a block: every one but a container that never started (no log to show) whose
+ *  cause its diagnosis already names, in the failing containers the report lists: a cause is said once. */
+export function telling(target: Pick<TargetReport, 'explanation' | 'diagnosis'>): ContainerLogView[] {
+  const named = new Set((target.diagnosis?.problems ?? []).map((p) => `${p.pod}\n${p.container}`));
+  return (target.explanation?.logs ?? []).filter((view) => !(view.request.noLogs && named.has(`${view.request.pod}\n${view.request.container}`)));
+}
+
 /** Every log block of a run, as the step log shows them: worst target first, each container's log once. */
 export function logBlocks(targets: readonly TargetReport[]): Array<{ target: TargetReport; view: ContainerLogView; samePods: string[] }> {
-  return byStanding(targets).flatMap((target) => distinctLogs(target.explanation?.logs ?? []).map((kept) => ({ target, ...kept })));
+  return byStanding(targets).flatMap((target) => distinctLogs(telling(target)).map((kept) => ({ target, ...kept })));
 }
 
 const DEFAULT_LINES = 30;

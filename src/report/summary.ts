@@ -10,7 +10,7 @@ import { describeInputProblem } from '../settings.js';
 import { VERSION } from '../version.js';
 import { cell, code, details, escapeHtml, escapeMarkdown, linkText, table, urlPath } from './markdown.js';
 import { failedPodLines, failureHeadline } from './failure.js';
-import { distinctLogs, logDetails } from './logs.js';
+import { distinctLogs, logDetails, telling } from './logs.js';
 import {
   byStanding,
   causeGroups,
@@ -360,8 +360,11 @@ function targetDetails(target: TargetReport, ctx: SummaryContext): string {
     body.push(`Defined in ${url ? `[${linkText(where)}](${url})` : escapeMarkdown(where)}.`);
   }
   if (!target.done) body.push(`Judged by ${judgedBy(target.rule)}.`);
-  if (target.message.length > DEFAULT_LIMITS.cellChars) body.push(`**Message**: ${escapeMarkdown(truncate(target.message, DETAIL_CHARS))}`);
   const tablesShowDiagnosis = (target.diagnosis?.problems.length ?? 0) + (target.diagnosis?.events.length ?? 0) > 0;
+  // A message cut short in the table is shown whole, unless it is the diagnosis the failing containers table says.
+  const messageIsDiagnosis = tablesShowDiagnosis && target.message === target.diagnosis?.summary;
+  if (target.message.length > DEFAULT_LIMITS.cellChars && !messageIsDiagnosis)
+    body.push(`**Message**: ${escapeMarkdown(truncate(target.message, DETAIL_CHARS))}`);
   if (target.diagnosis?.summary && !tablesShowDiagnosis) body.push(`**Diagnosis**: ${escapeMarkdown(truncate(target.diagnosis.summary, DETAIL_CHARS))}`);
   const failure = target.explanation?.failure;
   if (failure)
@@ -374,7 +377,7 @@ function targetDetails(target: TargetReport, ctx: SummaryContext): string {
   const tables = detailTables(target);
   body.push(...tables);
   // The log read is already the tail the user asked for (`log-lines`): show all of it.
-  body.push(...distinctLogs(target.explanation?.logs ?? []).map(({ view, samePods }) => logDetails(view, { lines: Number.MAX_SAFE_INTEGER, samePods })));
+  body.push(...distinctLogs(telling(target)).map(({ view, samePods }) => logDetails(view, { lines: Number.MAX_SAFE_INTEGER, samePods })));
   if (body.length === 0) body.push('_No conditions, pod problems or events were recorded._');
   return details(summaryHtml, body.join('\n\n'));
 }

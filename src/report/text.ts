@@ -229,6 +229,9 @@ export function newsEvents(diagnosis: Pick<Diagnosis, 'problems' | 'events'>): D
     if (problems.length === 0) return true;
     if (e.reason === 'BackOff' && e.message.startsWith('Back-off restarting failed container')) return false;
     if (e.reason === 'Failed' && /^Error: \w+$/.test(e.message)) return false;
+    // `Failed to pull image "x": rpc error: ...` beside an ImagePullBackOff whose message holds the same error.
+    const pullError = /^Failed to pull image "[^"]*": (.+)$/s.exec(e.message)?.[1];
+    if (e.reason === 'Failed' && pullError && problems.some((p) => p.message.includes(pullError))) return false;
     return !problems.some((p) => p.message.includes(e.message));
   });
 }

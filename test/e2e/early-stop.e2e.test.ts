@@ -140,5 +140,10 @@ describe('a wait stopped early by fail-fast', () => {
     expect(web?.message).toContain('ImagePullBackOff');
     const [resource] = JSON.parse(run.outputs.resources!) as ResourceOutput[];
     expect(resource?.message).toContain('ImagePullBackOff');
+    // The summary's block for it says the cause once: in its failing containers, not again as a message, an
+    // event restating the pull error, or a log block for a container that never started.
+    const block = run.summary.slice(run.summary.indexOf('<details>'));
+    expect(block).toContain('**Failing containers**');
+    expect(block.match(/Back-off pulling image/g)).toHaveLength(1);
   }, 150_000);
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { FailureExplanation } from '../../src/status/explain-failure.js';
 import type { ContainerToExplain } from '../../src/status/explain-pods.js';
 import { failedPodLines, failureHeadline } from '../../src/report/failure.js';
-import { annotationLine, logDetails, logGroup, logRecords, logsCommand, type ContainerLogView } from '../../src/report/logs.js';
+import { annotationLine, logDetails, logGroup, logRecords, logsCommand, telling, type ContainerLogView } from '../../src/report/logs.js';
 import type { TargetReport } from '../../src/result.js';
 
 const crash: ContainerToExplain = {
@@ -34,6 +34,20 @@ const pull: ContainerLogView = {
     { object: 'Pod/api-7d9c-abcde', reason: 'Failed', message: 'Failed to pull image "shop/api:2.0": not found', count: 4, lastSeen: '2026-12-02T10:00:00Z' },
   ],
 };
+
+describe('telling', () => {
+  const problem = (container: string) => ({ pod: 'api-7d9c-abcde', container, init: false, reason: 'ImagePullBackOff', message: '', unrecoverable: true });
+  const diagnosis = (...containers: string[]) => ({ problems: containers.map(problem), events: [], summary: '', unrecoverable: true });
+  const explanation = { pods: [], logs: [crashView, pull] };
+
+  it('leaves out a container that never started when the diagnosis names it: its cause is said there', () => {
+    expect(telling({ explanation, diagnosis: diagnosis('api') })).toEqual([crashView]);
+  });
+  it('keeps it when nothing else says why it has no log', () => {
+    expect(telling({ explanation })).toEqual([crashView, pull]);
+    expect(telling({ explanation, diagnosis: diagnosis('sidecar') })).toEqual([crashView, pull]);
+  });
+});
 
 describe('annotationLine', () => {
   it.each<[string, ContainerLogView, string]>([

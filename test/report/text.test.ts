@@ -245,6 +245,22 @@ describe('small text helpers', () => {
     expect(newsEvents({ problems: [problem], events }).map((e) => `${e.object} ${e.reason}`)).toEqual(['Pod/api-1 Unhealthy', 'Pod/other BackOff']);
   });
 
+  it("newsEvents drops a pull failure whose error the container's message already holds, keeps one that says more", () => {
+    const error = 'rpc error: code = NotFound desc = registry.example.com/api:v2: not found';
+    const problem = {
+      pod: 'api-1',
+      container: 'api',
+      init: false,
+      reason: 'ImagePullBackOff',
+      message: `Back-off pulling image "api:v2": ErrImagePull: ${error}`,
+      unrecoverable: true,
+    };
+    const event = (message: string) => ({ object: 'Pod/api-1', reason: 'Failed', message, count: 9 });
+    const restating = event(`Failed to pull image "registry.example.com/api:v2": ${error}`);
+    const more = event('Failed to pull image "registry.example.com/api:v2": unauthorized: authentication required');
+    expect(newsEvents({ problems: [problem], events: [restating, more] })).toEqual([more]);
+  });
+
   it('oneLine joins lines', () => {
     expect(oneLine('a\n  b\r\nc ')).toBe('a b c');
   });
