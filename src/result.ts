@@ -140,9 +140,10 @@ export interface ClusterRun {
   context: string;
   /** Its targets without `cluster`: a cluster that could not be judged has its `error` here. */
   result: RunResult;
-  /** Stopped early because a target failed in another cluster (fail-fast across clusters): its targets
-   *  are reported as they stood, and it is not `cancelled`. */
-  stopped?: boolean;
+  /** Why it was stopped early, when another cluster decided the verdict first (fleet/stops.ts): `a target
+   *  failed in cluster us-east (fail-fast)`, `cluster us-east was ready (cluster-policy: any)`. Its
+   *  targets are reported as they stood; the step is not `cancelled` for it. */
+  stopped?: string;
 }
 
 /** A Helm release as the report shows it: never its values or manifest. */

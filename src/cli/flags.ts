@@ -38,7 +38,7 @@ export const INPUT_FLAGS = {
     value: 'YAML',
     help: 'several clusters: a YAML list of {name, context, kubeconfig (an environment variable or a file), namespace, resources (replace the targets there)}, or contexts like eu-west,us-east',
   },
-  'cluster-policy': { flag: 'cluster-policy', value: 'POLICY', help: 'with several clusters: all must be ready, or any one is enough' },
+  'cluster-policy': { flag: 'cluster-policy', value: 'POLICY', help: 'with several clusters: all must be ready, or any: ends as soon as one is ready' },
   resources: { help: 'TYPE/NAME, NAMESPACE/TYPE/NAME, TYPE NAME..., or a bare TYPE (every object of it matching -l)' },
   selector: { flag: 'selector', short: 'l', value: 'SELECTOR', help: 'label selector; alone, every workload in the namespace that matches' },
   manifests: {

@@ -5,9 +5,10 @@
  * job's one cancellation signal; their results are combined (combine.ts) and reported once, through the
  * shell's sink, as one step's result.
  *
- * Fail-fast across clusters (`fail-fast`, policy `all`): the first cluster whose wait ends `failed` stops
- * the others, which report their targets as they stood. A cluster that cannot be used (its kubeconfig,
- * its credentials, its server) is that cluster's `error`; the others are still waited for and reported.
+ * Once one cluster's wait decides the verdict (a Failed target with `fail-fast` and policy `all`, a ready
+ * cluster with policy `any`), the others stop and report their targets as they stood (stops.ts). A cluster
+ * that cannot be used (its kubeconfig, its credentials, its server) is that cluster's `error`; the others
+ * are still waited for and reported.
  *
  * Without `clusters`, `waitEverywhere` is `waitAndReport`: the one-cluster code path, unchanged.
  */
@@ -22,6 +23,7 @@ import { InputError, type ClusterSpec, type Settings } from '../settings.js';
 import { installSignalHandlers } from '../signals.js';
 import { ENVIRONMENT_VARIABLE } from './clusters-input.js';
 import { combineClusterRuns } from './combine.js';
+import { ClusterStops } from './stops.js';
 
 export { combineClusterRuns } from './combine.js';
 
@@ -34,10 +36,11 @@ export async function waitEverywhere(settings: Settings, sink: PipelineSink, opt
 async function waitAcrossClusters(settings: Settings, sink: PipelineSink, options: PipelineOptions): Promise<RunResult> {
   const cancelled = options.signal ?? installSignalHandlers();
   const sources = options.kubeconfigSources ?? defaultSources();
-  // One per cluster: fail-fast stops the others, never the failing cluster's own explain step.
-  const stops = settings.clusters.map(() => new AbortController());
-  const stopOthers = (at: number) => stops.forEach((stop, other) => other !== at && stop.abort());
-  const failFastAcross = settings.failFast && settings.clusterPolicy === 'all';
+  const stops = new ClusterStops(
+    settings.clusters.map((spec) => spec.name),
+    settings.clusterPolicy,
+    settings.failFast,
+  );
   let begun: Promise<void> | undefined;
 
   const runs = await Promise.all(
@@ -52,18 +55,18 @@ async function waitAcrossClusters(settings: Settings, sink: PipelineSink, option
           where = cluster;
         },
       };
-      const stop = stops[at]!;
       try {
         const { settings: clusterSettings, kubeconfigSources } = clusterConnection(settings, spec, sources, options.cwd);
         const result = await waitAndReport(clusterSettings, clusterSink, {
           ...options,
           kubeconfigSources,
-          signal: AbortSignal.any([cancelled, stop.signal]),
-          waited: (waited) => {
-            if (failFastAcross && waited.outcome === 'failed' && !waited.error && !waited.cancelled) stopOthers(at);
-          },
+          signal: AbortSignal.any([cancelled, stops.signal(at)]),
+          waited: (waited) => stops.waited(at, waited),
         });
-        return { name: spec.name, ...where, result, ...(stop.signal.aborted && !cancelled.aborted && { stopped: true }) };
+        // The job's signal makes the whole step `cancelled`: then no cluster was stopped by another.
+        const stopped = cancelled.aborted ? undefined : stops.stopped(at, result);
+        if (stopped) clusterSink.log.info(`stopped: ${stopped}`);
+        return { name: spec.name, ...where, result, ...(stopped && { stopped }) };
       } catch (error) {
         if (error instanceof InputError) return error;
         throw error;

@@ -42,7 +42,8 @@ export interface ClusterOutput {
   result: Result;
   server: string;
   context: string;
-  /** Stopped because a target failed in another cluster (fail-fast): reported as it stood. */
+  /** Stopped because another cluster decided the verdict first (a Failed target with fail-fast, a ready
+   *  cluster with cluster-policy any): reported as it stood. */
   stopped?: boolean;
   ready: boolean;
   /** `NAMESPACE/KIND/NAME` of its targets that failed, and of those not at the desired status. */
@@ -134,7 +135,8 @@ export function clustersOutput(runs: readonly ClusterRun[]): Record<string, Clus
   );
 }
 
-/** A cluster's own `result`: one stopped by fail-fast elsewhere is `cancelled` unless it was already ready. */
+/** A cluster's own `result`: one stopped by another's verdict (`stopped`) is `cancelled` unless it was already
+ *  ready; the step's own `result` never is for it. */
 export function clusterPublicResult(run: ClusterRun): Result {
   if (run.result.error) return 'error';
   if (run.result.cancelled && run.result.outcome !== 'ready') return 'cancelled';

@@ -460,7 +460,7 @@ export function clustersTable(runs: readonly ClusterRun[], waitFor: WaitFor): st
     const counted = run.result.targets.filter((t) => !t.optedOut);
     return [
       code(run.name),
-      `${outcomeSymbol(run.result)} ${clusterPublicResult(run)}${run.stopped ? ' (stopped: a target failed elsewhere)' : ''}`,
+      `${outcomeSymbol(run.result)} ${clusterPublicResult(run)}${run.stopped ? ` (stopped: ${escapeMarkdown(run.stopped)})` : ''}`,
       `${counted.filter((t) => t.done).length} of ${counted.length}`,
       String(counted.filter((t) => standing(t) === 'failed').length),
       run.context ? code(run.context) : '',

@@ -89,13 +89,47 @@ describe('the action', () => {
     expect(visible).not.toContain(euToken);
   }, 90_000);
 
-  it('with cluster-policy any, is ready when one cluster is, and still reports the one that is not', async () => {
-    const run = await runAction({ clusters: euAndAp, 'cluster-policy': 'any', resources: 'deployment/api', timeout: '60s' }, { workspace, env: env() });
+  it('with cluster-policy any, is ready when one cluster is, and still reports one that could not be used', async () => {
+    // eu-west's target comes once ap-south has rejected its credentials (no live log line says so): a ready
+    // cluster ends the waits still going, and one whose verdict came first keeps it.
+    ap.counters.reset();
+    const running = runAction({ clusters: euAndAp, 'cluster-policy': 'any', resources: 'deployment/after-ap', timeout: '60s' }, { workspace, env: env() });
+    await ap.waitFor(() => ap.counters.requests().some((request) => request.status === 401), 60_000);
+    eu.create(deployment('after-ap', { namespace: 'shop', readyAfterMs: 200 }));
+    const run = await running;
 
     expect(run.exitCode).toBe(0);
     expect(run.outputs.result).toBe('ready');
-    expect(clustersOf(run)['ap-south']?.result).toBe('error');
+    expect(clustersOf(run)['ap-south']).toMatchObject({ result: 'error', error: expect.stringMatching(/rejected the credentials/) });
+    expect(clustersOf(run)['ap-south']?.stopped).toBeUndefined();
   }, 90_000);
+
+  it('with cluster-policy any, ends as soon as one cluster is ready, the stuck one reported as it stood', async () => {
+    const clusters = failoverPair('failover-action');
+    const onStdout = readyOnceEuWestIsStuck('failover-action');
+
+    // Ten minutes: only the policy ends this wait before the process is killed (a hang is a failure).
+    const run = await runAction(
+      { clusters, namespace: 'shop', 'cluster-policy': 'any', timeout: '10m' },
+      { workspace, env: env(), onStdout, killAfterMs: 120_000 },
+    );
+
+    expect(run.exitCode).toBe(0);
+    expect(run.errors).toEqual([]);
+    expect(run.outputs.result).toBe('ready');
+    expect(clustersOf(run)).toEqual({
+      'eu-west': expect.objectContaining({ stopped: true, ready: false, pending: ['shop/Deployment/slow'] }),
+      'us-east': expect.objectContaining({ result: 'ready', ready: true }),
+    });
+    expect(clustersOf(run)['us-east']?.stopped).toBeUndefined();
+    // The stuck cluster's target as it stood when the wait ended, with its reason: not `Unknown`.
+    expect(resourcesOf(run)).toEqual([
+      expect.objectContaining({ cluster: 'eu-west', name: 'slow', status: 'InProgress', message: 'Available: 0/2' }),
+      expect.objectContaining({ cluster: 'us-east', name: 'failover-action', status: 'Current' }),
+    ]);
+    expect(run.log).toContain('[eu-west] stopped: cluster us-east was ready (cluster-policy: any)');
+    expect(run.summary).toContain('(stopped: cluster us-east was ready (cluster-policy: any))');
+  }, 180_000);
 
   it('names a cluster that never answers as an error at the deadline, the others judged', async () => {
     const nobody = await closedPort();
@@ -222,6 +256,30 @@ describe('the action', () => {
   }, 180_000);
 });
 
+/** eu-west waits for its deployment/slow (never ready), us-east for its own `name`, which only
+ *  `readyOnceEuWestIsStuck` creates. */
+function failoverPair(name: string): string {
+  return [
+    '- name: eu-west',
+    '  kubeconfig: KUBECONFIG_EU',
+    '  resources: [deployment/slow]',
+    '- name: us-east',
+    '  kubeconfig: us.yaml',
+    `  resources: [deployment/${name}]`,
+  ].join('\n');
+}
+
+/** Creates us-east's deployment `name` (ready soon after) once eu-west has seen its own target not ready:
+ *  one cluster becomes ready while the other is stuck, whatever the order in which the clusters connect. */
+function readyOnceEuWestIsStuck(name: string): (output: string) => void {
+  let created = false;
+  return (output) => {
+    if (created || !/\[eu-west\].*InProgress/.test(output)) return;
+    created = true;
+    us.create(deployment(name, { namespace: 'shop', readyAfterMs: 200 }));
+  };
+}
+
 /** A local port nothing listens on: connections are refused. */
 async function closedPort(): Promise<number> {
   const server = createServer();
@@ -292,6 +350,27 @@ describe('the command', () => {
     expect(document.clusters['eu-west']?.result).toBe('ready');
     expect(run.stdout + run.stderr).not.toContain(euToken);
   }, 90_000);
+
+  it('--cluster-policy any ends as soon as one cluster is ready, the stuck one reported as it stood', async () => {
+    const clusters = failoverPair('failover-cli');
+
+    const run = await runCommand(['--clusters', clusters, '--cluster-policy', 'any', '-n', 'shop', '--timeout', '10m', '-o', 'json'], {
+      cwd: workspace,
+      env: env(),
+      onOutput: readyOnceEuWestIsStuck('failover-cli'),
+      killAfterMs: 120_000, // a hang is a failure: only the policy ends this wait before the 10 minutes
+    });
+
+    expect(run.exitCode).toBe(0);
+    const document = JSON.parse(run.stdout) as { result: string; resources: ResourceOutput[]; clusters: Record<string, ClusterOutput> };
+    expect(document.result).toBe('ready');
+    expect(document.clusters['eu-west']).toMatchObject({ stopped: true, pending: ['shop/Deployment/slow'] });
+    expect(document.resources.map((r) => `${r.cluster} ${r.name} ${r.status} ${r.message}`)).toEqual([
+      'eu-west slow InProgress Available: 0/2',
+      'us-east failover-cli Current Deployment is available. Replicas: 2',
+    ]);
+    expect(run.stderr).toContain('[eu-west] stopped: cluster us-east was ready (cluster-policy: any)');
+  }, 180_000);
 
   it('--clusters: the same YAML with resources of each cluster needs no TYPE/NAME arguments', async () => {
     const clusters = ['- name: eu-west', '  kubeconfig: KUBECONFIG_EU', '  resources: [deployment/api]', '- name: us-east', '  resources: deployment/web'].join(

@@ -28,6 +28,8 @@ export interface CommandOptions {
   killAfterMs?: number;
   /** Called with stdout and stderr so far after each chunk; return a signal to send it to the process (once). */
   signalWhen?: (output: string) => NodeJS.Signals | undefined;
+  /** Called with stdout and stderr so far after each chunk (to act on the cluster while the command waits). */
+  onOutput?: (output: string) => void;
   /** Run as `kubectl kubewait ARGS` through the real kubectl v1.35.2. */
   viaKubectl?: boolean;
   /** An executable to run instead of `node dist/cli.js` (and KUBEWAIT_BIN): an installed `kubewait`
@@ -80,6 +82,7 @@ function spawnCommand(command: string, argv: string[], env: Record<string, strin
     let signalled = false;
     const killer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 90_000);
     const seen = () => {
+      options.onOutput?.(stdout + stderr);
       const signal = signalled ? undefined : options.signalWhen?.(stdout + stderr);
       if (signal) {
         signalled = true;

@@ -71,7 +71,11 @@ describe('combineClusterRuns', () => {
 });
 
 describe('the report of several clusters', () => {
-  const stopped = run('us-east', { outcome: 'timeout', cancelled: true, targets: [pending('api')] }, { stopped: true });
+  const stopped = run(
+    'us-east',
+    { outcome: 'timeout', cancelled: true, targets: [pending('api')] },
+    { stopped: 'a target failed in cluster eu-west (fail-fast)' },
+  );
   const result = combineClusterRuns(
     [
       run('ap', {}),
@@ -107,7 +111,7 @@ describe('the report of several clusters', () => {
     expect(headings).toHaveLength(5);
     expect(headings.slice(1).map((line) => /`([^`]+)`/.exec(line)?.[1])).toEqual(['sa', 'eu-west', 'us-east', 'ap']);
     expect(markdown).toContain('| `eu-west` | ❌ failed | 1 of 2 | 1 | `eu-west-ctx` |');
-    expect(markdown).toContain('stopped: a target failed elsewhere');
+    expect(markdown).toContain('| `us-east` | 🛑 cancelled (stopped: a target failed in cluster eu-west (fail-fast)) | 0 of 1 |');
     expect(markdown).toContain('https://eu-west.example.com:6443');
   });
 });
