@@ -382,7 +382,8 @@ class Engine {
     const onAbort = () => {
       // The outcome as it stands when the last look is over.
       const outcome = (): Outcome => (this.tracker.pending === 0 ? 'ready' : this.tracker.failed > 0 ? 'failed' : 'timeout');
-      this.endEarly(outcome, true, 'cancelled');
+      // A stop with a reason in words (the fleet's: another cluster decided) says it; else the job was cancelled.
+      this.endEarly(outcome, true, typeof signal?.reason === 'string' ? signal.reason : 'cancelled');
     };
     if (signal?.aborted) onAbort();
     else signal?.addEventListener('abort', onAbort, { once: true });

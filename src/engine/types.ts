@@ -23,7 +23,8 @@ export interface EngineOptions extends EngineSettings {
   healthRules?: HealthRules;
   /** Namespace for namespaced targets that name none. */
   defaultNamespace: string;
-  /** Aborted on SIGTERM/SIGINT (a cancelled job): the engine stops and still returns a full result. */
+  /** Aborted on SIGTERM/SIGINT (a cancelled job), or by the fleet with its reason in words: the engine stops
+   *  and still returns a full result. */
   signal?: AbortSignal;
   /** Live notifications for the log. */
   observer?: EngineObserver;

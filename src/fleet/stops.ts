@@ -42,7 +42,7 @@ export class ClusterStops {
     this.names.forEach((_, other) => {
       if (this.ended[other] || this.reasons[other] !== undefined) return;
       this.reasons[other] = reason;
-      this.stops[other]!.abort();
+      this.stops[other]!.abort(reason); // the engine says it of the targets it could not look at
     });
   }
 

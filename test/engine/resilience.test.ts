@@ -185,6 +185,45 @@ describe('an API server that is not there yet', () => {
     await stalled.close();
   });
 
+  it("an early verdict waits for the other types' first LIST no longer than the last look, and says so of their targets", async () => {
+    const ns = namespace(server, 'last-look');
+    server.create(deployment('web', { namespace: ns, state: 'deadline' }));
+    server.create(configMap('settings', {}, ns));
+    server.faults.slow('list', 'configmaps', 30_000); // far past the last look
+    try {
+      const result = await runEngine(server, [
+        { type: 'deploy', name: 'web', namespace: ns },
+        { type: 'configmap', name: 'settings', namespace: ns },
+      ]);
+      expect(result.outcome).toBe('failed');
+      expect(result.targets.map(brief)).toEqual([
+        expect.stringMatching(/^Deployment\/last-look\/web Failed: /),
+        'ConfigMap/last-look/settings Unknown: not checked: the wait stopped (fail-fast: Deployment/web failed) before the API server answered the list of configmaps in namespace "last-look"',
+      ]);
+    } finally {
+      server.faults.slow('list', 'configmaps', 0);
+    }
+  });
+
+  it('a stop with a reason in words (the fleet: another cluster decided) names it on the targets it could not look at', async () => {
+    const ns = namespace(server, 'stopped');
+    server.create(configMap('settings', {}, ns));
+    server.faults.slow('list', 'configmaps', 30_000);
+    try {
+      const stop = new AbortController();
+      const waiting = runEngine(server, [{ type: 'configmap', name: 'settings', namespace: ns }], { signal: stop.signal });
+      await server.waitFor(() => server.counters.requests().some((r) => r.verb === 'list' && r.resource === 'configmaps' && r.namespace === ns));
+      stop.abort('cluster us-east was ready (cluster-policy: any)');
+      const result = await waiting;
+      expect(result.cancelled).toBe(true);
+      expect(result.targets.map(brief)).toEqual([
+        'ConfigMap/stopped/settings Unknown: not checked: the wait stopped (cluster us-east was ready (cluster-policy: any)) before the API server answered the list of configmaps in namespace "stopped"',
+      ]);
+    } finally {
+      server.faults.slow('list', 'configmaps', 0);
+    }
+  });
+
   it('at a deadline shorter than 30 s, a server that never answered is an error naming the kubeconfig, not a timeout', async () => {
     const late = await startCluster({ controllers: false });
     const port = portOf(late);
