@@ -289,16 +289,17 @@ class Engine {
   /** Decides as soon as the outcome is known. Cheap: called after every event. */
   private check(): void {
     if (this.finished) return;
-    if (this.ending) return this.endOnceListed();
     const { tracker } = this;
-    // The inputs name at most MAX_TARGETS (src/targets/); a selector's matches count too: no more LISTs then.
+    // The inputs name at most MAX_TARGETS (src/targets/); a selector's matches count too: no more LISTs then,
+    // not even the last look's.
     if (tracker.size > MAX_TARGETS) {
       this.error ??= this.tooManyMatches();
       return this.finish('failed');
     }
-    // A cluster that cannot be used lists nothing either; any other bad input (an ambiguous type) fails at
-    // once, after the last look at the other targets.
+    // A cluster that cannot be used lists nothing either.
     if (this.error?.input === 'kubeconfig') return this.finish('failed');
+    if (this.ending) return this.endOnceListed();
+    // Any other bad input (an ambiguous type) fails at once, after the last look at the other targets.
     if (this.error) return this.endEarly(() => 'failed', false, `Input "${this.error.input}" is wrong`);
     if (this.options.failFast && tracker.failed > 0) return this.endEarly(() => 'failed', false, `fail-fast: ${this.firstFailed()} failed`);
     if (tracker.pending === 0) {
