@@ -98,7 +98,7 @@ class Engine {
     this.timers = new Scheduler(options.time);
     this.tracker = new Tracker(this.observer, this.timers.now);
     this.reachability = new Reachability(cluster, this.timers, this.stop.signal);
-    this.resolver = new Resolver<Pending>(cluster, options.waitFor, this.timers, this.stop.signal, {
+    this.resolver = new Resolver<Pending>(cluster, options, this.timers, this.stop.signal, {
       attach: (item, type) => this.attach(item, type),
       warn: (message) => this.warn(message),
       problem: (problem) => (this.error ??= problem),
