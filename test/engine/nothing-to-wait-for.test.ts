@@ -1,11 +1,12 @@
 /**
- * Targets that can never be satisfied: a type the cluster does not serve.
+ * Targets that can never be satisfied: a type the cluster does not serve, a selector that matches nothing.
  * On virtual time against the stand-in, so `status-grace` is reached by moving the clock, never by sleeping;
  * `durationSeconds` is virtual too.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startCluster, type TestCluster } from '../cluster/index.js';
-import { namespace, runEngine } from './helpers.js';
+import { deployment } from './fixtures.js';
+import { listed, namespace, runEngine } from './helpers.js';
 import { ManualTime } from '../../src/time.js';
 import { driveUntil, driveUntilSettled, runVirtual } from './virtual.js';
 
@@ -107,5 +108,62 @@ describe('a type the cluster does not serve', () => {
     expect(result.error).toBeUndefined();
     expect(result.outcome).toBe('timeout');
     expect(result.durationSeconds).toBeGreaterThanOrEqual(20);
+  });
+});
+
+describe('a selector that matches nothing', () => {
+  it('is an input error on `selector` once status-grace has passed since the first list, named by what it looked for', async () => {
+    const ns = namespace(server, 'no-match');
+    server.create(deployment('web', { namespace: ns, labels: { app: 'web' }, state: 'ready' }));
+
+    const result = await runVirtual(server, [{ type: 'deploy', selector: 'app=wbe', namespace: ns }], GRACE);
+
+    expect(result.outcome).toBe('failed');
+    expect(result.error?.input).toBe('selector');
+    expect(result.error?.message).toBe(
+      'Input "selector" (app=wbe) matches no deployments in namespace no-match within 5s (status-grace) of the first list. Expected a selector that matches the objects\' labels, like selector: app=web (kubectl get deployments -n no-match --show-labels lists them).',
+    );
+    expect(result.durationSeconds).toBeGreaterThanOrEqual(5);
+    expect(result.durationSeconds).toBeLessThan(60);
+    expect(result.targets.map((t) => [t.name, t.selector, t.status])).toEqual([['(none matching app=wbe)', 'app=wbe', 'NotFound']]);
+  });
+
+  it('a bare type with no objects is an input error on `resources`', async () => {
+    const ns = namespace(server, 'bare-empty');
+
+    const result = await runVirtual(server, [{ type: 'deploy', namespace: ns }], GRACE);
+
+    expect(result.error?.input).toBe('resources');
+    expect(result.error?.message).toMatch(
+      /^Input "resources" has a bare type that waits for every object of it, but no deployments exist in namespace bare-empty within 5s/,
+    );
+    expect(result.targets.map((t) => t.name)).toEqual(['(none found)']);
+  });
+
+  it('an object that matches within status-grace is waited for as usual', async () => {
+    const ns = namespace(server, 'late-match');
+    const time = new ManualTime();
+    const running = runEngine(server, [{ type: 'deploy', selector: 'app=web', namespace: ns }], { ...GRACE, time });
+    await driveUntil(time, server, () => listed(server, 'deployments', ns), 'the first list');
+    server.create(deployment('web', { namespace: ns, labels: { app: 'web' }, state: 'ready' }));
+
+    const result = await driveUntilSettled(time, server, running);
+
+    expect(result.error).toBeUndefined();
+    expect(result.outcome).toBe('ready');
+    expect(result.targets.map((t) => t.name)).toEqual(['web']);
+  });
+
+  it('with wait-for: deleted, matching nothing is success, not an error', async () => {
+    const ns = namespace(server, 'deleted-match');
+
+    const result = await runVirtual(server, [{ type: 'deploy', selector: 'app=gone', namespace: ns }], {
+      ...GRACE,
+      statusGraceMs: 0,
+      waitFor: { kind: 'deleted' },
+    });
+
+    expect(result.error).toBeUndefined();
+    expect(result.outcome).toBe('ready');
   });
 });
