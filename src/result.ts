@@ -39,7 +39,7 @@ export interface TargetReport {
   kind: string;
   /** Empty for cluster-scoped objects. */
   namespace: string;
-  /** Empty for a selector target that matched nothing (then `selector` says what was looked for). */
+  /** For a selector target that matched nothing, what was looked for (`unmatchedSelectorName`): never empty. */
   name: string;
   selector?: string;
   status: Status;
@@ -192,4 +192,18 @@ export function notReadYet(target: Pick<TargetReport, 'status' | 'message'>): bo
 /** A target's `source` for its report, with `file` and `line` in words (absent without a source). */
 export function reportedSource(source: TargetSource | undefined): Pick<TargetReport, 'source' | 'file' | 'line'> {
   return source ? { source, file: documentName(source), line: source.line } : {};
+}
+
+/**
+ * The name of a selector target that matches nothing: what it looked for, as every output names it
+ * (`pending: shop/Deployment/(none matching app=web)`), never an empty name. Not a name Kubernetes allows,
+ * so no object can be mistaken for it.
+ */
+export function unmatchedSelectorName(selector: string): string {
+  return selector ? `(none matching ${selector})` : '(none found)';
+}
+
+/** A selector target that stands for objects not matched (or not listed) yet, rather than one object. */
+export function isSelectorPlaceholder(target: Pick<TargetReport, 'name' | 'selector'>): boolean {
+  return target.selector !== undefined && target.name === unmatchedSelectorName(target.selector);
 }

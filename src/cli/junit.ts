@@ -65,7 +65,7 @@ function setupCase(message: string, type = 'InputError'): Case {
 function targetCase(target: TargetReport, result: EngineResult, waitFor: WaitFor, blamed: boolean): Case {
   const base = {
     classname: target.namespace ? `${target.namespace}.${target.kind}` : target.kind,
-    name: target.name || `-l ${target.selector ?? ''}`,
+    name: target.name,
     seconds: target.seconds,
   };
   if (target.done) return base;

@@ -14,7 +14,7 @@ import { MAX_TARGETS, type TargetSpec } from '../targets/types.js';
 import { NamespaceDiagnoser } from './diagnoser.js';
 import { Follower } from './follower.js';
 import { GroupState, groupKey } from './group.js';
-import { SelectorSet } from './selector-set.js';
+import { SelectorSet, type GiveUp } from './selector-set.js';
 import type { GroupContext } from './group.js';
 import { Reachability } from './reachability.js';
 import { Resolver, connectionProblem, type Unresolved } from './resolver.js';
@@ -23,7 +23,7 @@ import { StatusSubresources } from './crds.js';
 import { formatWindow, StabilityWindow, type StableWorkload } from './stability.js';
 import { Tracker } from './tracker.js';
 import type { Identity, TargetState } from './tracker.js';
-import { RESOLVING_MESSAGE, type EngineObserver, type Outcome, type TargetReport } from '../result.js';
+import { RESOLVING_MESSAGE, unmatchedSelectorName, type EngineObserver, type Outcome, type TargetReport } from '../result.js';
 import type { EngineOptions, EngineResult } from './types.js';
 
 export type * from './types.js';
@@ -107,7 +107,7 @@ class Engine {
     this.timers = new Scheduler(options.time);
     this.tracker = new Tracker(this.observer, this.timers.now);
     this.reachability = new Reachability(cluster, this.timers, this.stop.signal);
-    this.resolver = new Resolver<Pending>(cluster, options.waitFor, this.timers, this.stop.signal, {
+    this.resolver = new Resolver<Pending>(cluster, options, this.timers, this.stop.signal, {
       attach: (item, type) => this.attach(item, type),
       warn: (message) => this.warn(message),
       problem: (problem) => (this.error ??= problem),
@@ -216,13 +216,27 @@ class Engine {
     let found = this.sets.get(key);
     if (!found) {
       const placeholder = this.tracker.add(
-        { apiVersion: groupVersion(type.group, type.version), kind: type.kind, namespace, name: '', selector: text },
+        { apiVersion: groupVersion(type.group, type.version), kind: type.kind, namespace, name: unmatchedSelectorName(text), selector: text },
         { status: 'Unknown', message: '', done: false },
       );
-      found = { set: new SelectorSet(placeholder, this.tracker, text, namespace, this.options.waitFor), lead: entry };
+      found = { set: new SelectorSet(placeholder, this.tracker, text, namespace, this.options.waitFor, this.selectorGiveUp()), lead: entry };
       this.sets.set(key, found);
     }
     return found;
+  }
+
+  /** A selector set that matches nothing gives up `status-grace` after its first LIST; without the setting
+   *  (the engine on its own), it waits until the deadline. */
+  private selectorGiveUp(): GiveUp | undefined {
+    const { statusGraceMs } = this.options;
+    if (statusGraceMs === undefined) return undefined;
+    const after = (ms: number, run: () => void) => {
+      this.timers.after(ms, () => {
+        run();
+        this.check();
+      });
+    };
+    return { graceMs: statusGraceMs, after, problem: (problem) => (this.error ??= problem) };
   }
 
   private groupFor(type: ResourceType, namespace: string): Group {

@@ -1,13 +1,22 @@
 /**
  * Turns the types users wrote (`deploy`, `certificates.cert-manager.io`, a manifest's kind) into served
- * resource types through discovery, and keeps trying for the ones not served yet (a CRD being installed)
- * until the wait ends. What it cannot resolve, it says on the target: why, and whether waiting can help.
+ * resource types through discovery, and keeps trying for the ones not served yet (a CRD being installed).
+ * What it cannot resolve, it says on the target: why, and whether waiting can help.
+ *
+ * How long a type that is not served is waited for, as kubectl would have refused it at once:
+ * - a near-miss of a served type (`deploymnet`) that no CRD defines: not at all, an input error with the
+ *   served type it is close to;
+ * - a type whose CRD exists but is not served yet, or is defined by a CRD among the targets (the same
+ *   deploy installs it): until the deadline;
+ * - any other: `status-grace`, for a CRD to appear; then, unless one did, an input error.
  */
 import { ApiError, describeFailure, findCrd, isFatal, isUnreachable, type CrdLookup } from '../kube/index.js';
+import { definesType, type DefinedType } from '../kube/crd-names.js';
 import type { Cluster, ResourceType } from '../kube/index.js';
 import type { InputProblem, WaitFor } from '../settings.js';
 import { inputOf, type TargetSpec } from '../targets/types.js';
 import { backoffMs } from './backoff.js';
+import { formatWindow } from './stability.js';
 import type { Scheduler } from './scheduler.js';
 import type { TargetState } from './tracker.js';
 
@@ -32,20 +41,35 @@ export const UNREACHABLE_GIVE_UP_MS = 30_000;
 
 export class Resolver<T extends Unresolved> {
   private pending: T[] = [];
+  /** Types that CRDs among the targets define (`TargetSpec.defines`). */
+  private readonly definedByTargets: DefinedType[] = [];
+  /** Targets whose type a CRD in the cluster defines: it is being installed, so they wait until the deadline. */
+  private readonly installing = new Set<T>();
+  /** When the first discovery answered: `status-grace` for a type to be served counts from there. */
+  private firstDiscoveryAt?: number;
   /** Since when discovery has found no server at all (refused, DNS, no answer); reset by any answer. */
   private unreachableSince?: number;
   private lastFailure?: unknown;
 
+  private readonly waitFor: WaitFor;
+  /** `status-grace`: how long a type that is not served, and that no known CRD defines, is waited for.
+   *  Undefined: until the deadline. */
+  private readonly graceMs?: number;
+
   constructor(
     private readonly cluster: Cluster,
-    private readonly waitFor: WaitFor,
+    settings: { waitFor: WaitFor; statusGraceMs?: number },
     private readonly timers: Scheduler,
     private readonly signal: AbortSignal,
     private readonly host: ResolverHost<T>,
-  ) {}
+  ) {
+    this.waitFor = settings.waitFor;
+    this.graceMs = settings.statusGraceMs;
+  }
 
   add(item: T): void {
     this.pending.push(item);
+    if (item.spec.defines) this.definedByTargets.push(item.spec.defines);
   }
 
   /** Whether every target's type is known. */
@@ -61,6 +85,7 @@ export class Resolver<T extends Unresolved> {
       this.discoveryFailed(error);
     }
     this.resolvePending();
+    await this.judgeUnserved(true);
   }
 
   /** Re-reads discovery while types are missing, as often as discovery allows, until the wait ends. */
@@ -69,7 +94,7 @@ export class Resolver<T extends Unresolved> {
     while (!this.timers.isClosed && this.pending.length > 0) {
       const { discovery } = this.cluster;
       const giveUpIn = this.unreachableSince === undefined ? Infinity : this.unreachableSince + UNREACHABLE_GIVE_UP_MS - this.timers.now();
-      const delay = discovery.loaded && failures === 0 ? Math.max(discovery.refreshDelayMs(), 250) : backoffMs(failures, 1000);
+      const delay = discovery.loaded && failures === 0 ? Math.min(Math.max(discovery.refreshDelayMs(), 250), this.graceLeftMs()) : backoffMs(failures, 1000);
       await this.timers.sleep(Math.min(delay, Math.max(giveUpIn, 100)));
       if (this.timers.isClosed) return;
       try {
@@ -82,52 +107,111 @@ export class Resolver<T extends Unresolved> {
         continue;
       }
       this.resolvePending();
-      if (this.waitFor.kind === 'deleted') await this.judgeUnserved();
+      await this.judgeUnserved(false);
       this.host.changed();
     }
   }
 
   /**
-   * `wait-for: deleted` and a type still not served after discovery was read again: its targets count as
-   * deleted only while a CRD that defines the type is being deleted. No CRD defines it: a mistyped type,
-   * an input error naming the closest served type. A CRD that exists but is not served yet: keep waiting.
+   * Types still not served, once it is time to judge them (`judgeNow`), by the CRDs that define them.
+   * `wait-for: deleted`: a type whose CRD is being deleted counts as deleted; one whose CRD exists but is not
+   * served yet is waited for. Otherwise a CRD that exists is being installed: wait for it until the deadline.
+   * No CRD defines it: a mistyped type, an input error naming the closest served type.
    */
-  private async judgeUnserved(): Promise<void> {
+  private async judgeUnserved(first: boolean): Promise<void> {
     const still: T[] = [];
+    // One LIST of the CRDs per type and round: a mistyped kind may be written by thousands of manifest objects.
+    const lookups = new Map<string, Promise<CrdLookup | undefined>>();
     for (const item of this.pending) {
       if (this.timers.isClosed) return;
       const { spec, state } = item;
-      let crd: CrdLookup | undefined;
-      try {
-        crd = await findCrd(this.cluster.client, spec, this.signal);
-      } catch (error) {
-        if (this.timers.isClosed) return;
-        state.update({
-          status: 'Unknown',
-          message: `cannot list the CRDs defining "${spec.type}": ${describeFailure(error, this.cluster.server)}`,
-          done: false,
-        });
+      if (!this.judgeNow(item, first)) {
         still.push(item);
         continue;
       }
-      if (crd?.terminating) {
+      const nearMiss = this.nearMiss(spec);
+      let crd: CrdLookup | undefined;
+      const key = `${spec.apiVersion ?? ''} ${spec.type}`;
+      try {
+        if (!lookups.has(key)) lookups.set(key, findCrd(this.cluster.client, spec, this.signal));
+        crd = await lookups.get(key);
+      } catch (error) {
+        if (this.timers.isClosed) return;
+        const cannot = `cannot list the CRDs defining "${spec.type}": ${describeFailure(error, this.cluster.server)}`;
+        if (this.waitFor.kind === 'deleted') {
+          state.update({ status: 'Unknown', message: cannot, done: false });
+          still.push(item);
+        } else {
+          // The CRDs were only to tell a CRD being installed from a mistyped type: the type is not served
+          // either way, and waiting longer was not asked for.
+          this.unserved(item, nearMiss, `(${cannot})`);
+        }
+        continue;
+      }
+      if (crd?.terminating && this.waitFor.kind === 'deleted') {
         state.update({ status: 'NotFound', message: `its CRD ${crd.name} is being deleted, so no such object exists`, done: true });
         this.host.warn(`resource type "${spec.type}" is no longer served (its CRD ${crd.name} is being deleted); counting its targets as deleted`);
-      } else if (crd) {
+      } else if (crd && !crd.terminating) {
         state.update({ status: 'Unknown', message: `its CRD ${crd.name} exists but is not served yet; waiting for it`, done: false });
+        this.installing.add(item);
         still.push(item);
       } else {
-        const closest = this.cluster.discovery.suggest(spec.type);
-        const hint = closest ? ` Did you mean ${closest}?` : '';
-        const written = spec.apiVersion ? `${spec.type} (${spec.apiVersion})` : spec.type;
-        const message = `resource type "${written}" is not served by the cluster and no CRD defines it, so it cannot be waited for.${hint}`;
-        state.update({ status: 'Unknown', message, done: false, blocked: true });
-        // A release's manifest is no file of the workspace: only a manifest file's line gets the annotation.
-        const file = spec.source?.kind === 'file' ? { source: { file: spec.source.file, line: spec.source.line } } : {};
-        this.host.problem({ input: inputOf(spec), message, ...file });
+        this.unserved(item, nearMiss, crd ? `and its CRD ${crd.name} is being deleted` : 'and no CRD defines it');
       }
     }
     this.pending = still;
+  }
+
+  /** Whether a type not served is judged by its CRDs now: `wait-for: deleted` once discovery was read again
+   *  (a CRD just installed); otherwise as `patience` says, the grace once discovery was read again after it. */
+  private judgeNow(item: T, first: boolean): boolean {
+    if (this.waitFor.kind === 'deleted') return !first;
+    switch (this.patience(item)) {
+      case 'none':
+        return true;
+      case 'deadline':
+        return false;
+      case 'grace':
+        return !first && this.timers.now() >= (this.firstDiscoveryAt ?? this.timers.now()) + (this.graceMs ?? 0);
+    }
+  }
+
+  /** How long a type not served is waited for (not for `wait-for: deleted`): until the deadline when a CRD
+   *  is on its way (in the cluster, or among the targets) or no `status-grace` bounds it; not at all for a
+   *  near-miss of a served type; else `status-grace`. */
+  private patience(item: T): 'none' | 'grace' | 'deadline' {
+    if (this.installing.has(item) || this.definedByTargets.some((defined) => definesType(defined, item.spec))) return 'deadline';
+    if (this.nearMiss(item.spec)) return 'none';
+    return this.graceMs === undefined ? 'deadline' : 'grace';
+  }
+
+  /** The served type a type not served is a typo of (`deploymnet` -> `deployments.apps (deployment, deploy)`);
+   *  for `wait-for: deleted`, none: a type no longer served is judged by its CRD first. */
+  private nearMiss(spec: TargetSpec): string | undefined {
+    return this.waitFor.kind === 'deleted' ? undefined : this.cluster.discovery.nearMiss(spec);
+  }
+
+  /** A type not served, and no CRD on its way (`why`): an input error on the input that named it, with the
+   *  closest served type. Only a type that is no near-miss was waited for (`status-grace`). */
+  private unserved({ spec, state }: T, nearMiss: string | undefined, why: string): void {
+    const written = spec.apiVersion ? `${spec.type} (${spec.apiVersion})` : spec.type;
+    const deleted = this.waitFor.kind === 'deleted';
+    const suggestion = nearMiss ?? this.cluster.discovery.suggest(spec.type);
+    const waited = deleted || nearMiss ? '' : ` within ${formatWindow(this.graceMs ?? 0)} (status-grace)`;
+    const hint = suggestion ? ` Did you mean ${suggestion}?` : deleted ? '' : ' Install its CRD before the wait, or give it longer with status-grace.';
+    const message = `resource type "${written}" is not served by the cluster${waited} ${why}, so it cannot be waited for.${hint}`;
+    state.update({ status: 'Unknown', message, done: false, blocked: true });
+    // A release's manifest is no file of the workspace: only a manifest file's line gets the annotation.
+    const file = spec.source?.kind === 'file' ? { source: { file: spec.source.file, line: spec.source.line } } : {};
+    this.host.problem({ input: inputOf(spec), message, ...file });
+  }
+
+  /** Until `status-grace` ends for the types waiting for it (Infinity: none does), so they are judged then
+   *  and not at the next re-discovery after it. */
+  private graceLeftMs(): number {
+    if (this.firstDiscoveryAt === undefined || !this.pending.some((item) => this.waitFor.kind !== 'deleted' && this.patience(item) === 'grace'))
+      return Infinity;
+    return Math.max(0, this.firstDiscoveryAt + (this.graceMs ?? 0) - this.timers.now());
   }
 
   /** The wait is over: a type still unknown is not served, no "yet" about it. */
@@ -141,11 +225,13 @@ export class Resolver<T extends Unresolved> {
 
   private resolvePending(): void {
     if (!this.cluster.discovery.loaded) return;
+    this.firstDiscoveryAt ??= this.timers.now();
     const still: T[] = [];
     for (const item of this.pending) {
       const { spec, state } = item;
       const resolution = this.cluster.discovery.resolve({ type: spec.type, apiVersion: spec.apiVersion });
       if (resolution.ok) {
+        this.installing.delete(item);
         this.host.attach(item, resolution.type);
       } else if (resolution.ambiguous) {
         state.update({ status: 'Unknown', message: resolution.message, done: false, blocked: true });
@@ -156,9 +242,15 @@ export class Resolver<T extends Unresolved> {
         state.update({ status: 'Unknown', message: `${resolution.message}; checking whether a CRD being deleted defines it`, done: false });
         still.push(item);
       } else {
-        const message = `${resolution.message} (yet); waiting for it to appear, e.g. a CRD being installed`;
-        state.update({ status: 'Unknown', message, done: false });
-        this.host.warn(`${resolution.message} yet; waiting for it until the deadline`);
+        const patience = this.patience(item);
+        if (patience === 'none') {
+          // A typo, unless a CRD of that name is being installed: judgeUnserved asks the CRDs at once.
+          state.update({ status: 'Unknown', message: `${resolution.message}; checking whether a CRD defines it`, done: false });
+        } else if (!this.installing.has(item)) {
+          const until = patience === 'deadline' ? 'until the deadline' : `for up to ${formatWindow(this.graceMs ?? 0)} (status-grace)`;
+          state.update({ status: 'Unknown', message: `${resolution.message} (yet); waiting for it to appear, e.g. a CRD being installed`, done: false });
+          this.host.warn(`${resolution.message} yet; waiting for it ${until}`);
+        }
         still.push(item);
       }
     }

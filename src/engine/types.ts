@@ -12,7 +12,8 @@ export type { Mode, WaitFor } from '../settings.js';
 
 /** The part of the run's settings the engine acts on. */
 export type EngineSettings = Pick<Settings, 'waitFor' | 'timeoutMs' | 'pollIntervalMs' | 'mode' | 'failFast' | 'jobCompletion'> &
-  /** Absent: 0 (plain kstatus, no stability window), `paused: wait`, and no revision to wait for. */
+  /** Absent: 0 (plain kstatus, no stability window), `paused: wait`, and no revision to wait for; a type not
+   *  served yet and a selector matching nothing yet are then waited for until the deadline. */
   Partial<Pick<Settings, 'statusGraceMs' | 'stableForMs' | 'paused' | 'revision'>>;
 
 /** The health rules the engine asks per type (user rule > built-in > kstatus); absent: kstatus only. */

@@ -7,7 +7,7 @@ import { realTime, type Time } from '../time.js';
 import type { KubeClient } from './client.js';
 import { addAggregated, fromResourceList, groupVersion, resolveType } from './restmapper.js';
 import type { DiscoveryIndex, Resolution } from './restmapper.js';
-import { closestType } from './suggest.js';
+import { closestResource, describeType, nearMissOf } from './suggest.js';
 
 const AGGREGATED_ACCEPT = [
   'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList',
@@ -67,9 +67,17 @@ export class Discovery {
     return resolution;
   }
 
-  /** The served type closest to one that is not served (`deploymnt` -> `deployments.apps`). */
+  /** The served type closest to one that is not served (`deploymnt` -> `deployments.apps (deployment, deploy)`). */
   suggest(written: string): string | undefined {
-    return this.index ? closestType(this.index, written) : undefined;
+    const closest = this.index && closestResource(this.index, written);
+    return closest && describeType(closest);
+  }
+
+  /** The served type that a type nobody serves is a typo of, in words; undefined when there is none or the
+   *  type may be a custom resource type whose CRD is not installed yet (`nearMissOf`). */
+  nearMiss(spec: { type: string; apiVersion?: string }): string | undefined {
+    const closest = this.index && nearMissOf(this.index, spec);
+    return closest && describeType(closest);
   }
 
   private fetch(signal?: AbortSignal): Promise<void> {

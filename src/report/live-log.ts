@@ -2,9 +2,9 @@
  * The live log: what a user watching the step sees while kubewait waits.
  * Line formatting is pure; `createLiveLog` only routes lines to a `LogSink` (the shell's `ReportWriter`).
  */
-import { notReadYet, type EngineObserver, type RunResult as EngineResult, type TargetReport } from '../result.js';
+import { isSelectorPlaceholder, notReadYet, type EngineObserver, type RunResult as EngineResult, type TargetReport } from '../result.js';
 import { publicResult } from './outputs.js';
-import { isSelectorPlaceholder, memberJoinedLine, selectorExpansionLine } from './selector-log.js';
+import { memberJoinedLine, selectorExpansionLine } from './selector-log.js';
 import type { WaitFor } from '../settings.js';
 import type { Status } from '../status/types.js';
 import { byStanding, desiredPhrase, diagnosisLines, fileLine, formatSeconds, logRef, oneLine, targetCount, truncate } from './text.js';

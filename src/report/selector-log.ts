@@ -27,17 +27,14 @@ function joinAnd(parts: readonly string[]): string {
   return parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
 }
 
-/** A selector target that stands for objects not listed yet (no name). */
-export function isSelectorPlaceholder(target: Pick<TargetReport, 'name' | 'selector'>): boolean {
-  return target.name === '' && target.selector !== undefined;
-}
-
 /** `Selector tier=frontend expands to the Deployments, ... in namespace shop that match it: each is a target as it is listed`
- *  `lone`: the selector alone selects workloads of several types; otherwise it narrows the bare type it came with. */
+ *  `lone`: the selector alone selects workloads of several types; otherwise it narrows the bare type it came with.
+ *  A bare type without a selector: `Every Deployment object in namespace shop is a target as it is listed`. */
 export function selectorExpansionLine(placeholder: Pick<TargetReport, 'kind' | 'namespace' | 'selector'>, lone: boolean): string {
   const what = lone ? joinAnd(LONE_SELECTOR_KINDS) : `${placeholder.kind} objects`;
   const where = placeholder.namespace ? ` in namespace ${placeholder.namespace}` : '';
-  return `Selector ${placeholder.selector ?? ''} expands to the ${what}${where} that match it: each is a target as it is listed`;
+  if (!placeholder.selector) return `Every ${placeholder.kind} object${where} is a target as it is listed`;
+  return `Selector ${placeholder.selector} expands to the ${what}${where} that match it: each is a target as it is listed`;
 }
 
 /** `tier=frontend matches deployment/web (shop): 2 targets now` */

@@ -161,7 +161,7 @@ const FACT_NAMES = 3;
  */
 function headlineTargets(result: EngineResult, waitFor: WaitFor): string[] {
   const named = (targets: TargetReport[]) => {
-    const names = targets.slice(0, FACT_NAMES).map((t) => escapeMarkdown(`${t.kind}/${t.name || t.selector || ''}`));
+    const names = targets.slice(0, FACT_NAMES).map((t) => escapeMarkdown(`${t.kind}/${t.name}`));
     return `${names.join(', ')}${targets.length > FACT_NAMES ? ` and ${targets.length - FACT_NAMES} more` : ''}`;
   };
   if (result.outcome !== 'ready' || result.cancelled) {
@@ -213,8 +213,7 @@ function errorBlock(result: EngineResult): string | undefined {
 }
 
 function resourceCell(target: TargetReport, run: RunInfo | undefined): string {
-  const name = target.name || (target.selector ? `(none matching ${target.selector})` : '(none found)');
-  const resource = cell(`${target.kind}/${name}`);
+  const resource = cell(`${target.kind}/${target.name}`);
   // An object a GitOps target applied: under its parent, as the details heading and the annotation name it.
   if (target.parent) return `${resource}<br><sub>${cell(`applied by ${objectRef(target.parent)}`)}</sub>`;
   if (!target.file) return resource;

@@ -6,6 +6,7 @@
  * none: the engine applies the `namespace` input (or the context's) and knows which kinds are cluster-scoped.
  */
 import { Composer, LineCounter, Parser, isMap, isSeq, type Node } from 'yaml';
+import { definedType } from '../kube/crd-names.js';
 import { documentName, InputError, type ManifestDocument } from '../settings.js';
 import { namespaceNameProblem, objectNameProblem } from './refs.js';
 import { MAX_TARGETS, type TargetSpec } from './types.js';
@@ -219,7 +220,8 @@ function targetsFromObject(value: unknown, node: Node, place: Place, fromList?: 
   // The same rules as names in `resources`: `../x` must not become a request path.
   const problem = objectNameProblem(name) ?? (namespace !== undefined ? namespaceNameProblem(namespace) : undefined);
   if (problem) throw place.fail({ file: place.file, line, kind: 'name', reason: problem });
-  return [{ type: kind, apiVersion, name, ...(namespace && { namespace }), source: { ...place.from, line } }];
+  const defines = kind === 'CustomResourceDefinition' && apiVersion.startsWith('apiextensions.k8s.io/') ? definedType(object) : undefined;
+  return [{ type: kind, apiVersion, name, ...(namespace && { namespace }), source: { ...place.from, line }, ...(defines && { defines }) }];
 }
 
 function notAnObject(place: Place, line: number, why: string): never {

@@ -2,6 +2,7 @@
  * A target as the user named it, before discovery resolves its type.
  * Produced by src/targets from the `resources`, `selector` and `manifests` inputs; consumed by the engine.
  */
+import type { DefinedType } from '../kube/crd-names.js';
 import type { TargetSource } from '../settings.js';
 
 /** The most targets one run waits for, however they are named (resources, manifests, a selector's matches):
@@ -25,6 +26,9 @@ export interface TargetSpec {
   ownerless?: boolean;
   /** Where the target was defined (a manifest file's line, a Helm release's manifest), for annotations and links. */
   source?: TargetSource;
+  /** A CustomResourceDefinition from a manifest: the type it defines. The same deploy installs it, so a target
+   *  of that type waits for it to be served until the deadline, not only `status-grace` (engine/resolver.ts). */
+  defines?: DefinedType;
 }
 
 /** The input that named a target, for a problem found with it later (an ambiguous type). */

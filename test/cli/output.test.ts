@@ -97,7 +97,7 @@ describe('JUnit', () => {
               events: [],
             } as never,
           }),
-          target('', { kind: 'PersistentVolumeClaim', status: 'NotFound', done: false, selector: 'app=db' }),
+          target('(none matching app=db)', { kind: 'PersistentVolumeClaim', status: 'NotFound', done: false, selector: 'app=db' }),
         ],
       }),
       { waitFor: { kind: 'ready' }, failFast: false },
@@ -110,7 +110,7 @@ describe('JUnit', () => {
     expect(api!['system-out']).toBe('container api of pod api-1: ImagePullBackOff: pull failed');
     expect(claim).toMatchObject({
       classname: 'shop.PersistentVolumeClaim',
-      name: '-l app=db',
+      name: '(none matching app=db)',
       failure: { type: 'Timeout', message: 'not ready after 4.6s (NotFound)' },
     });
   });

@@ -95,7 +95,7 @@ describe('misconfiguration is never green', () => {
     [
       { resources: 'deploymnt/web', 'wait-for': 'deleted' },
       'resources',
-      /^resource type "deploymnt" is not served by the cluster and no CRD defines it.*Did you mean deployments\.apps\?$/,
+      /^resource type "deploymnt" is not served by the cluster and no CRD defines it.*Did you mean deployments\.apps \(deployment, deploy\)\?$/,
       undefined,
     ],
   ])(

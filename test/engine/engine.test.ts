@@ -316,7 +316,7 @@ describe('wait-for', () => {
       'a mistyped type',
       'deploymnt',
       'resources',
-      'resource type "deploymnt" is not served by the cluster and no CRD defines it, so it cannot be waited for. Did you mean deployments.apps?',
+      'resource type "deploymnt" is not served by the cluster and no CRD defines it, so it cannot be waited for. Did you mean deployments.apps (deployment, deploy)?',
     ],
   ])('deleted: %s is an input error after discovery was read again, never a pass', async (_case, type, input, message) => {
     const result = await runVirtual(server, [{ type, name: 'w' }], { waitFor: { kind: 'deleted' } });

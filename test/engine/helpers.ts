@@ -2,7 +2,7 @@
 import { connect } from '../../src/kube/index.js';
 import { waitForTargets } from '../../src/engine/index.js';
 import type { EngineOptions, EngineResult } from '../../src/engine/types.js';
-import type { TargetReport } from '../../src/result.js';
+import { isSelectorPlaceholder, type TargetReport } from '../../src/result.js';
 import type { TargetSpec } from '../../src/targets/types.js';
 import type { TestCluster } from '../cluster/index.js';
 
@@ -45,7 +45,7 @@ export function listed(server: TestCluster, resource: string, namespace: string,
 }
 
 export function brief(report: TargetReport): string {
-  return `${report.kind}/${report.namespace}/${report.name || `(${report.selector})`} ${report.status}${report.done ? ' done' : ''}: ${report.message}`;
+  return `${report.kind}/${report.namespace}/${isSelectorPlaceholder(report) ? `(${report.selector})` : report.name} ${report.status}${report.done ? ' done' : ''}: ${report.message}`;
 }
 
 export function namespace(server: TestCluster, name: string): string {

@@ -91,6 +91,17 @@ describe('targetsFromManifestText', () => {
     ]);
   });
 
+  it('says which type a CustomResourceDefinition defines, so its objects wait for it to be served', () => {
+    const text = [
+      'apiVersion: apiextensions.k8s.io/v1',
+      'kind: CustomResourceDefinition',
+      'metadata: {name: sprockets.example.org}',
+      'spec: {group: example.org, names: {kind: Sprocket, plural: sprockets, singular: sprocket, shortNames: [spr]}}',
+    ].join('\n');
+    const [target] = targetsFromManifestText(text, { kind: 'file', file: 'crds.yaml' });
+    expect(target?.defines).toEqual({ group: 'example.org', names: ['sprocket', 'sprockets', 'spr'] });
+  });
+
   it('returns nothing for an empty file', () => {
     expect(targetsFromManifestText('', { kind: 'file', file: 'empty.yaml' })).toEqual([]);
     expect(targetsFromManifestText('---\n---\n', { kind: 'file', file: 'empty.yaml' })).toEqual([]);

@@ -83,9 +83,8 @@ function jobLine(input: CommentInput, shortened: boolean): string {
 }
 
 function row(target: TargetReport, limits: CommentLimits): string[] {
-  const name = target.name || (target.selector ? `(none matching ${target.selector})` : '(none found)');
   return [
-    tableCell(`${target.kind}/${name}`),
+    tableCell(`${target.kind}/${target.name}`),
     tableCell(target.namespace),
     `${statusSymbol(target)} ${target.status}`,
     tableCell(truncate(target.message, limits.cellChars)),
