@@ -148,6 +148,32 @@ describe('reporting to GitHub end to end', () => {
     expect(run.summary).not.toContain('Slowest');
   }, 150_000);
 
+  it('a Deployment Failed at its first look: the comment names its pods\' cause, not "no pod problems"', async () => {
+    const namespace = 'gh-first-look';
+    const web = deployment('web', { namespace, podFailure: 'ImagePullBackOff' });
+    Object.assign(web.spec, { progressDeadlineSeconds: 1 });
+    cluster.create(web);
+    await cluster.waitFor(
+      () =>
+        (cluster.get('apps/v1', 'Deployment', namespace, 'web') as { status?: { conditions?: Array<{ reason?: string }> } })?.status?.conditions?.some(
+          (c) => c.reason === 'ProgressDeadlineExceeded',
+        ) === true,
+      30_000,
+    );
+    const sha = 'f6'.repeat(20);
+    gh.addPull({ number: 6, headSha: sha });
+
+    const run = await runAction(
+      { kubeconfig: cluster.kubeconfig({ namespace }), resources: 'deployment/web', timeout: '60s', 'pr-comment': 'always', ...reportInputs(WRITE_TOKEN) },
+      { env: pullRequestEnv(6, sha) },
+    );
+
+    expect(run.outputs.result).toBe('failed');
+    const body = comments(6)[0]?.body ?? '';
+    expect(body).not.toContain('No pod problems or events were recorded');
+    expect(body).toMatch(/container web of pods? web-[\w-]+.*: (ImagePullBackOff|ErrImagePull)/);
+  }, 150_000);
+
   it('several clusters: one comment with the counts of each cluster and its own section, the failing cluster first', async () => {
     const other = await startCluster({ speed: 0.2 });
     try {
