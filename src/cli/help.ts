@@ -1,5 +1,6 @@
-/** `kubewait --help`: generated from the flag tables, so it lists every flag and the action's defaults. */
-import { EXIT_CODES } from './exit-codes.js';
+/** `kubewait --help`: generated from the flag tables, so it lists every flag and the action's defaults, and
+ *  from the exit-code table. */
+import { EXIT_CODES, EXIT_MEANINGS } from './exit-code-table.js';
 import { COMMAND_FLAGS, defaultOf, INPUT_FLAGS, type InputFlag } from './flags.js';
 
 const EXAMPLES = [
@@ -35,7 +36,7 @@ function flagLines(table: Record<string, InputFlag>, defaults: (key: string) => 
 }
 
 export function helpText(version: string): string {
-  const exits = Object.entries(EXIT_CODES).map(([verdict, code]) => `  ${String(code).padStart(3)}  ${verdict}`);
+  const exits = Object.entries(EXIT_CODES).map(([verdict, code]) => `  ${String(code).padStart(3)}  ${EXIT_MEANINGS[verdict as keyof typeof EXIT_CODES]}`);
   return [
     `kubewait ${version}: wait until Kubernetes resources are ready (kstatus rules), and say which are not and why.`,
     '',

@@ -148,6 +148,7 @@ describe('exit codes', () => {
     ['timeout', 2, { outcome: 'timeout' }],
     ['an input problem found during the wait', 3, { outcome: 'failed', error: { input: 'resources', message: 'ambiguous' } }],
     ['credentials rejected or access forbidden', 4, { outcome: 'failed', error: { input: 'kubeconfig', message: '401' } }],
+    ['the cluster unreachable', 4, { outcome: 'failed', error: { input: 'kubeconfig', message: 'cannot reach the API server: ECONNREFUSED' } }],
     ['cancelled', 130, { outcome: 'timeout', cancelled: true }],
   ])('%s exits %d', (_case, code, overrides) => {
     expect(exitCodeOf(result(overrides))).toBe(code);

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
@@ -143,6 +144,25 @@ describe('kubewait, the command', () => {
     expect(run.exitCode).toBe(4);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toMatch(/^kubewait: .*(forbidden|denied|permission|credentials)/i);
+  }, 120_000);
+
+  it('exits 4 when the cluster cannot be reached, and says so in one line', async () => {
+    // A port that was just free: nothing answers there.
+    const port = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    const file = kubeconfigFile('cli-dark');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/server: https:\/\/127\.0\.0\.1:\d+/, `server: https://127.0.0.1:${port}`));
+
+    expect(readFileSync(file, 'utf8')).toContain(`127.0.0.1:${port}`);
+
+    const run = await runCommand(['deployment/web', '--kubeconfig', file, '--timeout', '3s']);
+
+    expect(run.exitCode).toBe(4);
+    expect(run.stderr).toMatch(new RegExp(`^kubewait: .*cannot reach the API server at https://127\\.0\\.0\\.1:${port}: ECONNREFUSED.*\\n$`));
   }, 120_000);
 
   it('exits 130 when cancelled, still reporting every target', async () => {
