@@ -67,6 +67,14 @@ function junit(file: string): { tests: number; failures: number; cases: Testcase
 }
 
 describe('kubewait, the command', () => {
+  it('prints a --help that fits an 80-column terminal', async () => {
+    const run = await runCommand(['--help']);
+
+    expect([run.exitCode, run.stderr]).toEqual([0, '']);
+    expect(run.stdout).toContain('Exit codes:');
+    expect(run.stdout.split('\n').filter((line) => line.length > 80)).toEqual([]);
+  });
+
   it('exits 0 when every target is ready, with the live log on stdout and no colour off a terminal', async () => {
     cluster.create(deployment('web', { namespace: 'cli-ok', readyAfterMs: 300 }));
     cluster.create(job('migrate', { namespace: 'cli-ok', readyAfterMs: 300 }));
