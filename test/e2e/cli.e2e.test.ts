@@ -107,6 +107,25 @@ describe('kubewait, the command', () => {
     120_000,
   );
 
+  it('wraps the log at words to the width of an 80-column terminal', async () => {
+    cluster.create(deployment('web', { namespace: 'cli-tty-wrap', readyAfterMs: 300 }));
+    cluster.create(deployment('api', { namespace: 'cli-tty-wrap', podFailure: 'ImagePullBackOff', image: 'registry.example.com/api:v2' }));
+
+    const run = await runCommand(['deployment/web', 'deployment/api', '--timeout', '3s'], {
+      terminal: true,
+      columns: 80,
+      env: { KUBECONFIG: kubeconfigFile('cli-tty-wrap'), TERM: 'xterm' },
+    });
+
+    expect([1, 2]).toContain(run.exitCode); // failed or timed out: either way, long lines to wrap
+    // eslint-disable-next-line no-control-regex -- colour codes start with ESC
+    const rows = run.stdout.replace(/\u001b\[[0-9;]*m/g, '').split(/\r?\n/);
+    expect(rows.filter((row) => row.length > 80)).toEqual([]);
+    // Continuation rows are indented under their line, and the outcome is still a line of its own.
+    expect(rows.some((row, i) => i > 0 && /^ {4}\S/.test(row) && rows[i - 1]!.length > 60)).toBe(true);
+    expect(rows.some((row) => /^kubewait: (timeout|failed) after/.test(row))).toBe(true);
+  }, 120_000);
+
   it('exits 1 when a target fails, with -o json the action`s resources and --junit the reason', async () => {
     cluster.create(deployment('api', { namespace: 'cli-failed', podFailure: 'ImagePullBackOff', image: 'registry.example.com/api:v2' }));
     cluster.create(deployment('web', { namespace: 'cli-failed', readyAfterMs: 300 }));
