@@ -39,10 +39,13 @@ const BUNDLES: Array<[entry: string, name: string, chunks: string]> = [
   ['cli', 'kubewait-cli', CHUNKS],
 ];
 
-/** The tiny entries (src/ENTRY.ts as dist/NAME.js) that install the signal handlers, then load their bundle. */
-const ENTRIES: Array<[entry: string, name: string, bundle: string, banner: string]> = [
-  ['boot', 'index', './kubewait.js', ''],
-  ['cli-boot', 'cli', './kubewait-cli.js', '#!/usr/bin/env node'],
+/** The tiny entries (src/ENTRY.ts as dist/NAME.js) that install the signal handlers, then load their bundle.
+ *  The runner starts the action's on Node 24; the command's runs on whatever Node a user has and must parse
+ *  there to say which Node it needs (src/cli/node-version.ts), so it is built for Node 12.20, the oldest whose ES
+ *  modules have `import()`: esbuild lowers newer syntax and refuses what it cannot (top-level await). */
+const ENTRIES: Array<[entry: string, name: string, bundle: string, banner: string, target: string]> = [
+  ['boot', 'index', './kubewait.js', '', 'node24'],
+  ['cli-boot', 'cli', './kubewait-cli.js', '#!/usr/bin/env node', 'node12.20'],
 ];
 
 async function main(): Promise<void> {
@@ -73,14 +76,14 @@ async function main(): Promise<void> {
     console.log(`dist/${name}.js: ${(bytes / 1024 / 1024).toFixed(2)} MiB${files} from ${Object.keys(result.metafile.inputs).length} modules`);
   }
   // The runner's entry and the command's: tiny, so the signal handlers are in place before a 2 MB bundle is parsed.
-  for (const [entry, name, bundle, banner] of ENTRIES) {
+  for (const [entry, name, bundle, banner, target] of ENTRIES) {
     await build({
       entryPoints: [path.join(ROOT, 'src', `${entry}.ts`)],
       outfile: path.join(DIST, `${name}.js`),
       bundle: true,
       platform: 'node',
       format: 'esm',
-      target: 'node24',
+      target,
       minify: true,
       external: [bundle],
       ...(banner && { banner: { js: banner } }),

@@ -1,12 +1,28 @@
 /**
- * dist/cli.js, the file `kubewait` and `kubectl kubewait` start: installs the SIGINT/SIGTERM handlers, then
- * loads the command's bundle (dist/kubewait-cli.js, built from src/cli.ts), as src/boot.ts does for the
- * action. Parsing that 2 MB bundle takes 60-250 ms, and a Ctrl-C or a CI cancellation in that window killed
- * the command with no JSON document and no exit 130; this file is parsed in well under a millisecond.
+ * dist/cli.js, the file `kubewait` and `kubectl kubewait` start: checks the Node version, installs the
+ * SIGINT/SIGTERM handlers, then loads the command's bundle (dist/kubewait-cli.js, built from src/cli.ts), as
+ * src/boot.ts does for the action. Parsing that 2 MB bundle takes 60-250 ms, and a Ctrl-C or a CI
+ * cancellation in that window killed the command with no JSON document and no exit 130; this file is parsed
+ * in well under a millisecond.
+ *
+ * The check comes first: static imports are evaluated before this module's body, so the only ones here are
+ * the check and the exit-code table, both leaves that any Node runs; the rest is loaded with `import()` after
+ * it. No top-level await: this file must parse on the old Node it turns away (scripts/package.ts builds it
+ * for Node 12.20).
  */
-import { installSignalHandlers } from './signals.js';
+import { EXIT_CODES } from './cli/exit-code-table.js';
+import { nodeVersionProblem } from './cli/node-version.js';
 
-installSignalHandlers();
-// A variable, not a literal: the bundler keeps this import (scripts/package.ts marks it external).
-const bundle = './kubewait-cli.js';
-await import(bundle);
+const problem = nodeVersionProblem(process.version, process.execPath);
+if (problem) {
+  // One message and the usage-error code, never a stack trace; the process ends once stderr is written.
+  process.stderr.write(problem);
+  process.exitCode = EXIT_CODES['bad-input'];
+} else {
+  // A variable, not a literal: the bundler keeps this import (scripts/package.ts marks it external).
+  const bundle = './kubewait-cli.js';
+  void import('./signals.js').then(({ installSignalHandlers }) => {
+    installSignalHandlers();
+    return import(bundle);
+  });
+}

@@ -1,23 +1,13 @@
 /**
- * The command's exit codes, in one table. kubectl wait exits 1 for a timeout and for an error alike
- * (kubernetes/kubectl#1629); a pipeline needs to tell them apart, so every verdict has its own code.
+ * Which exit code a run's result gets: its verdict, looked up in the one table (exit-code-table.ts).
  */
-import type { RunResult as EngineResult, Result } from '../result.js';
+import type { RunResult as EngineResult } from '../result.js';
 import { publicResult } from '../report/outputs.js';
+import { EXIT_CODES, type Verdict } from './exit-code-table.js';
 
-/** The public `result`, with `error` split by whose it is to fix: the user's flags and files, or the cluster's. */
-export type Verdict = Exclude<Result, 'error'> | 'bad-input' | 'cluster-error';
+export { EXIT_CODES, EXIT_MEANINGS, type Verdict } from './exit-code-table.js';
 
-export const EXIT_CODES: Record<Verdict, number> = {
-  ready: 0,
-  failed: 1,
-  timeout: 2,
-  'bad-input': 3,
-  'cluster-error': 4,
-  cancelled: 130,
-};
-
-/** Problems named after these inputs are the cluster's answer (credentials rejected, access forbidden), not a typo. */
+/** Problems named after these inputs are the cluster's answer (no answer, credentials or access refused), not a typo. */
 const CLUSTER_INPUTS = new Set(['kubeconfig']);
 
 export function verdictOf(result: Pick<EngineResult, 'outcome' | 'cancelled' | 'error'>): Verdict {

@@ -1,6 +1,16 @@
-/** `kubewait --help`: generated from the flag tables, so it lists every flag and the action's defaults. */
-import { EXIT_CODES } from './exit-codes.js';
+/**
+ * `kubewait --help`: generated from the flag tables, so it lists every flag and the action's defaults, and
+ * from the exit-code table. Every line fits 80 columns, the width a terminal opens with: a flag's help wraps
+ * under its own column, as kubectl's and git's do.
+ */
+import { EXIT_CODES, EXIT_MEANINGS } from './exit-code-table.js';
 import { COMMAND_FLAGS, defaultOf, INPUT_FLAGS, type InputFlag } from './flags.js';
+import { wrapLine } from './wrap.js';
+
+export const HELP_WIDTH = 80;
+/** Where a flag's help starts: after `  -n, --namespace NAME`, padded wide enough for the longest flag and value. */
+const FLAG_NAME_WIDTH = 36;
+const HELP_COLUMN = 2 + FLAG_NAME_WIDTH + 1;
 
 const EXAMPLES = [
   ['kubewait deployment/web job/migrate -n shop', 'wait until both are ready'],
@@ -26,25 +36,32 @@ function pick(keep: (key: string) => boolean): Record<string, InputFlag> {
 function flagLines(table: Record<string, InputFlag>, defaults: (key: string) => string | undefined): string[] {
   return Object.entries(table)
     .filter(([, spec]) => spec.flag !== undefined)
-    .map(([key, spec]) => {
+    .flatMap(([key, spec]) => {
       const name = `${spec.short ? `-${spec.short}, ` : '    '}--${spec.flag}${spec.value ? ` ${spec.value}` : ''}`;
       const given = defaults(key);
       const shown = given === undefined || given === '' ? '' : ` [${given}]`;
-      return `  ${name.padEnd(36)} ${spec.help}${shown}`;
+      return wrapLine(`  ${name.padEnd(FLAG_NAME_WIDTH)} ${spec.help}${shown}`, HELP_WIDTH, HELP_COLUMN);
     });
 }
 
+/** Prose, wrapped to the help's width. */
+const paragraph = (text: string): string[] => wrapLine(text, HELP_WIDTH, 0);
+
 export function helpText(version: string): string {
-  const exits = Object.entries(EXIT_CODES).map(([verdict, code]) => `  ${String(code).padStart(3)}  ${verdict}`);
+  const exits = Object.entries(EXIT_CODES).flatMap(([verdict, code]) =>
+    wrapLine(`  ${String(code).padStart(3)}  ${EXIT_MEANINGS[verdict as keyof typeof EXIT_CODES]}`, HELP_WIDTH, 7),
+  );
   return [
-    `kubewait ${version}: wait until Kubernetes resources are ready (kstatus rules), and say which are not and why.`,
+    ...paragraph(`kubewait ${version}: wait until Kubernetes resources are ready (kstatus rules), and say which are not and why.`),
     '',
     'Usage:',
-    '  kubewait [flags] [TYPE/NAME | NAMESPACE/TYPE/NAME | TYPE NAME... | TYPE -l SELECTOR]',
+    '  kubewait [flags] [TYPE/NAME | NAMESPACE/TYPE/NAME | TYPE NAME...]',
+    '  kubewait [flags] TYPE -l SELECTOR',
     '  kubectl kubewait [flags] [targets]',
     '',
     'Examples:',
-    ...EXAMPLES.map(([command, what]) => `  ${command!.padEnd(64)} # ${what}`),
+    // As kubectl's help: what it does above the command, so a long command keeps its line.
+    ...EXAMPLES.flatMap(([command, what], i) => [...(i > 0 ? [''] : []), `  # ${what}`, `  ${command}`]),
     '',
     'Targets and cluster:',
     ...flagLines(
@@ -70,8 +87,10 @@ export function helpText(version: string): string {
     'Exit codes:',
     ...exits,
     '',
-    'Boolean flags take --flag, --no-flag or --flag=false. Inside GitHub Actions the command also writes',
-    'annotations and the job summary; inside GitLab CI the log uses collapsible sections. NO_COLOR turns colour off.',
+    ...paragraph(
+      'Boolean flags take --flag, --no-flag or --flag=false. Inside GitHub Actions the command also writes annotations and the job summary; ' +
+        'inside GitLab CI the log uses collapsible sections. NO_COLOR turns colour off.',
+    ),
     '',
   ].join('\n');
 }

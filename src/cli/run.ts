@@ -20,12 +20,14 @@ import { checkSomethingToWaitFor, parseCommandLine, settingsFrom, UsageError, ty
 import { helpText } from './help.js';
 import { renderJunit, renderSetupFailureJunit } from './junit.js';
 import { describeForCommand, inCommandTerms } from './messages.js';
-import { colourWanted, flavourOf, terminalLog } from './terminal.js';
+import { colourWanted, flavourOf, terminalColumns, terminalLog } from './terminal.js';
 import { VERSION } from '../version.js';
 
 export interface Stream {
   write(text: string): unknown;
   isTTY?: boolean;
+  /** A terminal's width (Node sets it on a TTY stream and updates it when the window is resized). */
+  columns?: number;
 }
 
 export interface CommandIO {
@@ -93,7 +95,12 @@ function gitHubWriter(stream: Stream, masks: SecretMasks, env: CommandIO['env'])
 async function wait(settings: Settings, line: CommandLine, io: CommandIO, kubeconfigSources: KubeconfigSources, masks: SecretMasks): Promise<EngineResult> {
   const stream = logStream(line, io);
   const flavour = flavourOf(io.env);
-  const log = terminalLog((text) => stream.write(masks.apply(text)), { flavour, colour: colourWanted(stream, io.env) });
+  const log = terminalLog((text) => stream.write(text), {
+    flavour,
+    colour: colourWanted(stream, io.env),
+    redact: (text) => masks.apply(text),
+    columns: () => terminalColumns(stream),
+  });
   const github = flavour === 'github' ? gitHubWriter(stream, masks, io.env) : undefined;
   let reports: { finish(result: EngineResult): Promise<void> } | undefined;
   const sink: PipelineSink = {

@@ -1,10 +1,13 @@
 /**
  * The command's live log: the action's lines (src/report/live-log.ts), written for where the command runs.
- * A terminal gets colour (only on a TTY, never with NO_COLOR); GitLab CI gets collapsible sections; GitHub
- * Actions gets its groups and warnings as workflow commands. Every line passes through the redactor first.
+ * A terminal gets colour (only on a TTY, never with NO_COLOR) and lines wrapped at words to its width;
+ * GitLab CI gets collapsible sections; GitHub Actions gets its groups and warnings as workflow commands.
+ * Every line passes through the redactor first, before it is wrapped or coloured: a secret cut in two or
+ * painted in parts would no longer match its mask.
  */
 import { workflowCommandLog } from '../report/stream-writer.js';
 import type { LogSink } from '../report/writer.js';
+import { wrapLine } from './wrap.js';
 
 export type Flavour = 'plain' | 'gitlab' | 'github';
 
@@ -18,6 +21,21 @@ export function flavourOf(env: Record<string, string | undefined>): Flavour {
 export function colourWanted(stream: { isTTY?: boolean }, env: Record<string, string | undefined>): boolean {
   if (env.NO_COLOR) return false;
   return stream.isTTY === true && env.TERM !== 'dumb';
+}
+
+/** The width to wrap the log at: a terminal's columns, read at each write so a resized window is followed.
+ *  Off a terminal (a pipe, a file, a CI log) lines stay whole: whatever shows them wraps them its own way. */
+export function terminalColumns(stream: { isTTY?: boolean; columns?: number }): number | undefined {
+  return stream.isTTY === true && stream.columns !== undefined && stream.columns > 0 ? stream.columns : undefined;
+}
+
+/** Continuation rows of a wrapped log line start 4 columns right of the line's own indentation. */
+const HANGING_INDENT = 4;
+
+/** `line` wrapped at words to `columns` (undefined: one row). */
+export function wrapForTerminal(line: string, columns: number | undefined): string[] {
+  if (columns === undefined) return [line];
+  return wrapLine(line, columns, /^ */.exec(line)![0].length + HANGING_INDENT);
 }
 
 const ESC = '\u001b';
@@ -51,6 +69,10 @@ export function colourise(line: string): string {
 export interface TerminalOptions {
   flavour: Flavour;
   colour: boolean;
+  /** Masks the secrets in a text (the run's `SecretMasks.apply`); none by default. */
+  redact?: (text: string) => string;
+  /** The width to wrap lines at, asked at each write (`terminalColumns`); none by default. */
+  columns?: () => number | undefined;
   /** Epoch milliseconds, for GitLab's section timestamps. */
   now?: () => number;
 }
@@ -58,30 +80,39 @@ export interface TerminalOptions {
 /** A `LogSink` writing whole lines through `write`. */
 export function terminalLog(write: (text: string) => void, options: TerminalOptions): LogSink {
   const now = options.now ?? Date.now;
-  const lines = (text: string) => write(`${options.colour ? text.split('\n').map(colourise).join('\n') : text}\n`);
+  const redact = options.redact ?? ((text: string) => text);
+  const out = (text: string) => write(redact(text));
+  // Painted row by row once wrapped: the width counts only what shows.
+  const lines = (text: string, paint: (row: string) => string = colourise) => {
+    const columns = options.columns?.();
+    const rows = redact(text)
+      .split('\n')
+      .flatMap((line) => wrapForTerminal(line, columns));
+    write(`${(options.colour ? rows.map(paint) : rows).join('\n')}\n`);
+  };
   // GitHub Actions: the workflow commands the report writes too (report/stream-writer.ts).
   if (options.flavour === 'github') {
-    return { ...workflowCommandLog(write), info: lines };
+    return { ...workflowCommandLog(out), info: lines };
   }
   const sections: string[] = [];
   let counter = 0;
   return {
     info: lines,
     warning(message) {
-      lines(options.colour ? `${yellow('warning')}: ${message}` : `warning: ${message}`);
+      lines(`warning: ${message}`, (row) => colourise(row).replace(/^warning:/, `${yellow('warning')}:`));
     },
     startGroup(name) {
       if (options.flavour === 'gitlab') {
         // https://docs.gitlab.com/ci/jobs/job_logs/#custom-collapsible-sections
         const section = `kubewait_${++counter}`;
         sections.push(section);
-        return write(`${ESC}[0Ksection_start:${Math.floor(now() / 1000)}:${section}[collapsed=true]\r${ESC}[0K${name}\n`);
+        return out(`${ESC}[0Ksection_start:${Math.floor(now() / 1000)}:${section}[collapsed=true]\r${ESC}[0K${name}\n`);
       }
-      lines(options.colour ? bold(name) : name);
+      lines(name, bold);
     },
     endGroup() {
       const section = sections.pop();
-      if (options.flavour === 'gitlab' && section) write(`${ESC}[0Ksection_end:${Math.floor(now() / 1000)}:${section}\r${ESC}[0K\n`);
+      if (options.flavour === 'gitlab' && section) out(`${ESC}[0Ksection_end:${Math.floor(now() / 1000)}:${section}\r${ESC}[0K\n`);
     },
   };
 }

@@ -6,7 +6,8 @@ import { describe, expect, it } from '@jest/globals';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { EXIT_CODES, exitCodeOf, verdictOf } from '../../src/cli/exit-codes.js';
 import { renderJunit, renderSetupFailureJunit } from '../../src/cli/junit.js';
-import { colourise, colourWanted, terminalLog, type Flavour } from '../../src/cli/terminal.js';
+import { colourise, colourWanted, terminalColumns, terminalLog, type Flavour } from '../../src/cli/terminal.js';
+import { displayWidth } from '../../src/cli/wrap.js';
 import type { RunResult as EngineResult, TargetReport } from '../../src/result.js';
 
 const ESC = '\u001b';
@@ -51,6 +52,60 @@ describe('terminal log', () => {
     ['github', '::group::Waiting for 1 target to be ready\ndeployment/web (shop)  apps/v1  Current\n::endgroup::\n::warning::watch forbidden, polling\n'],
   ])('%s', (flavour, expected) => {
     expect(written(flavour)).toBe(expected);
+  });
+});
+
+describe('terminal log on a terminal of known width', () => {
+  // eslint-disable-next-line no-control-regex -- colour codes start with ESC
+  const visible = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
+
+  it.each<[string, { isTTY?: boolean; columns?: number }, number | undefined]>([
+    ['a terminal', { isTTY: true, columns: 80 }, 80],
+    ['a pipe (no width)', {}, undefined],
+    ['a terminal that does not say its width', { isTTY: true }, undefined],
+    ['a redirected stream that carries a width', { columns: 80 }, undefined],
+  ])('the width to wrap at, on %s', (_case, stream, columns) => {
+    expect(terminalColumns(stream)).toBe(columns);
+  });
+
+  it('wraps at words with a hanging indent, colours each row, and follows a resized window', () => {
+    const out: string[] = [];
+    let columns: number | undefined = 40;
+    const log = terminalLog((text) => out.push(text), { flavour: 'plain', colour: true, columns: () => columns });
+    log.info('deployment/web (shop): InProgress -> Current after 12.4s: Deployment is available. Replicas: 3');
+    log.warning('watch of deployments.apps forbidden: polling every 2s instead');
+    columns = undefined;
+    log.info('deployment/api (shop): InProgress -> Current after 13.0s: Deployment is available');
+
+    const rows = visible(out.join('')).split('\n');
+    expect(rows).toEqual([
+      'deployment/web (shop): InProgress ->',
+      '    Current after 12.4s: Deployment is',
+      '    available. Replicas: 3',
+      'warning: watch of deployments.apps',
+      '    forbidden: polling every 2s instead',
+      'deployment/api (shop): InProgress -> Current after 13.0s: Deployment is available',
+      '',
+    ]);
+    expect(out[0]).toContain(`    ${ESC}[32mCurrent${ESC}[0m after 12.4s`);
+    expect(out[1]).toMatch(new RegExp(`^${ESC}\\[33mwarning${ESC}\\[0m: watch`));
+  });
+
+  it('masks a secret before wrapping, so no part of it survives a break', () => {
+    const secret = 'kw-token-0123456789abcdef0123456789abcdef';
+    const out: string[] = [];
+    const log = terminalLog((text) => out.push(text), {
+      flavour: 'plain',
+      colour: false,
+      columns: () => 30,
+      redact: (text) => text.replaceAll(secret, '***'),
+    });
+    log.info(`container api: exit 1: login failed with ${secret} at https://registry.example`);
+
+    const text = out.join('');
+    expect(text).toContain('***');
+    for (let i = 0; i + 8 <= secret.length; i++) expect(text).not.toContain(secret.slice(i, i + 8));
+    for (const row of text.trimEnd().split('\n')) expect(displayWidth(row)).toBeLessThanOrEqual(30);
   });
 });
 
@@ -148,6 +203,7 @@ describe('exit codes', () => {
     ['timeout', 2, { outcome: 'timeout' }],
     ['an input problem found during the wait', 3, { outcome: 'failed', error: { input: 'resources', message: 'ambiguous' } }],
     ['credentials rejected or access forbidden', 4, { outcome: 'failed', error: { input: 'kubeconfig', message: '401' } }],
+    ['the cluster unreachable', 4, { outcome: 'failed', error: { input: 'kubeconfig', message: 'cannot reach the API server: ECONNREFUSED' } }],
     ['cancelled', 130, { outcome: 'timeout', cancelled: true }],
   ])('%s exits %d', (_case, code, overrides) => {
     expect(exitCodeOf(result(overrides))).toBe(code);

@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { parse, parseAllDocuments } from 'yaml';
 import { inputsTable, MARKERS, outputsTable, updateReadme } from '../../scripts/readme-tables.js';
+import { EXIT_CODES, EXIT_MEANINGS, type Verdict } from '../../src/cli/exit-code-table.js';
 
 const readme = readFileSync('README.md', 'utf8');
 const actionYml = readFileSync('action.yml', 'utf8');
@@ -38,6 +39,12 @@ describe('README tables', () => {
 });
 
 describe('README content', () => {
+  it('has the exit codes of the command, with their meanings (src/cli/exit-code-table.ts)', () => {
+    const section = readme.slice(readme.indexOf('**Exit codes**'));
+    const rows = section.slice(section.indexOf('| code |')).split('\n\n')[0]!.split('\n').slice(2);
+    expect(rows).toEqual(Object.entries(EXIT_CODES).map(([verdict, code]) => `| ${code} | ${EXIT_MEANINGS[verdict as Verdict]} |`));
+  });
+
   it('keeps the Development section and its commands', () => {
     const development = readme.slice(readme.indexOf('## Development'));
     for (const command of ['npm ci', 'npm test', 'npm run demo', 'npm run readme']) expect(development).toContain(command);

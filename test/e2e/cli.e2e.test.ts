@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
@@ -66,6 +67,14 @@ function junit(file: string): { tests: number; failures: number; cases: Testcase
 }
 
 describe('kubewait, the command', () => {
+  it('prints a --help that fits an 80-column terminal', async () => {
+    const run = await runCommand(['--help']);
+
+    expect([run.exitCode, run.stderr]).toEqual([0, '']);
+    expect(run.stdout).toContain('Exit codes:');
+    expect(run.stdout.split('\n').filter((line) => line.length > 80)).toEqual([]);
+  });
+
   it('exits 0 when every target is ready, with the live log on stdout and no colour off a terminal', async () => {
     cluster.create(deployment('web', { namespace: 'cli-ok', readyAfterMs: 300 }));
     cluster.create(job('migrate', { namespace: 'cli-ok', readyAfterMs: 300 }));
@@ -97,6 +106,25 @@ describe('kubewait, the command', () => {
     },
     120_000,
   );
+
+  it('wraps the log at words to the width of an 80-column terminal', async () => {
+    cluster.create(deployment('web', { namespace: 'cli-tty-wrap', readyAfterMs: 300 }));
+    cluster.create(deployment('api', { namespace: 'cli-tty-wrap', podFailure: 'ImagePullBackOff', image: 'registry.example.com/api:v2' }));
+
+    const run = await runCommand(['deployment/web', 'deployment/api', '--timeout', '3s'], {
+      terminal: true,
+      columns: 80,
+      env: { KUBECONFIG: kubeconfigFile('cli-tty-wrap'), TERM: 'xterm' },
+    });
+
+    expect([1, 2]).toContain(run.exitCode); // failed or timed out: either way, long lines to wrap
+    // eslint-disable-next-line no-control-regex -- colour codes start with ESC
+    const rows = run.stdout.replace(/\u001b\[[0-9;]*m/g, '').split(/\r?\n/);
+    expect(rows.filter((row) => row.length > 80)).toEqual([]);
+    // Continuation rows are indented under their line, and the outcome is still a line of its own.
+    expect(rows.some((row, i) => i > 0 && /^ {4}\S/.test(row) && rows[i - 1]!.length > 60)).toBe(true);
+    expect(rows.some((row) => /^kubewait: (timeout|failed) after/.test(row))).toBe(true);
+  }, 120_000);
 
   it('exits 1 when a target fails, with -o json the action`s resources and --junit the reason', async () => {
     cluster.create(deployment('api', { namespace: 'cli-failed', podFailure: 'ImagePullBackOff', image: 'registry.example.com/api:v2' }));
@@ -143,6 +171,25 @@ describe('kubewait, the command', () => {
     expect(run.exitCode).toBe(4);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toMatch(/^kubewait: .*(forbidden|denied|permission|credentials)/i);
+  }, 120_000);
+
+  it('exits 4 when the cluster cannot be reached, and says so in one line', async () => {
+    // A port that was just free: nothing answers there.
+    const port = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    const file = kubeconfigFile('cli-dark');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/server: https:\/\/127\.0\.0\.1:\d+/, `server: https://127.0.0.1:${port}`));
+
+    expect(readFileSync(file, 'utf8')).toContain(`127.0.0.1:${port}`);
+
+    const run = await runCommand(['deployment/web', '--kubeconfig', file, '--timeout', '3s']);
+
+    expect(run.exitCode).toBe(4);
+    expect(run.stderr).toMatch(new RegExp(`^kubewait: .*cannot reach the API server at https://127\\.0\\.0\\.1:${port}: ECONNREFUSED.*\\n$`));
   }, 120_000);
 
   it('exits 130 when cancelled, still reporting every target', async () => {

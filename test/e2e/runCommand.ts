@@ -39,6 +39,8 @@ export interface CommandOptions {
   standalone?: boolean;
   /** Run on a pseudo-terminal (util-linux `script`), as in a person's shell; stdout and stderr both arrive on stdout. */
   terminal?: boolean;
+  /** With `terminal`: its width, as a window this many columns wide (without it the terminal says none). */
+  columns?: number;
   /** Options for Node itself, before dist/cli.js (like `--import` of a preload). */
   nodeArgs?: string[];
 }
@@ -65,7 +67,8 @@ export async function runCommand(args: string[], options: CommandOptions = {}): 
     }
     if (options.terminal) {
       const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
-      argv = ['-qec', [command, ...argv].map(quote).join(' '), '/dev/null'];
+      const size = options.columns ? `stty cols ${options.columns} rows 24; exec ` : '';
+      argv = ['-qec', size + [command, ...argv].map(quote).join(' '), '/dev/null'];
       command = 'script';
     }
     return await spawnCommand(command, argv, env, options.cwd ?? scratch, options);
