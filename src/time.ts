@@ -145,3 +145,9 @@ export function timeoutSignal(time: Time, ms: number): { signal: AbortSignal; cl
   const timer = time.setTimer(ms, () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')));
   return { signal: controller.signal, clear: () => time.clearTimer(timer) };
 }
+
+/** A window or grace setting as its input is written: `30s`, `1.5s`. */
+export function formatWindow(ms: number): string {
+  const seconds = ms / 1000;
+  return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)}s`;
+}

@@ -73,7 +73,11 @@ export const INPUT_FLAGS = {
   timeout: { flag: 'timeout', value: 'DURATION', help: 'overall deadline, like 90s, 5m or 1h30m' },
   'poll-interval': { flag: 'poll-interval', value: 'DURATION', help: 'interval of LIST for polled types (at least 100ms)' },
   mode: { flag: 'mode', value: 'MODE', help: 'auto (watch, poll where watch is forbidden), watch or poll' },
-  'fail-fast': { flag: 'fail-fast', boolean: true, help: 'stop as soon as any target is Failed (--fail-fast=false: wait for the others)' },
+  'fail-fast': {
+    flag: 'fail-fast',
+    boolean: true,
+    help: 'stop as soon as any target is Failed (--fail-fast=false: wait to the deadline; statuses are the same)',
+  },
   'job-completion': { flag: 'job-completion', boolean: true, help: 'Jobs must complete and bare Pods succeed (false: plain kstatus)' },
   summary: { flag: 'summary', boolean: true, help: 'write the job summary' },
   logs: { flag: 'logs', boolean: true, help: 'show the log tails of failing containers (needs get on pods/log)' },

@@ -16,7 +16,7 @@ import type { Cluster, ResourceType } from '../kube/index.js';
 import type { InputProblem, WaitFor } from '../settings.js';
 import { inputOf, type TargetSpec } from '../targets/types.js';
 import { backoffMs } from './backoff.js';
-import { formatWindow } from './stability.js';
+import { formatWindow } from '../time.js';
 import type { Scheduler } from './scheduler.js';
 import type { TargetState } from './tracker.js';
 

@@ -9,7 +9,7 @@
  * wait out the whole timeout. Except for `wait-for: deleted`, where matching nothing is the goal.
  */
 import type { InputProblem } from '../settings.js';
-import { formatWindow } from './stability.js';
+import { formatWindow } from '../time.js';
 import type { TargetState, Tracker, Update } from './tracker.js';
 import type { WaitFor } from './types.js';
 

@@ -12,6 +12,7 @@ import type { Cluster } from '../kube/index.js';
 import { ownerOf } from './diagnoser.js';
 import type { DiagnosisSubject, PodLike } from './group.js';
 import type { Scheduler } from './scheduler.js';
+import { formatWindow } from '../time.js';
 
 export type StableWorkload = Pick<DiagnosisSubject, 'kind' | 'name' | 'ownsPod'>;
 
@@ -164,9 +165,4 @@ function restartsOf(pod: Pod): number {
 
 function readyOf(pod: Pod): boolean {
   return (pod.status?.conditions ?? []).some((c) => c?.type === 'Ready' && c.status === 'True');
-}
-
-export function formatWindow(ms: number): string {
-  const seconds = ms / 1000;
-  return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)}s`;
 }
