@@ -6,7 +6,7 @@
  * `ReportWriter` (report/stream-writer.ts: workflow commands on the log stream, so that `-o json` keeps
  * stdout a single JSON document).
  */
-import type { RunResult as EngineResult } from '../result.js';
+import type { RunResult } from '../result.js';
 import { parseGitHubReportInputs } from '../inputs.js';
 import type { ClusterInfo } from '../pipeline.js';
 import { reportResult, reportSetupFailure, type ReportWriter } from '../report/index.js';
@@ -16,7 +16,7 @@ import { installSignalHandlers } from '../signals.js';
 import type { CommandLine } from './flags.js';
 
 export function reportToGitHub(
-  result: EngineResult,
+  result: RunResult,
   settings: Pick<Settings, 'waitFor' | 'failFast' | 'summary'>,
   cluster: ClusterInfo,
   writer: ReportWriter,

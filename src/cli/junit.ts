@@ -5,7 +5,7 @@
  * with several clusters, one testsuite per cluster.
  * Pure: result in, XML out.
  */
-import type { ClusterRun, RunResult as EngineResult, TargetReport } from '../result.js';
+import type { ClusterRun, RunResult, TargetReport } from '../result.js';
 import { annotatedTargets } from '../report/annotations.js';
 import { distinctLogs, logGroup, telling } from '../report/logs.js';
 import { clusterPublicResult, publicResult } from '../report/outputs.js';
@@ -35,7 +35,7 @@ interface Suite {
   seconds: number;
 }
 
-export function renderJunit(result: EngineResult, options: JunitOptions): string {
+export function renderJunit(result: RunResult, options: JunitOptions): string {
   if (result.clusters)
     return document(
       result.clusters.map((run) => clusterSuite(run, options)),
@@ -46,7 +46,7 @@ export function renderJunit(result: EngineResult, options: JunitOptions): string
   return document([{ name: `kubewait: ${publicResult(result)}`, cases, seconds: result.durationSeconds }], result.durationSeconds);
 }
 
-function targetCases(result: EngineResult, waitFor: WaitFor, failFast: boolean): Case[] {
+function targetCases(result: RunResult, waitFor: WaitFor, failFast: boolean): Case[] {
   const blamed = new Set(annotatedTargets(result, failFast));
   return result.targets.map((target) => targetCase(target, result, waitFor, blamed.has(target)));
 }
@@ -62,7 +62,7 @@ function setupCase(message: string, type = 'InputError'): Case {
   return { classname: 'kubewait', name: 'setup', seconds: 0, verdict: { element: 'error', type, message } };
 }
 
-function targetCase(target: TargetReport, result: EngineResult, waitFor: WaitFor, blamed: boolean): Case {
+function targetCase(target: TargetReport, result: RunResult, waitFor: WaitFor, blamed: boolean): Case {
   const base = {
     classname: target.namespace ? `${target.namespace}.${target.kind}` : target.kind,
     name: target.name,

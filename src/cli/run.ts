@@ -5,7 +5,7 @@
  */
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { RunResult as EngineResult } from '../result.js';
+import type { RunResult } from '../result.js';
 import type { KubeconfigSources } from '../kube/index.js';
 import { SecretMasks } from '../kube/masks.js';
 import type { ClusterInfo, PipelineSink } from '../pipeline.js';
@@ -92,7 +92,7 @@ function gitHubWriter(stream: Stream, masks: SecretMasks, env: CommandIO['env'])
   };
 }
 
-async function wait(settings: Settings, line: CommandLine, io: CommandIO, kubeconfigSources: KubeconfigSources, masks: SecretMasks): Promise<EngineResult> {
+async function wait(settings: Settings, line: CommandLine, io: CommandIO, kubeconfigSources: KubeconfigSources, masks: SecretMasks): Promise<RunResult> {
   const stream = logStream(line, io);
   const flavour = flavourOf(io.env);
   const log = terminalLog((text) => stream.write(text), {
@@ -102,7 +102,7 @@ async function wait(settings: Settings, line: CommandLine, io: CommandIO, kubeco
     columns: () => terminalColumns(stream),
   });
   const github = flavour === 'github' ? gitHubWriter(stream, masks, io.env) : undefined;
-  let reports: { finish(result: EngineResult): Promise<void> } | undefined;
+  let reports: { finish(result: RunResult): Promise<void> } | undefined;
   const sink: PipelineSink = {
     log,
     mask(secret) {
@@ -112,7 +112,7 @@ async function wait(settings: Settings, line: CommandLine, io: CommandIO, kubeco
     async begin() {
       if (github) reports = (await import('./github.js')).startGitHub(settings, github);
     },
-    async report(result: EngineResult, cluster: ClusterInfo) {
+    async report(result: RunResult, cluster: ClusterInfo) {
       if (github) (await import('./github.js')).reportToGitHub(result, settings, cluster, github);
       else {
         log.info(finalLogLines(result, settings.waitFor).join('\n'));
@@ -128,7 +128,7 @@ async function wait(settings: Settings, line: CommandLine, io: CommandIO, kubeco
 
 /** The failing containers' log tails after the closing lines, one group each (a collapsed section in GitLab),
  *  as the action writes them to the step log; the text was masked when it was read. */
-function writeLogBlocks(result: EngineResult, log: LogSink): void {
+function writeLogBlocks(result: RunResult, log: LogSink): void {
   for (const { view, samePods } of logBlocks(result.targets)) {
     const { title, lines } = logGroup(view, undefined, { lines: Number.MAX_SAFE_INTEGER, samePods });
     log.startGroup(title);
@@ -138,7 +138,7 @@ function writeLogBlocks(result: EngineResult, log: LogSink): void {
 }
 
 /** `-o json` and `--junit`, in every outcome that has targets. */
-function finish(result: EngineResult, settings: Settings, line: CommandLine, io: CommandIO, masks: SecretMasks): void {
+function finish(result: RunResult, settings: Settings, line: CommandLine, io: CommandIO, masks: SecretMasks): void {
   const problem = result.error && describeForCommand(result.error);
   if (line.output === 'json') io.stdout.write(masks.apply(`${jsonDocument(publicResult(result), result, problem)}\n`));
   if (line.junit)
@@ -148,7 +148,7 @@ function finish(result: EngineResult, settings: Settings, line: CommandLine, io:
 /** `{"result": ..., "resources": [...]}`: the action's `result` and `resources` outputs, in one document; with
  *  `--release`, `release-revision` and `release-status` too (null when no record of the release was found);
  *  `logs` when failing containers' log tails were read (`logRecords`). */
-function jsonDocument(result: string, wait: EngineResult | undefined, problem: string | undefined): string {
+function jsonDocument(result: string, wait: RunResult | undefined, problem: string | undefined): string {
   const release = wait?.release && { 'release-revision': wait.release.revision ?? null, 'release-status': wait.release.status ?? null };
   const clusters = wait?.clusters && { clusters: clustersOutput(wait.clusters) };
   const logs = logRecords(wait?.targets ?? []);

@@ -2,7 +2,7 @@
  * Error annotations: one per target that failed or ran out of time, pointing at its manifest line
  * when there is one, plus one for an input problem the engine found. Pure: result in, annotations out.
  */
-import type { RunResult as EngineResult, TargetReport } from '../result.js';
+import type { RunResult, TargetReport } from '../result.js';
 import { describeInputProblem, type InputProblem, type WaitFor } from '../settings.js';
 import { failedPodLines, failureWhy } from './failure.js';
 import { annotationLine, logsCommand, telling } from './logs.js';
@@ -32,7 +32,7 @@ export interface AnnotationOptions {
 /** Whether the wait ran until its deadline (or was cancelled), so that every target not done ran out of
  *  time. A `failed` wait with fail-fast stopped early; one without fail-fast and without an input error
  *  only ends at the deadline. */
-function ranOutOfTime(result: EngineResult, failFast = true): boolean {
+function ranOutOfTime(result: RunResult, failFast = true): boolean {
   if (result.outcome === 'timeout' || result.cancelled) return true;
   return result.outcome === 'failed' && !failFast && !result.error;
 }
@@ -40,14 +40,14 @@ function ranOutOfTime(result: EngineResult, failFast = true): boolean {
 /** Targets that deserve an annotation: every Failed one, and, when time ran out, every one that was not
  *  done. Failed first. A wait stopped early by fail-fast or an input error does not blame the targets it
  *  stopped watching: the summary lists them. */
-export function annotatedTargets(result: EngineResult, failFast = true): TargetReport[] {
+export function annotatedTargets(result: RunResult, failFast = true): TargetReport[] {
   const failed = result.targets.filter((t) => standing(t) === 'failed');
   const pending = ranOutOfTime(result, failFast) ? result.targets.filter((t) => standing(t) === 'pending') : [];
   return [...failed, ...pending];
 }
 
 /** First line of a target annotation: what state it is in and since when. */
-function reasonLine(target: TargetReport, result: EngineResult, waitFor: WaitFor): string {
+function reasonLine(target: TargetReport, result: RunResult, waitFor: WaitFor): string {
   const failure = target.explanation?.failure;
   if (failure) return `Failed after ${formatSeconds(target.seconds)}: ${failureWhy(failure)}`;
   const message = target.message ? `: ${target.message}` : '';
@@ -56,7 +56,7 @@ function reasonLine(target: TargetReport, result: EngineResult, waitFor: WaitFor
   return `Not ${desiredPhrase(waitFor)} ${when} (${target.status})${message}`;
 }
 
-function targetAnnotation(target: TargetReport, result: EngineResult, waitFor: WaitFor): Annotation {
+function targetAnnotation(target: TargetReport, result: RunResult, waitFor: WaitFor): Annotation {
   const annotation: Annotation = {
     title: titleRef(target),
     message: [reasonLine(target, result, waitFor), ...diagnosisLines(target.diagnosis, { alreadySaid: target.message }), ...explanationLines(target)].join(
@@ -96,7 +96,7 @@ export function inputProblemAnnotation(problem: InputProblem): Annotation {
 
 /** All error annotations for a result, within `MAX_ERROR_ANNOTATIONS`: when there are more targets
  *  than fit, the last annotation names the rest instead of dropping them. */
-export function annotationsFor(result: EngineResult, waitFor: WaitFor, options: AnnotationOptions = {}): Annotation[] {
+export function annotationsFor(result: RunResult, waitFor: WaitFor, options: AnnotationOptions = {}): Annotation[] {
   const max = options.max ?? MAX_ERROR_ANNOTATIONS;
   const head = result.error ? [inputProblemAnnotation(result.error)] : [];
   const targets = annotatedTargets(result, options.failFast);
@@ -119,7 +119,7 @@ function aggregateAnnotation(rest: TargetReport[], waitFor: WaitFor): Annotation
 }
 
 /** One line for `core.setFailed`, or undefined when the wait succeeded. */
-export function failureMessage(result: EngineResult, wanted: WaitFor): string | undefined {
+export function failureMessage(result: RunResult, wanted: WaitFor): string | undefined {
   if (result.outcome === 'ready') return undefined;
   const waitFor = result.waitFor ?? wanted;
   const total = result.targets.length;

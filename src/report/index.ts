@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { RunResult as EngineResult } from '../result.js';
+import type { RunResult } from '../result.js';
 import type { InputProblem, Settings, WaitFor } from '../settings.js';
 import { annotationsFor, inputProblemAnnotation } from './annotations.js';
 import { finalLogLines } from './live-log.js';
@@ -58,7 +58,7 @@ export function runInfoFromGitHub(): RunInfo {
  * Never throws for a summary that cannot be written; it warns instead. Does not fail the step: the caller
  * does, e.g. with `core.setFailed(failureMessage(result, waitFor))` (one annotation is kept free for that).
  */
-export function reportResult(result: EngineResult, ctx: ReportContext, writer: ReportWriter): void {
+export function reportResult(result: RunResult, ctx: ReportContext, writer: ReportWriter): void {
   setOutputs(result, writer);
 
   const waitFor = result.waitFor ?? ctx.waitFor;
@@ -85,7 +85,7 @@ export function reportSetupFailure(
   const { message, ...properties } = inputProblemAnnotation(problem);
   writer.error(message, properties);
   const error = { input: problem.input, message: problem.message };
-  const result: EngineResult = { outcome: 'failed', cancelled: false, durationSeconds: 0, targets: [], warnings: [], error };
+  const result: RunResult = { outcome: 'failed', cancelled: false, durationSeconds: 0, targets: [], warnings: [], error };
   setOutputs(result, writer);
   if (!ctx.summary) return;
   const markdown = renderSummary(result, {
@@ -98,7 +98,7 @@ export function reportSetupFailure(
 }
 
 /** One collapsed group per failing container's log tail, after the closing lines that name the targets. */
-function writeLogGroups(result: EngineResult, writer: ReportWriter): void {
+function writeLogGroups(result: RunResult, writer: ReportWriter): void {
   for (const { target, view, samePods } of logBlocks(result.targets)) {
     // A fresh token per group: a log line cannot guess it to end `::stop-commands::` early.
     const { title, lines } = logGroup(view, randomUUID(), { lines: Number.MAX_SAFE_INTEGER, samePods });
@@ -113,7 +113,7 @@ function writeLogGroups(result: EngineResult, writer: ReportWriter): void {
  * complete `resources` JSON is written to a file under RUNNER_TEMP first, named by `resources-file`, so
  * the outputs may be cut to GitHub's 1 MB limit without losing anything.
  */
-export function setOutputs(result: EngineResult, writer: ReportWriter, overrides: Partial<Record<string, string>> = {}): void {
+export function setOutputs(result: RunResult, writer: ReportWriter, overrides: Partial<Record<string, string>> = {}): void {
   const complete = completeResources(result);
   const file = writeResourcesFile(complete, writer);
   const outputs = {

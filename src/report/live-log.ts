@@ -2,7 +2,7 @@
  * The live log: what a user watching the step sees while kubewait waits.
  * Line formatting is pure; `createLiveLog` only routes lines to a `LogSink` (the shell's `ReportWriter`).
  */
-import { isSelectorPlaceholder, notReadYet, type EngineObserver, type RunResult as EngineResult, type TargetReport } from '../result.js';
+import { isSelectorPlaceholder, notReadYet, type EngineObserver, type RunResult, type TargetReport } from '../result.js';
 import { publicResult } from './outputs.js';
 import { memberJoinedLine, selectorExpansionLine } from './selector-log.js';
 import type { WaitFor } from '../settings.js';
@@ -164,7 +164,7 @@ export function createLiveLog(sink: LogSink, options: LiveLogOptions): EngineObs
 /** The closing lines of the log: the outcome, then every target that is not done with its reason
  *  and diagnosis (at most `names` of them), so the log alone explains a failure. */
 export function finalLogLines(
-  result: Pick<EngineResult, 'outcome' | 'cancelled' | 'error' | 'durationSeconds' | 'targets' | 'release'>,
+  result: Pick<RunResult, 'outcome' | 'cancelled' | 'error' | 'durationSeconds' | 'targets' | 'release'>,
   waitFor: WaitFor,
   names = 50,
 ): string[] {

@@ -1,7 +1,7 @@
 /**
  * Step outputs, exactly as `action.yml` declares them. Pure: result in, name -> string out.
  */
-import type { ClusterRun, RunResult as EngineResult, Result, TargetReport } from '../result.js';
+import type { ClusterRun, Result, RunResult, TargetReport } from '../result.js';
 import { boundedJsonArray, boundedLines, MAX_OUTPUT_BYTES } from './bounded.js';
 import { displayServer, outputRef, roundSeconds } from './text.js';
 
@@ -74,7 +74,7 @@ export function resourceOutput(target: TargetReport): ResourceOutput {
 }
 
 /** The `result` output of a wait. */
-export function publicResult(result: Pick<EngineResult, 'outcome' | 'cancelled' | 'error'>): Result {
+export function publicResult(result: Pick<RunResult, 'outcome' | 'cancelled' | 'error'>): Result {
   if (result.cancelled) return 'cancelled';
   if (result.error) return 'error';
   return result.outcome;
@@ -92,7 +92,7 @@ export interface OutputLimits {
 }
 
 /** Every output; `resources`, `pending` and `failed` cut to `maxBytes`, saying so, when they would not fit. */
-export function outputsFor(result: EngineResult, limits: OutputLimits = {}): Outputs {
+export function outputsFor(result: RunResult, limits: OutputLimits = {}): Outputs {
   const maxBytes = limits.maxBytes ?? MAX_OUTPUT_BYTES;
   const where = limits.where ?? 'the file named by the resources-file output';
   const lines = (targets: TargetReport[]) => boundedLines(targets.map(outputRef), maxBytes, where);
@@ -144,6 +144,6 @@ export function clusterPublicResult(run: ClusterRun): Result {
 }
 
 /** The complete `resources` JSON, never cut: the content of the file named by `resources-file`. */
-export function completeResources(result: Pick<EngineResult, 'targets'>): string {
+export function completeResources(result: Pick<RunResult, 'targets'>): string {
   return JSON.stringify(result.targets.map(resourceOutput));
 }

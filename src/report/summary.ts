@@ -2,7 +2,7 @@
  * The job summary as markdown. Pure: result + context in, string out; `index.ts` writes it.
  * GitHub rejects a step summary over 1 MiB, so large target sets are aggregated, always saying so.
  */
-import type { ClusterRun, RunResult as EngineResult, Result, TargetReport } from '../result.js';
+import type { ClusterRun, Result, RunResult, TargetReport } from '../result.js';
 import { clusterPublicResult } from './outputs.js';
 import type { WaitFor } from '../settings.js';
 import type { Status } from '../status/types.js';
@@ -78,7 +78,7 @@ const DETAIL_ROWS = { conditions: 20, containers: 20, events: 10, history: 30 };
 const DETAIL_CHARS = 1000;
 const MAX_WARNINGS = 20;
 
-function outcomeSymbol(result: Pick<EngineResult, 'outcome' | 'cancelled'>): string {
+function outcomeSymbol(result: Pick<RunResult, 'outcome' | 'cancelled'>): string {
   if (result.cancelled) return '🛑';
   return { ready: '✅', failed: '❌', timeout: '⏱️' }[result.outcome];
 }
@@ -105,7 +105,7 @@ export function statusSymbol(target: Pick<TargetReport, 'done' | 'status' | 'opt
   return target.status === 'Current' ? '⏳' : symbols[target.status];
 }
 
-export function headline(result: EngineResult, waitFor: WaitFor, label = 'kubewait'): string {
+export function headline(result: RunResult, waitFor: WaitFor, label = 'kubewait'): string {
   // Opted-out targets are done but not waited for: counted apart, so "3 of 3 ready" stays true.
   const optedOut = result.targets.filter((t) => t.optedOut).length;
   const total = result.targets.length - optedOut;
@@ -140,7 +140,7 @@ export function fileUrl(run: RunInfo | undefined, file: string, line: number | u
   return `${run.serverUrl}/${run.repository}/blob/${run.sha}/${urlPath(path.split('/'))}${anchor}`;
 }
 
-function facts(result: EngineResult, ctx: SummaryContext): string {
+function facts(result: RunResult, ctx: SummaryContext): string {
   const parts = [`**Duration** ${formatSeconds(result.durationSeconds)}`, `**Waited for** ${code(waitForInput(ctx.waitFor))}`];
   const server = displayServer(ctx.server);
   if (server) parts.push(`**Cluster** ${code(server)}`);
@@ -159,7 +159,7 @@ const FACT_NAMES = 3;
  * when it stopped); on a ready run, the slowest. The one that took longest to get ready says nothing about a
  * Deployment that failed.
  */
-function headlineTargets(result: EngineResult, waitFor: WaitFor): string[] {
+function headlineTargets(result: RunResult, waitFor: WaitFor): string[] {
   const named = (targets: TargetReport[]) => {
     const names = targets.slice(0, FACT_NAMES).map((t) => escapeMarkdown(`${t.kind}/${t.name}`));
     return `${names.join(', ')}${targets.length > FACT_NAMES ? ` and ${targets.length - FACT_NAMES} more` : ''}`;
@@ -185,7 +185,7 @@ function callout(kind: 'WARNING' | 'CAUTION', lines: string[]): string {
   return [`> [!${kind}]`, ...lines.map((l) => (l ? `> ${l}` : '>'))].join('\n');
 }
 
-function warningsBlock(result: EngineResult): string | undefined {
+function warningsBlock(result: RunResult): string | undefined {
   if (result.warnings.length === 0) return undefined;
   const shown = result.warnings.slice(0, MAX_WARNINGS).map((w) => escapeMarkdown(truncate(w, 500)));
   const more = result.warnings.length > MAX_WARNINGS ? [`... and ${result.warnings.length - MAX_WARNINGS} more warnings (see the log)`] : [];
@@ -198,7 +198,7 @@ function warningsBlock(result: EngineResult): string | undefined {
 }
 
 /** What the Helm release said (its status and Helm's description), when it is not simply deployed and ready. */
-function releaseBlock(result: EngineResult): string | undefined {
+function releaseBlock(result: RunResult): string | undefined {
   const release = result.release;
   if (!release) return undefined;
   const status = release.status ? ` · **Status** ${code(release.status)}` : '';
@@ -207,7 +207,7 @@ function releaseBlock(result: EngineResult): string | undefined {
   return callout('CAUTION', [line, '', escapeMarkdown(release.message)]);
 }
 
-function errorBlock(result: EngineResult): string | undefined {
+function errorBlock(result: RunResult): string | undefined {
   if (!result.error) return undefined;
   return callout('CAUTION', [escapeMarkdown(describeInputProblem(result.error))]);
 }
@@ -381,7 +381,7 @@ function targetDetails(target: TargetReport, ctx: SummaryContext): string {
   return details(summaryHtml, body.join('\n\n'));
 }
 
-function render(result: EngineResult, ctx: SummaryContext, limits: SummaryLimits, shortened: boolean): string {
+function render(result: RunResult, ctx: SummaryContext, limits: SummaryLimits, shortened: boolean): string {
   const ordered = byStanding(result.targets);
   const { markdown: tableMd, omitted } = targetsTable(ordered, ctx, limits);
   const notDone = ordered.filter((t) => !t.done);
@@ -419,7 +419,7 @@ export function byteLength(text: string): number {
 
 /** The summary markdown, within `limits.maxBytes`: when the full version is too big, fewer details
  *  and rows are shown (and the summary says so) until it fits. */
-export function renderSummary(result: EngineResult, ctx: SummaryContext, limits: SummaryLimits = DEFAULT_LIMITS): string {
+export function renderSummary(result: RunResult, ctx: SummaryContext, limits: SummaryLimits = DEFAULT_LIMITS): string {
   if (result.clusters) return renderClustersSummary(result, result.clusters, ctx, limits);
   let current = limits;
   let markdown = render(result, ctx, current, false);
@@ -448,7 +448,7 @@ export function clustersWorstFirst(runs: readonly ClusterRun[]): ClusterRun[] {
 }
 
 /** The step's headline of a run of several clusters: its own counts, and how many clusters are at the goal. */
-export function clustersHeadline(result: EngineResult, runs: readonly ClusterRun[], waitFor: WaitFor): string {
+export function clustersHeadline(result: RunResult, runs: readonly ClusterRun[], waitFor: WaitFor): string {
   const readyClusters = runs.filter((run) => clusterPublicResult(run) === 'ready').length;
   return `${headline(result, waitFor)} · ${readyClusters} of ${runs.length} clusters ${escapeMarkdown(desiredPhrase(waitFor))}`;
 }
@@ -473,7 +473,7 @@ export function clustersTable(runs: readonly ClusterRun[], waitFor: WaitFor): st
  * one section per cluster, worst first, each as the summary of a one-cluster wait, within its share of the
  * byte limit.
  */
-function renderClustersSummary(result: EngineResult, runs: readonly ClusterRun[], ctx: SummaryContext, limits: SummaryLimits): string {
+function renderClustersSummary(result: RunResult, runs: readonly ClusterRun[], ctx: SummaryContext, limits: SummaryLimits): string {
   const waitFor = ctx.waitFor;
   const overview = [
     clustersHeadline(result, runs, waitFor),

@@ -8,7 +8,7 @@ import { EXIT_CODES, exitCodeOf, verdictOf } from '../../src/cli/exit-codes.js';
 import { renderJunit, renderSetupFailureJunit } from '../../src/cli/junit.js';
 import { colourise, colourWanted, terminalColumns, terminalLog, type Flavour } from '../../src/cli/terminal.js';
 import { displayWidth } from '../../src/cli/wrap.js';
-import type { RunResult as EngineResult, TargetReport } from '../../src/result.js';
+import type { RunResult, TargetReport } from '../../src/result.js';
 
 const ESC = '\u001b';
 
@@ -126,7 +126,7 @@ function target(name: string, overrides: Partial<TargetReport>): TargetReport {
   };
 }
 
-function result(overrides: Partial<EngineResult>): EngineResult {
+function result(overrides: Partial<RunResult>): RunResult {
   return { outcome: 'ready', cancelled: false, durationSeconds: 4.56, targets: [], warnings: [], ...overrides };
 }
 
@@ -197,7 +197,7 @@ describe('JUnit', () => {
 });
 
 describe('exit codes', () => {
-  it.each<[string, number, Partial<EngineResult>]>([
+  it.each<[string, number, Partial<RunResult>]>([
     ['ready', 0, { outcome: 'ready' }],
     ['failed', 1, { outcome: 'failed' }],
     ['timeout', 2, { outcome: 'timeout' }],

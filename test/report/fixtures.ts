@@ -1,5 +1,5 @@
 /** Builders for report-layer tests: realistic engine results with only the fields a test cares about. */
-import { reportedSource, type RunResult as EngineResult, type TargetReport } from '../../src/result.js';
+import { reportedSource, type RunResult, type TargetReport } from '../../src/result.js';
 import type { Diagnosis } from '../../src/status/types.js';
 
 /** A target defined at `line` of the workspace manifest file `file`. */
@@ -68,7 +68,7 @@ export function imagePullDiagnosis(container = 'web', image = 'web:v2'): Diagnos
   };
 }
 
-export function result(targets: TargetReport[], overrides: Partial<EngineResult> = {}): EngineResult {
+export function result(targets: TargetReport[], overrides: Partial<RunResult> = {}): RunResult {
   const outcome = targets.every((t) => t.done) ? 'ready' : targets.some((t) => t.status === 'Failed') ? 'failed' : 'timeout';
   return { outcome, cancelled: false, durationSeconds: 42.37, targets, warnings: [], ...overrides };
 }

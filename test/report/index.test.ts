@@ -6,7 +6,7 @@ import { afterAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { RunResult as EngineResult } from '../../src/result.js';
+import type { RunResult } from '../../src/result.js';
 import { reportResult, reportSetupFailure, type ReportWriter } from '../../src/report/index.js';
 import { failed, fromFile, imagePullDiagnosis, pending, ready, result } from './fixtures.js';
 
@@ -49,7 +49,7 @@ afterAll(() => {
 });
 
 describe('reportResult', () => {
-  const failure: EngineResult = result([
+  const failure: RunResult = result([
     ready('web'),
     failed('api', { ...fromFile('k8s/api.yaml', 20), diagnosis: imagePullDiagnosis('api', 'api:v2') }),
     pending('worker'),

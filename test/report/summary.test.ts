@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
-import type { RunResult as EngineResult } from '../../src/result.js';
+import type { RunResult } from '../../src/result.js';
 import {
   byteLength,
   DEFAULT_LIMITS,
@@ -100,7 +100,7 @@ describe('links', () => {
 });
 
 describe('renderSummary', () => {
-  const mixed: EngineResult = result(
+  const mixed: RunResult = result(
     [
       ready('web', { seconds: 12.4 }),
       pending('worker', { kind: 'StatefulSet', message: 'Ready: 1/3' }),

@@ -7,7 +7,7 @@
  * headline, the counts of each cluster, then one section per cluster, the worst first, each as the comment
  * of a one-cluster wait within its share of the length limit.
  */
-import type { ClusterRun, RunResult as EngineResult, TargetReport } from '../../result.js';
+import type { ClusterRun, RunResult, TargetReport } from '../../result.js';
 import { describeInputProblem, type WaitFor } from '../../settings.js';
 import { cell, code, details, escapeHtml, escapeMarkdown, table } from '../markdown.js';
 import { clustersHeadline, clustersTable, clustersWorstFirst, headline, statusSymbol } from '../summary.js';
@@ -25,7 +25,7 @@ export interface LogTail {
 }
 
 export interface CommentInput {
-  result: EngineResult;
+  result: RunResult;
   waitFor: WaitFor;
   run: GitHubRunContext;
 }
@@ -148,7 +148,7 @@ function render(input: CommentInput, limits: CommentLimits, rows: number, shorte
   return `${sections.join('\n\n')}\n`;
 }
 
-function cautionBlock(error: NonNullable<EngineResult['error']>): string {
+function cautionBlock(error: NonNullable<RunResult['error']>): string {
   return `> [!CAUTION]\n> ${prose(describeInputProblem(error))}`;
 }
 

@@ -3,7 +3,7 @@
  * the wait starts, `success` / `failure` / `error` when it ends. A job with `environment:` already has a
  * Deployment that GitHub made and will finish itself; then kubewait makes none (see `findJobDeployment`).
  */
-import type { RunResult as EngineResult, Result } from '../../result.js';
+import type { Result, RunResult } from '../../result.js';
 import type { WaitFor } from '../../settings.js';
 import { publicResult } from '../outputs.js';
 import { headline } from '../summary.js';
@@ -122,12 +122,12 @@ const STATE: Record<Result, Exclude<DeploymentState, 'in_progress'>> = {
   cancelled: 'error',
 };
 
-export function deploymentState(result: EngineResult): Exclude<DeploymentState, 'in_progress'> {
+export function deploymentState(result: RunResult): Exclude<DeploymentState, 'in_progress'> {
   return STATE[publicResult(result)];
 }
 
 /** The headline without its markdown, e.g. `kubewait: 3 of 3 targets ready`. */
-export function deploymentDescription(result: EngineResult, waitFor: WaitFor): string {
+export function deploymentDescription(result: RunResult, waitFor: WaitFor): string {
   const text = headline(result, waitFor)
     .replace(/^#+\s*/, '')
     .replace(/^\S+\s+(?=kubewait:)/u, '')
@@ -140,7 +140,7 @@ export async function finishDeployment(
   run: GitHubRunContext,
   id: number,
   target: DeploymentTarget,
-  result: EngineResult,
+  result: RunResult,
   waitFor: WaitFor,
 ): Promise<DeploymentState> {
   const state = deploymentState(result);

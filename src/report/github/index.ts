@@ -7,7 +7,7 @@
  * `startDeploymentReport` and `finishGitHubReports` are the same steps returning their messages instead
  * (the tests call them).
  */
-import type { RunResult as EngineResult } from '../../result.js';
+import type { RunResult } from '../../result.js';
 import type { InputProblem, Settings, WaitFor } from '../../settings.js';
 import type { ReportWriter } from '../writer.js';
 import { CLIENT_DEFAULTS, createGitHubClient, type ClientOptions, type GitHubClient } from './client.js';
@@ -128,7 +128,7 @@ export async function startDeploymentReport(options: GitHubReportOptions & { wai
  * Returns the warnings and notices of this call only; resolves, never rejects.
  */
 export async function finishGitHubReports(
-  result: EngineResult,
+  result: RunResult,
   options: GitHubReportOptions & {
     waitFor: WaitFor;
     deployment?: DeploymentReport;
@@ -192,7 +192,7 @@ export type GitHubReportLog = Pick<ReportWriter, 'info' | 'warning' | 'setSecret
 
 /** The reports started beside the wait; `finish` after the outputs and the job summary are written. */
 export interface GitHubReports {
-  finish(result: EngineResult): Promise<void>;
+  finish(result: RunResult): Promise<void>;
 }
 
 /** The options of both calls; a `report-job-id` or `report-matrix` the reports cannot use is one warning,
@@ -276,6 +276,6 @@ export async function reportSetupFailureToGitHub(
     return;
   }
   const error = { input: problem.input, message: problem.message };
-  const result: EngineResult = { outcome: 'failed', cancelled: false, durationSeconds: 0, targets: [], warnings: [], error };
+  const result: RunResult = { outcome: 'failed', cancelled: false, durationSeconds: 0, targets: [], warnings: [], error };
   logMessages(await finishGitHubReports(result, shellOptions(settings, log)), log);
 }

@@ -3,7 +3,7 @@
  * the sticky comment, the Deployment statuses, and that no reporting failure ever touches the verdict.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import type { RunResult as EngineResult } from '../../../src/result.js';
+import type { RunResult } from '../../../src/result.js';
 import type { WaitFor } from '../../../src/settings.js';
 import {
   finishGitHubReports,
@@ -136,7 +136,7 @@ describe('the sticky pull-request comment', () => {
     expect(commentsOn(pr.number)[1]?.body).toContain('❌');
   });
 
-  it.each<[string, () => EngineResult, boolean]>([
+  it.each<[string, () => RunResult, boolean]>([
     ['a successful wait', green, false],
     ['a failed wait', red, true],
     ['a timed-out wait', () => result([pending('web')], { outcome: 'timeout' }), true],
@@ -324,7 +324,7 @@ describe('the Deployment status', () => {
     expect(last?.description).toMatch(/^kubewait: 2 of 2 targets ready in 42\.4s$/);
   });
 
-  it.each<[string, string, EngineResult]>([
+  it.each<[string, string, RunResult]>([
     ['failed', 'failure', result([failed('web')])],
     ['timed out', 'failure', result([pending('web')], { outcome: 'timeout' })],
     ['was cancelled', 'error', result([pending('web')], { outcome: 'timeout', cancelled: true })],
