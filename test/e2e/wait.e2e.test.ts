@@ -103,6 +103,28 @@ describe('kubewait end to end', () => {
     expect(Number(run.outputs.duration)).toBeGreaterThanOrEqual(8); // it waited to the deadline: fail-fast is off
   }, 150_000);
 
+  it('without fail-fast, the heartbeat lists a Failed target apart from the ones still waited for', async () => {
+    cluster.create(deployment('api', { namespace: 'heartbeat', podFailure: 'CrashLoopBackOff' }));
+    cluster.create(deployment('web', { namespace: 'heartbeat', readyAfterMs: 600_000 }));
+
+    // The heartbeat comes every 30 s: the wait runs just past the first.
+    const run = await runAction({
+      kubeconfig: cluster.kubeconfig({ namespace: 'heartbeat' }),
+      resources: 'deployment/api, deployment/web',
+      timeout: '33s',
+      'poll-interval': '1s',
+      'fail-fast': 'false',
+    });
+
+    const at = run.log.findIndex((line) => line.startsWith('Still waiting after '));
+    expect(run.log.slice(at, at + 4)).toEqual([
+      expect.stringMatching(/^Still waiting after 3\d\.\ds for 1 of 2 targets:$/),
+      expect.stringMatching(/^ {2}deployment\/web \(heartbeat\): InProgress: /),
+      expect.stringMatching(/^Failed after 3\d\.\ds, 1 of 2 targets \(fail-fast is off: the wait goes on\):$/),
+      expect.stringMatching(/^ {2}deployment\/api \(heartbeat\): Failed: .*CrashLoopBackOff/),
+    ]);
+  }, 150_000);
+
   it('fails fast on a bad image and says why in the annotation', async () => {
     cluster.create(deployment('api', { namespace: 'bad', podFailure: 'ImagePullBackOff', image: 'registry.example.com/api:v2' }));
     cluster.create(deployment('web', { namespace: 'bad', readyAfterMs: 300 }));
