@@ -113,7 +113,8 @@ describe('reconcile: true', () => {
         resources: `${KUSTOMIZATION}/apps`,
         revision: SHORT,
         reconcile,
-        timeout: '3s',
+        // Long enough for the first looks on a loaded machine, shorter than the wing's 15 s net reread.
+        timeout: '10s',
       });
       expect(run.outputs.result).toBe('timeout');
       // The engine's LIST and the wing's first read (which the reconcile request shares), then at most one
