@@ -10,7 +10,7 @@
  * assertions: test/e2e/hostile-*.e2e.test.ts assert the behaviour.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -278,6 +278,21 @@ const CASES: Case[] = [
         { killAfterMs: 90_000 },
         ctx,
       ),
+    describe: outcome,
+  },
+  {
+    // test/e2e/hostile-leaks.e2e.test.ts asserts the verdict and only a hang bound: the time is this table's.
+    name: '`manifests` glob walking into /usr through a link, timeout 5s',
+    run: (dist, ctx) => {
+      const workspace = mkdtempSync(path.join(ctx.scratch, 'walk-'));
+      symlinkSync('/usr', path.join(workspace, 'usr'));
+      return action(
+        dist,
+        { kubeconfig: ctx.cluster.kubeconfig({ namespace: 'two' }), manifests: 'usr/**/*.never-a-manifest.yaml', timeout: '5s' },
+        { workspace, killAfterMs: 90_000 },
+        ctx,
+      );
+    },
     describe: outcome,
   },
   {

@@ -25,7 +25,8 @@ export interface ExplainOptions {
   signal?: AbortSignal;
   /** Time for all log reads together (default 5 s); the GETs and LISTs have as long again. */
   budgetMs?: number;
-  /** The run's clock and timers: the log budget runs on it (the GETs' and LISTs' bound is a real-time transport guard). */
+  /** The run's clock and timers (default: real time). The decisions run on it: how long the first LISTs may go
+   *  unanswered, the LISTs' budget and the log budget. Each request's own timeout is a real-time transport guard. */
   time?: Time;
   /** At most this many targets are explained (default 10: about what gets an annotation). */
   maxTargets?: number;
@@ -73,17 +74,41 @@ export async function explainTargets(client: KubeClient, targets: readonly Targe
     .map((target, index) => ({ target, index }))
     .filter(({ target }) => !target.done && target.name !== '' && PATHS[target.kind] !== undefined && target.status !== 'NotFound')
     .slice(0, options.maxTargets ?? DEFAULT_MAX_TARGETS);
-  const warnings: string[] = [];
-  const explanations: Array<TargetExplanation | undefined> = targets.map(() => undefined);
-  const diagnoses: Array<Diagnosis | undefined> = targets.map(() => undefined);
-  if (chosen.length === 0) return { explanations, diagnoses, warnings };
-  const time = options.time ?? realTime;
+  if (chosen.length === 0) return { explanations: targets.map(() => undefined), diagnoses: targets.map(() => undefined), warnings: [] };
 
   // A server that answers none of the first LISTs within FIRST_ANSWER_MS after the wait is hung or gone:
   // the step is not held past its deadline for the whole budget to find that out again.
+  // Both bounds are decisions, so they run on the run's clock (a test reaches them on virtual time); the
+  // requests' own `timeoutMs` stays a real-time transport guard.
+  const time = options.time ?? realTime;
   const unanswered = timeoutSignal(time, FIRST_ANSWER_MS);
-  const signal = AbortSignal.any([...(options.signal ? [options.signal] : []), AbortSignal.timeout(budgetMs), unanswered.signal]);
+  const budget = timeoutSignal(time, budgetMs);
+  const signal = AbortSignal.any([...(options.signal ? [options.signal] : []), budget.signal, unanswered.signal]);
   const request = { signal, timeoutMs: budgetMs };
+  try {
+    return await explainChosen(client, targets, chosen, options, { signal, request, unanswered, budgetMs, time });
+  } finally {
+    unanswered.clear();
+    budget.clear();
+  }
+}
+
+async function explainChosen(
+  client: KubeClient,
+  targets: readonly Target[],
+  chosen: Array<{ target: Target; index: number }>,
+  options: ExplainOptions,
+  {
+    signal,
+    request,
+    unanswered,
+    budgetMs,
+    time,
+  }: { signal: AbortSignal; request: { signal: AbortSignal; timeoutMs: number }; unanswered: { clear(): void }; budgetMs: number; time: Time },
+): Promise<ExplainResult> {
+  const warnings: string[] = [];
+  const explanations: Array<TargetExplanation | undefined> = targets.map(() => undefined);
+  const diagnoses: Array<Diagnosis | undefined> = targets.map(() => undefined);
   const warn = (message: string) => {
     const masked = options.mask(message);
     if (!warnings.includes(masked)) warnings.push(masked);

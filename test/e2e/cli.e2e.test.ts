@@ -419,10 +419,13 @@ describe('kubewait, the command', () => {
 describe('kubectl kubewait, the plugin', () => {
   it('runs through the real kubectl with kubectl`s TYPE NAME form and flags, and exits with the verdict', async () => {
     cluster.create(deployment('web', { namespace: 'plugin', readyAfterMs: 200 }));
-    cluster.create(deployment('api', { namespace: 'plugin', podFailure: 'CrashLoopBackOff' }));
     const file = kubeconfigFile('plugin');
 
     const ready = await runCommand(['deployment', 'web', '--kubeconfig', file, '-n', 'plugin', '-o', 'json'], { viaKubectl: true });
+    // Created now, with a progress deadline no loaded machine reaches (the default 600 s is 2 minutes at the
+    // stand-in's speed, which the runs before took once): the verdict is the crash loop's, not the deadline's.
+    const api = deployment('api', { namespace: 'plugin', podFailure: 'CrashLoopBackOff' });
+    cluster.create({ ...api, spec: { ...api.spec, progressDeadlineSeconds: 86_400 } });
     const failed = await runCommand(['deployment/api', '--kubeconfig', file, '-n', 'plugin', '--timeout', '60s'], { viaKubectl: true });
     const usage = await runCommand(['deployment/web', '--timeout', 'soon'], { viaKubectl: true });
 

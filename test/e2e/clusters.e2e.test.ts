@@ -33,7 +33,8 @@ beforeAll(async () => {
   ]);
   eu.create(deployment('api', { namespace: 'shop', readyAfterMs: 200 }));
   // Never ready before the deadline: only fail-fast across clusters ends the wait early.
-  eu.create(deployment('slow', { namespace: 'shop', readyAfterMs: 600_000 }));
+  // Never ready while the file runs, however long a loaded machine takes (600 s at speed 0.2 was 2 minutes of real time).
+  eu.create(deployment('slow', { namespace: 'shop', readyAfterMs: 86_400_000 }));
   us.create(deployment('api', { namespace: 'shop', podFailure: 'ImagePullBackOff' }));
   us.create(deployment('web', { namespace: 'shop', readyAfterMs: 200 }));
   ap.create(deployment('api', { namespace: 'shop', readyAfterMs: 200 }));

@@ -15,6 +15,10 @@ import { deployment } from './objects.js';
 import { runAction } from './runAction.js';
 
 /** Script times and workload steps are scaled by this. */
+/** The deadline of a test that reads the state at its deadline: a first look has to come before it, which a
+ *  loaded machine did not always give within 3 s (issue 28). */
+const FIRST_LOOK_TIMEOUT = '10s';
+
 const SPEED = 0.5;
 let cluster: TestCluster;
 
@@ -236,13 +240,20 @@ describe('health rules end to end', () => {
     cluster.patchStatus('postgresql.cnpg.io/v1', 'Cluster', 'cnpgscale', 'pg', healthy(3));
     cluster.apply({ ...base, spec: { instances: 4 } }); // the upgrade; CNPG has not reacted yet
     let scaling = false;
+    let scaled = false;
     const operator = (stdout: string) => {
-      // Once kubewait has judged the old healthy phase (the old rule passes it here), the operator reacts.
-      if (scaling || !/cluster\/pg \(cnpgscale\).*(InProgress|Current)/.test(stdout)) return;
-      scaling = true;
       const write = (status: object) => cluster.patchStatus('postgresql.cnpg.io/v1', 'Cluster', 'cnpgscale', 'pg', status);
-      write({ ...healthy(3), instances: 4, phase: 'Creating a new replica', phaseReason: 'Creating replica pg-4-join', conditions: [notReady] });
-      setTimeout(() => write(healthy(4)), 1000);
+      // Once kubewait has judged the old healthy phase (the old rule passes it here), the operator reacts.
+      if (!scaling && /cluster\/pg \(cnpgscale\).*(InProgress|Current)/.test(stdout)) {
+        scaling = true;
+        write({ ...healthy(3), instances: 4, phase: 'Creating a new replica', phaseReason: 'Creating replica pg-4-join', conditions: [notReady] });
+      }
+      // The new replica joins once kubewait has said it is being created (not after a fixed second, which a
+      // loaded machine may spend before it reads the change).
+      if (scaling && !scaled && stdout.split('\n').some((line) => line.startsWith('cluster/pg') && line.includes('Creating replica pg-4-join'))) {
+        scaled = true;
+        write(healthy(4));
+      }
     };
 
     const run = await runAction(
@@ -304,7 +315,7 @@ describe('health rules end to end', () => {
         resources: 'certificate/shop-tls',
         'wait-for': 'condition=Ready',
         'fail-fast': 'false',
-        timeout: '3s',
+        timeout: FIRST_LOOK_TIMEOUT,
       });
 
       expect(run.outputs.result).toBe('timeout');
@@ -368,7 +379,11 @@ describe('health rules end to end', () => {
     it('paused: wait (the default) times out saying where the Rollout paused and what continues it', async () => {
       cluster.create(pausedRollout('paused-wait'));
 
-      const run = await runAction({ kubeconfig: cluster.kubeconfig({ namespace: 'paused-wait' }), resources: 'rollouts.argoproj.io/web', timeout: '3s' });
+      const run = await runAction({
+        kubeconfig: cluster.kubeconfig({ namespace: 'paused-wait' }),
+        resources: 'rollouts.argoproj.io/web',
+        timeout: FIRST_LOOK_TIMEOUT,
+      });
 
       expect(run.outputs.result).toBe('timeout');
       expect(resourcesOf(run.outputs)[0]?.message).toBe(
@@ -396,7 +411,7 @@ describe('health rules end to end', () => {
     it.each<[string, Record<string, string>, string, RegExp]>([
       [
         'wait',
-        { timeout: '3s' },
+        { timeout: FIRST_LOOK_TIMEOUT },
         'timeout',
         /^Deployment paused \(spec\.paused\); kubectl rollout resume deployment\/api -n paused-deploy-wait continues it\. Waiting .*: Updated: 0\/2$/,
       ],
@@ -472,7 +487,12 @@ describe('health rules end to end', () => {
   it('stable-for: a timeout during the window is a timeout that says the targets did not stay ready', async () => {
     cluster.create(deployment('web', { namespace: 'window', readyAfterMs: 200 }));
 
-    const run = await runAction({ kubeconfig: cluster.kubeconfig({ namespace: 'window' }), resources: 'deployment/web', 'stable-for': '1h', timeout: '3s' });
+    const run = await runAction({
+      kubeconfig: cluster.kubeconfig({ namespace: 'window' }),
+      resources: 'deployment/web',
+      'stable-for': '1h',
+      timeout: FIRST_LOOK_TIMEOUT,
+    });
 
     expect(run.outputs.result).toBe('timeout');
     expect(resourcesOf(run.outputs)).toMatchObject([{ name: 'web', status: 'Current' }]);
@@ -514,8 +534,9 @@ describe('health rules end to end', () => {
       expect(run.outputs.result).toBe('timeout');
       expect(resourcesOf(run.outputs)).toMatchObject([{ kind: 'Widget', name: 'stuck', status: 'InProgress', rule: 'health-checks[0]' }]);
       expect(run.summary).toContain('stuck');
-      // Near its 5 s deadline: generous for a loaded machine, far below the minutes the old code ran.
-      expect(seconds).toBeLessThan(15);
+      // A hang bound: its 5 s deadline and the report, with room for a loaded machine; the old code ran for
+      // minutes (and killAfterMs would end it with a signal).
+      expect(seconds).toBeLessThan(40);
       if (warning) expect(run.warnings.map((w) => w.message)).toEqual([expect.stringMatching(warning)]);
       else expect(run.warnings).toEqual([]);
     },

@@ -64,9 +64,10 @@ describe('the deadline and cancellation always win', () => {
       // loaded machine stretches, is not counted: what is measured is the deadline path itself.
       const seconds = (exitedAt - statSync(pidFile).mtimeMs) / 1000;
       await expectKilled(pidFile);
-      // Less than the 5 s timeout and about a second to report. It took 5 s more when the report's reads
-      // waited for the hung plugin for their own 5 s budget.
-      expect(seconds).toBeLessThan(7.5);
+      // A hang bound only (the step's own timeout is 5 s; the plugin hangs for 600 s): how soon after its
+      // deadline the report's reads give up is the explain step's first-answer bound, tested on virtual time
+      // in test/engine/explain.test.ts. It took 5 s more when they waited for the hung plugin for their budget.
+      expect(seconds).toBeLessThan(25);
     },
     60_000,
   );
@@ -122,19 +123,22 @@ describe('the deadline and cancellation always win', () => {
     );
     expect(run.outputs.result).toBe('ready');
     const seconds = Object.fromEntries((JSON.parse(run.outputs.resources!) as ResourceOutput[]).map((r) => [r.kind, r.seconds]));
-    // About 20 s / 3 after the 429 (honoured, not ignored), and well before the deadline.
+    // About 20 s / 3 after the 429 (honoured, not ignored); `ready` says it was before the deadline (the
+    // whole Retry-After would have outlasted it). How long is the engine's to decide: test/engine/retry-after.test.ts.
     expect(seconds.Deployment).toBeGreaterThanOrEqual(5);
-    expect(Number(run.outputs.duration)).toBeLessThan(14);
     // The Job's group did not wait for the Deployment's.
     expect(seconds.Job).toBeLessThan(seconds.Deployment!);
   }, 90_000);
 
   // The report's reads after the wait asked the hung server again for their own 5 s budget: the step ended
-  // 10 s after its start. A server that answers none of the first reads is given up on within a second.
-  it('an API server that hangs: the step ends within about a second of its deadline', async () => {
+  // 10 s after its start. A server that answers none of the first reads is given up on within a second of the
+  // run's clock: test/engine/explain.test.ts holds that bound on virtual time. Here, end to end, the step ends
+  // by itself with its report while the server still holds every request: a hang bound, not a speed one.
+  it('an API server that hangs: the step ends by its deadline, not when the server answers again', async () => {
     const cluster = await startCluster({ speed: 0.2 });
-    // Longer than the run took before the fix (10.3 s), and no longer: held requests wait it out.
-    const stallMs = 12_000;
+    // Far longer than the step needs (5 s and a second), so that a step held until the server answers again
+    // fails the bound below; held requests wait it out before the server closes.
+    const stallMs = 30_000;
     const started = Date.now();
     try {
       cluster.create(deployment('web', { namespace: 'hung', readyAfterMs: 600_000 }));
@@ -147,7 +151,7 @@ describe('the deadline and cancellation always win', () => {
       expect(run.signal).toBeNull();
       expect(run.outputs.result).toBe('timeout');
       expect(run.outputs.resources).toContain('"name":"web"');
-      expect(seconds).toBeLessThan(8.5); // 5 s, a second, start-up and slack for a loaded machine; it was 10.3 s
+      expect(seconds).toBeLessThan(stallMs / 1000 - 5); // ended while the server still held its requests
     } finally {
       // The requests the server holds sleep out their stall: let them end before the server does.
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + stallMs + 200 - Date.now())));

@@ -40,11 +40,12 @@ describe('what is kept of a live object', () => {
 
     const run = await runAction(
       { kubeconfig: cluster.kubeconfig({ namespace: 'memory' }), resources: 'deployment/huge\ndeployment/plain', timeout: '60s' },
-      { env: { NODE_OPTIONS: `--import ${PROBE}`, KUBEWAIT_BENCH_PROBE: probe }, killAfterMs: 90_000 },
+      // killAfterMs and the test's timeout only catch a hang: a 100 MB object takes a loaded machine minutes.
+      { env: { NODE_OPTIONS: `--import ${PROBE}`, KUBEWAIT_BENCH_PROBE: probe }, killAfterMs: 240_000 },
     );
 
-    // The log's last lines on failure: under load it is the run, not the bound, that says what went wrong.
-    expect({ result: run.outputs.result, log: run.log.slice(-5), stderr: run.stderr.slice(-2000) }).toMatchObject({ result: 'ready' });
+    // On failure the run's own errors say what went wrong (toMatchObject showed only `result: error`).
+    expect({ result: run.outputs.result, errors: run.errors.map((e) => e.message) }).toEqual({ result: 'ready', errors: [] });
     expect(run.outputs.ready).toBe('true');
     const reported = JSON.parse(run.outputs.resources!) as Array<{ name: string; status: string }>;
     expect(reported.map((r) => [r.name, r.status]).sort()).toEqual([
@@ -56,5 +57,5 @@ describe('what is kept of a live object', () => {
     expect(run.stdout + run.summary).not.toContain('x'.repeat(1000));
     const { peakRssKiB } = JSON.parse(readFileSync(probe, 'utf8')) as { peakRssKiB: number };
     expect(peakRssKiB / 1024).toBeLessThan(250);
-  }, 120_000);
+  }, 300_000);
 });

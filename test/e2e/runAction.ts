@@ -54,6 +54,9 @@ export interface RunOptions {
   signalAfter?: { ms: number; signal: NodeJS.Signals };
   /** Cancel the job as the runner does: SIGINT this long after the start, SIGTERM 7.5 s after that. */
   runnerCancelAfterMs?: number;
+  /** Cancel the job as the runner does (SIGINT, SIGTERM 7.5 s after it) once the stdout so far satisfies
+   *  this: after an event, not after a time a loaded machine may take to start the process. */
+  runnerCancelWhen?: (stdout: string) => boolean;
   /** Run this bundle instead of dist/index.js (bench/ compares builds). */
   entry?: string;
 }
@@ -139,9 +142,15 @@ function spawnAction(env: Record<string, string>, cwd: string, options: RunOptio
     const cancel = options.runnerCancelAfterMs;
     const runnerSignals =
       cancel === undefined ? [] : [setTimeout(() => child.kill('SIGINT'), cancel), setTimeout(() => child.kill('SIGTERM'), cancel + RUNNER_SIGTERM_AFTER_MS)];
+    let runnerCancelled = false;
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
       options.onStdout?.(stdout, child.pid!);
+      if (!runnerCancelled && options.runnerCancelWhen?.(stdout)) {
+        runnerCancelled = true;
+        child.kill('SIGINT');
+        runnerSignals.push(setTimeout(() => child.kill('SIGTERM'), RUNNER_SIGTERM_AFTER_MS));
+      }
       const signal = signalled ? undefined : options.signalWhen?.(stdout);
       if (signal) {
         signalled = true;

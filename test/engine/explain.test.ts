@@ -1,11 +1,12 @@
 /** explainTargets over real HTTPS against the stand-in: which targets get explained, with which pods and logs,
  *  and what happens without permissions or with logs turned off. */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { explainTargets, type ExplainOptions } from '../../src/engine/explain.js';
 import type { TargetReport } from '../../src/result.js';
 import { KubeClient } from '../../src/kube/client.js';
 import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
 import { annotationLine } from '../../src/report/logs.js';
+import { ManualTime } from '../../src/time.js';
 import { startCluster, type TestCluster } from '../cluster/index.js';
 import { deployment, until } from '../cluster/testkit.js';
 
@@ -65,7 +66,12 @@ const TARGETS = [
   target('Deployment', 'web', 'InProgress'),
   target('Deployment', 'gone', 'NotFound'),
 ];
-const options: ExplainOptions = { logLines: 30, mask: (text) => text };
+// The bounds on the reads (the first answer, the LISTs' and the logs' budgets) run on `time`: a clock that
+// stands still unless a test moves it, so a machine slow to answer never trips them.
+let options: ExplainOptions;
+beforeEach(() => {
+  options = { logLines: 30, mask: (text) => text, time: new ManualTime() };
+});
 
 describe('explainTargets', () => {
   it('explains the workloads not done, each with its pods and their log lines', async () => {
@@ -117,16 +123,31 @@ describe('explainTargets', () => {
   });
 
   it('gives up on a server that answers none of the first reads, not after the whole budget', async () => {
-    cluster.faults.latency(3000); // every answer takes 3 s: a hung server, for the first second
+    cluster.faults.latency(3000); // every answer takes 3 s: a hung server, for the first 750 ms of the run's clock
+    const time = new ManualTime();
+    const started = time.now();
     try {
-      const started = Date.now();
-      const { explanations } = await explainTargets(client(), TARGETS, options);
-      // Nothing to explain with; the budget is 5 s, and one answer alone would take 3 s.
+      const explaining = explainTargets(client(), TARGETS, { ...options, time });
+      await cluster.waitFor(() => cluster.counters.activity().serving > 0, 20_000); // the first LISTs are held
+      await time.advance(750); // the first-answer bound, and not the budget (5 s)
+      const { explanations } = await explaining;
+      // Nothing to explain with: no answer came, and had the reads waited for one, they would have one.
       expect(explanations.every((e) => e === undefined)).toBe(true);
-      expect(Date.now() - started).toBeLessThan(2500);
+      expect(time.now() - started).toBe(750);
     } finally {
       cluster.faults.latency(0);
       await new Promise((resolve) => setTimeout(resolve, 3000)); // the held requests end before the next test
+    }
+  });
+
+  it("waits for a slow server that answers: the first-answer bound is on the run's clock, not the machine's", async () => {
+    cluster.faults.latency(1500); // twice the first-answer bound in real time; the run's clock stands still
+    try {
+      const { explanations, warnings } = await explainTargets(client(), TARGETS, options);
+      expect(warnings).toEqual([]);
+      expect(explanations.map((e) => e !== undefined)).toEqual([true, false, false, true, true, false]);
+    } finally {
+      cluster.faults.latency(0);
     }
   });
 

@@ -13,6 +13,7 @@ import {
   type ReporterSettings,
   type GitHubRunContext,
 } from '../../../src/report/github/index.js';
+import { CLIENT_DEFAULTS } from '../../../src/report/github/client.js';
 import { READ_TOKEN, startGitHub, WRITE_TOKEN, type TestGitHub } from '../../github/index.js';
 import { failed, imagePullDiagnosis, pending, ready, result, withLog } from '../fixtures.js';
 
@@ -65,13 +66,24 @@ function runContext(overrides: Partial<GitHubRunContext> = {}): GitHubRunContext
   };
 }
 
-function options(run: GitHubRunContext, settings: Partial<ReporterSettings> = {}): GitHubReportOptions & { waitFor: WaitFor } {
+/**
+ * The request timeout is a real-time transport guard (it bounds real I/O): an answer of the local stand-in
+ * that comes later than it fails the test, so it is the default 10 s, which no loaded machine reaches.
+ * The tests of a request that hangs need it to fire: theirs is 2 s, still hundreds of times what an answer takes.
+ */
+const HANG_TIMEOUT_MS = 2000;
+
+function options(
+  run: GitHubRunContext,
+  settings: Partial<ReporterSettings> = {},
+  timeoutMs: number = CLIENT_DEFAULTS.timeoutMs,
+): GitHubReportOptions & { waitFor: WaitFor } {
   return {
     settings: { prComment: 'always', githubToken: WRITE_TOKEN, deploymentEnvironment: '', deploymentUrl: '', ...settings },
     run,
     waitFor: WAIT_FOR,
-    // Short, so that timeouts and retries keep the test quick; the logic is the same as with the defaults.
-    client: { timeoutMs: 400, retries: 2, backoffMs: 5, maxRateLimitWaitMs: 1000, budgetMs: 20_000 },
+    // Short retries keep the test quick; the logic is the same as with the defaults.
+    client: { timeoutMs, retries: 2, backoffMs: 5, maxRateLimitWaitMs: 1000, budgetMs: 20_000 },
   };
 }
 
@@ -248,13 +260,13 @@ describe('reporting failures never change the verdict', () => {
 
   it.each([
     ['a listing (idempotent) that hangs once is retried and succeeds', ROUTES.listComments, 1, 2, 1, undefined],
-    ['a create that hangs is not retried (it may have been applied) and is one warning', ROUTES.createComment, 1, 1, 0, /no answer within 0\.4s \(1 attempt\)/],
-    ['a listing that always hangs gives up after 3 attempts', ROUTES.listComments, Infinity, 3, 0, /no answer within 0\.4s \(3 attempts\)/],
+    ['a create that hangs is not retried (it may have been applied) and is one warning', ROUTES.createComment, 1, 1, 0, /no answer within 2s \(1 attempt\)/],
+    ['a listing that always hangs gives up after 3 attempts', ROUTES.listComments, Infinity, 3, 0, /no answer within 2s \(3 attempts\)/],
   ])('honours the request timeout: %s', async (_name, route, times, attempts, comments, warning) => {
     const pr = newPull();
     gh.failRoute(route, { kind: 'hang' }, times);
     const mark = gh.requests.length;
-    const out = await finishGitHubReports(red(), options(runContext({ pullRequest: { number: pr.number }, sha: pr.sha })));
+    const out = await finishGitHubReports(red(), options(runContext({ pullRequest: { number: pr.number }, sha: pr.sha }), {}, HANG_TIMEOUT_MS));
     expect(since(mark, route)).toHaveLength(attempts);
     expect(commentsOn(pr.number)).toHaveLength(comments);
     expect(out.warnings).toEqual(warning ? [expect.stringMatching(warning)] : []);
