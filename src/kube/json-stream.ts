@@ -9,7 +9,9 @@
  * Every string value longer than `MAX_STRING_CHARS` is cut to that length (and `…`) on the way: one object
  * with a 50 MB annotation costs 64 Ki characters, not the 50 MB text, the 50 MB parsed string and their
  * copies. Nothing kubewait judges or reports reads a string that long (what it keeps of an object:
- * src/status/judged-fields.ts). The chunks must already be decoded text, so a character is never cut.
+ * src/status/judged-fields.ts). The cut falls between characters, escapes (`\u003c` whole) and surrogate
+ * pairs, so that the text stays JSON. The chunks must already be decoded text, so a character is never cut.
+ * The items are those of the key written plainly as `items`, as API servers write it.
  */
 
 /** The most characters of one JSON string value kept (as written in the JSON text, escapes included). */
@@ -23,8 +25,10 @@ const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 const COLON = 0x3a;
+const LETTER_U = 0x75;
 /** A key longer than this is not `items`: not worth collecting. */
 const KEY_CHARS = 16;
+const AFTER_BACKSLASH = -1;
 
 export type JsonStreamMode = 'lines' | 'items';
 
@@ -34,7 +38,8 @@ type Sink = 'value' | 'rest' | 'none';
 export class JsonStream {
   private depth = 0;
   private inString = false;
-  private escaped = false;
+  /** In a string: characters left of the escape being read; `AFTER_BACKSLASH` until its letter says how many. */
+  private escape = 0;
   private stringChars = 0;
   /** Past the cap of the current string: its characters are dropped until it ends. */
   private skipping = false;
@@ -104,7 +109,7 @@ export class JsonStream {
     const length = chunk.length;
     for (let i = 0; i < length; i++) {
       // Runs of ordinary characters in a tight loop; the character that ends one is handled below.
-      if (this.inString && !this.skipping && !this.escaped) {
+      if (this.inString && !this.skipping && this.escape === 0) {
         const start = i;
         const cap = this.maxStringChars;
         let chars = this.stringChars;
@@ -125,8 +130,9 @@ export class JsonStream {
       const c = chunk.charCodeAt(i);
       if (this.inString) {
         if (this.skipping) {
-          if (this.escaped) this.escaped = false;
-          else if (c === BACKSLASH) this.escaped = true;
+          // Only whether a quote is escaped matters here: the hex digits of `\u` are never quotes.
+          if (this.escape !== 0) this.escape = 0;
+          else if (c === BACKSLASH) this.escape = AFTER_BACKSLASH;
           else if (c === QUOTE) {
             this.inString = false;
             this.skipping = false;
@@ -139,8 +145,9 @@ export class JsonStream {
           }
           continue;
         }
-        if (this.escaped) {
-          this.escaped = false;
+        if (this.escape !== 0) {
+          // A `\uXXXX` escape is one character: cutting inside it would leave text that is not JSON.
+          this.escape = this.escape === AFTER_BACKSLASH && c === LETTER_U ? 4 : this.escape === AFTER_BACKSLASH ? 0 : this.escape - 1;
           this.stringChars++;
           continue;
         }
@@ -158,11 +165,14 @@ export class JsonStream {
           flush(i);
           this.write('…');
           this.skipping = true;
-          if (c === BACKSLASH) this.escaped = true;
+          if (c === BACKSLASH) this.escape = AFTER_BACKSLASH;
           continue;
         }
-        if (c === BACKSLASH) this.escaped = true;
-        else if (this.token !== undefined && this.token.length <= KEY_CHARS) this.token += chunk[i];
+        // A key written with an escape is not the plain `items` an API server writes.
+        if (c === BACKSLASH) {
+          this.escape = AFTER_BACKSLASH;
+          this.token = undefined;
+        } else if (this.token !== undefined && this.token.length <= KEY_CHARS) this.token += chunk[i];
         this.stringChars++;
         continue;
       }
@@ -248,7 +258,7 @@ export class JsonStream {
   private reset(): void {
     this.depth = 0;
     this.inString = false;
-    this.escaped = false;
+    this.escape = 0;
     this.skipping = false;
     this.value = [];
     this.sink = 'none';

@@ -114,6 +114,13 @@ describe('JsonStream: a watch stream, one event per line', () => {
       expect(parsed!.v).not.toMatch(/[\ud800-\udbff]…$/);
     }
   });
+
+  it('never cuts inside a \\u escape (API servers write `<` as \\u003c): the event stays JSON', () => {
+    const line = `{"v":"${'a'.repeat(9)}\\u003c${'b'.repeat(20)}"}`;
+    expect(split('lines', [line], 9).values).toEqual([{ v: `${'a'.repeat(9)}…` }]);
+    // A cap that falls inside the six characters of the escape keeps the escape whole.
+    for (const cap of [10, 12, 14, 15]) expect(split('lines', [line], cap).values).toEqual([{ v: `${'a'.repeat(9)}<…` }]);
+  });
 });
 
 describe('JsonStream: a LIST page, item by item', () => {
@@ -138,6 +145,12 @@ describe('JsonStream: a LIST page, item by item', () => {
     const { values, rest } = split('items', ['{"items":[{"a":1}],"metadata":{"continue":"c"}}']);
     expect(values).toEqual([{ a: 1 }]);
     expect(JSON.parse(rest)).toEqual({ items: [], metadata: { continue: 'c' } });
+  });
+
+  it('takes only the plain key `items` for the items: not one that merely starts so, escapes after it', () => {
+    const { values, rest } = split('items', ['{"items\\n":[{"a":1}],"items":[{"b":2}]}']);
+    expect(values).toEqual([{ b: 2 }]);
+    expect(JSON.parse(rest)).toEqual({ 'items\n': [{ a: 1 }], items: [] });
   });
 
   it('cuts an outsized string in an item', () => {
