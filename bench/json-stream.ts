@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/json-stream.ts`: how fast the JSON reader (src/kube/json-stream.ts) cuts a response into
+ * `npx tsx bench/json-stream.ts`: how fast the JSON reader (src/kube/json-items.ts, json-lines.ts) cuts a response into
  * objects, in MB/s of UTF-8 received. A synthetic LIST page and a watch stream of the same objects (Deployments
  * of about 2.5 KB, their last-applied annotation full of `\"` and `\u003c` as API servers write it, one in a
  * hundred with a 200 KB annotation that the 64 Ki cap cuts), handed over in 64 Ki-character chunks as a socket
@@ -8,7 +8,7 @@
  * shared machine. Never part of `npm test`: these are timings.
  */
 import { loadavg } from 'node:os';
-import { MAX_STRING_CHARS } from '../src/kube/json-stream.js';
+import { MAX_STRING_CHARS } from '../src/kube/json-scanner.js';
 import { readItems, readLines } from './json-stream-reader.js';
 
 const OBJECTS = 4_000;

@@ -11,7 +11,8 @@ import type { ClientOptions, WatchEnd } from '../../src/kube/client.js';
 import { ApiError } from '../../src/kube/errors.js';
 import { annotate } from '../../src/kube/index.js';
 import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
-import { JsonStream, MAX_STRING_CHARS, type JsonStreamMode } from '../../src/kube/json-stream.js';
+import { MAX_STRING_CHARS } from '../../src/kube/json-scanner.js';
+import { readerFor, type Mode } from './json-reader.js';
 import { listItems, listPages } from '../../src/kube/index.js';
 import { startCluster } from '../cluster/index.js';
 import type { TestCluster } from '../cluster/index.js';
@@ -52,11 +53,11 @@ function record(client: KubeClient, path: string, query: Record<string, string |
 
 const CONFIGMAPS = '/api/v1/namespaces/default/configmaps';
 
-/** Everything `JsonStream` hands over, for these chunks. */
-function split(mode: JsonStreamMode, chunks: string[], maxStringChars?: number): { values: unknown[]; rest: string } {
+/** Everything a JSON reader hands over, for these chunks. */
+function split(mode: Mode, chunks: string[], maxStringChars?: number): { values: unknown[]; rest: string } {
   const values: unknown[] = [];
   // As the client does: text that is not JSON (a broken watch line) is skipped.
-  const stream = new JsonStream(
+  const stream = readerFor(
     mode,
     (text) => {
       try {
@@ -74,7 +75,7 @@ function split(mode: JsonStreamMode, chunks: string[], maxStringChars?: number):
 /** `text` cut into pieces of `size` characters, as a socket may deliver it. */
 const chunked = (text: string, size: number) => Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size));
 
-describe('JsonStream: a watch stream, one event per line', () => {
+describe('JsonLines: a watch stream, one event per line', () => {
   it.each([
     ['whole lines', ['{"a":1}\n{"b":2}\n'], [{ a: 1 }, { b: 2 }]],
     ['a line cut across chunks', ['{"a":', '1}\n{"b"', ':2}\n'], [{ a: 1 }, { b: 2 }]],
@@ -123,7 +124,7 @@ describe('JsonStream: a watch stream, one event per line', () => {
   });
 });
 
-describe('JsonStream: a LIST page, item by item', () => {
+describe('JsonItems: a LIST page, item by item', () => {
   const page = {
     kind: 'DeploymentList',
     apiVersion: 'apps/v1',

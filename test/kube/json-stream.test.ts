@@ -1,7 +1,7 @@
 /**
- * The JSON reader against `JSON.parse`, whatever the chunking: it is the one parser that reads bytes a
- * hostile server controls. Valid documents are generated (LIST pages with `items` among other fields in any
- * order, watch streams of one event per line; nested values, every kind of escape, multi-byte UTF-8, numbers,
+ * The JSON readers (src/kube/json-items.ts, json-lines.ts) against `JSON.parse`, whatever the chunking: they
+ * are the one parser that reads bytes a hostile server controls. Valid documents are generated (LIST pages
+ * with `items` among other fields in any order, watch streams of one event per line; nested values, every kind of escape, multi-byte UTF-8, numbers,
  * literals, whitespace), encoded to UTF-8, cut at every byte and at random sets of bytes, decoded as the client
  * decodes a response (`setEncoding('utf8')`: a StringDecoder), and what the reader hands over must equal
  * `JSON.parse` of the whole — with every string cut to the cap as `capStrings` below says, when a cap is set.
@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { StringDecoder } from 'node:string_decoder';
-import { JsonStream, type JsonStreamMode } from '../../src/kube/json-stream.js';
+import { readerFor, type Mode } from './json-reader.js';
 
 /** mulberry32: a tiny seeded generator, so that a failing case can be replayed from its seed. */
 function seeded(seed: number) {
@@ -207,9 +207,9 @@ function capStrings(text: string, cap: number): string {
 // ---- Reading ----
 
 /** What the reader hands over when `bytes` arrive cut at `cuts`, decoded as the client decodes a body. */
-function read(mode: JsonStreamMode, bytes: Buffer, cuts: number[], cap?: number): { values: unknown[]; rest: string } {
+function read(mode: Mode, bytes: Buffer, cuts: number[], cap?: number): { values: unknown[]; rest: string } {
   const values: unknown[] = [];
-  const stream = new JsonStream(mode, (text) => values.push(parseOrSay(text)), cap);
+  const stream = readerFor(mode, (text) => values.push(parseOrSay(text)), cap);
   const decoder = new StringDecoder('utf8');
   let from = 0;
   for (const to of [...cuts, bytes.length]) {
@@ -277,7 +277,7 @@ const equal = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b
 
 const SEEDS = Array.from({ length: 25 }, (_, i) => i + 1);
 
-describe('JsonStream against JSON.parse, cut anywhere', () => {
+describe('JsonItems and JsonLines against JSON.parse, cut anywhere', () => {
   it('the generator writes valid JSON, and every kind of text it means to', () => {
     const texts = SEEDS.flatMap((seed) => [writeList(seeded(seed)), ...writeWatch(seeded(seed)).events]);
     for (const text of texts) expect(() => JSON.parse(text)).not.toThrow();
