@@ -1,10 +1,10 @@
 /**
- * `npx tsx bench/json-stream.ts`: how fast the JSON reader (src/kube/json-items.ts, json-lines.ts) cuts a response into
- * objects, in MB/s of UTF-8 received. A synthetic LIST page and a watch stream of the same objects (Deployments
- * of about 2.5 KB, their last-applied annotation full of `\"` and `\u003c` as API servers write it, one in a
+ * `npx tsx bench/json-stream.ts`: how fast the JSON readers (src/kube/json-items.ts, json-lines.ts) cut a
+ * response into objects, in MB/s of UTF-8 received. A synthetic LIST page and a watch stream of the same objects (Deployments
+ * of about 1 KB, their last-applied annotation full of `\"` and `\u003c` as API servers write it, one in a
  * hundred with a 200 KB annotation that the 64 Ki cap cuts), handed over in 64 Ki-character chunks as a socket
  * delivers them; the callback only counts, so the figure is the reader's alone (JSON.parse of each object
- * comes after, in the client). Prints the median of several runs and the load average, which matters on a
+ * comes after, in the client). Prints the median of several samples and the load average, which matters on a
  * shared machine. Never part of `npm test`: these are timings.
  */
 import { loadavg } from 'node:os';
