@@ -7,7 +7,8 @@ import type http from 'node:http';
 import { createGunzip, createInflate } from 'node:zlib';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiError, networkError, parseRetryAfter, statusError } from './errors.js';
-import { JsonStream } from './json-stream.js';
+import { JsonItems } from './json-items.js';
+import { JsonLines } from './json-lines.js';
 import { Semaphore } from './semaphore.js';
 import { Transport, closedError } from './transport.js';
 import type { Secrets } from './kubeconfig.js';
@@ -46,7 +47,7 @@ interface Write {
 /** What a request sends and how its answer is taken: a write's body, and a list's items as they arrive. */
 interface Body {
   write?: Write;
-  items?: JsonStream;
+  items?: JsonItems;
 }
 
 interface Received {
@@ -84,7 +85,7 @@ export class KubeClient {
 
   /**
    * GET a collection (one LIST page): each item is parsed and handed to `onItem` as soon as it has arrived,
-   * never the whole page at once (json-stream.ts); strings longer than `maxStringChars` are cut (default: none
+   * never the whole page at once (json-items.ts); strings longer than `maxStringChars` are cut (default: none
    * is). Returns the rest of the page (`metadata` with `continue` and `resourceVersion`). Throws ApiError like `get`.
    */
   async getItems(
@@ -95,14 +96,10 @@ export class KubeClient {
   ): Promise<{ metadata?: unknown }> {
     await this.slots.acquire(options.signal);
     try {
-      const items = new JsonStream(
-        'items',
-        (text) => {
-          const item = parseJson(text);
-          if (item !== undefined) onItem(item);
-        },
-        options.maxStringChars ?? Number.POSITIVE_INFINITY,
-      );
+      const items = new JsonItems((text) => {
+        const item = parseJson(text);
+        if (item !== undefined) onItem(item);
+      }, options.maxStringChars ?? Number.POSITIVE_INFINITY);
       const { status, text } = await this.exchangeOk(path, query, options, { items });
       const rest = parseJson(text);
       if (typeof rest !== 'object' || rest === null) throw new ApiError(status, `the API server sent a response that is not JSON for ${path}`, 'BadResponse');
@@ -174,7 +171,7 @@ export class KubeClient {
     }
   }
 
-  /** With `items`, a 2xx body goes through it as it arrives, and `text` is what it leaves (json-stream.ts). */
+  /** With `items`, a 2xx body goes through it as it arrives, and `text` is what it leaves (json-items.ts). */
   private async exchange(pathAndQuery: string, headers: Record<string, string>, signal: AbortSignal, { write, items }: Body): Promise<Received> {
     signal.throwIfAborted();
     const request = await this.transport.send(write?.method ?? 'GET', pathAndQuery, headers, signal, write?.body);
@@ -271,14 +268,14 @@ export class KubeClient {
     return { stop: () => finish(undefined, false) };
   }
 
-  /** One JSON event per line (outsized strings cut: json-stream.ts); a line that is not JSON is skipped, as client-node does. */
+  /** One JSON event per line (outsized strings cut: json-lines.ts); a line that is not JSON is skipped, as client-node does. */
   private streamEvents(response: http.IncomingMessage, onEvent: (type: string, object: unknown) => void): void {
-    const lines = new JsonStream('lines', (line) => {
+    const lines = new JsonLines((line) => {
       const event = parseJson(line) as { type?: unknown; object?: unknown } | undefined;
       if (event && typeof event.type === 'string') onEvent(event.type, event.object);
     });
     response.on('data', (chunk: string) => lines.push(chunk));
-    response.on('end', () => void lines.end());
+    response.on('end', () => lines.end());
   }
 
   /** Tokens from exec plugins and auth providers exist only at request time: mask them as they appear. */

@@ -7,7 +7,7 @@ import type { Query, RequestOptions, WatchEnd, WatchHandle } from './client.js';
 import { Discovery } from './discovery.js';
 import { ApiError } from './errors.js';
 import { ExecPlugin } from './exec-plugin.js';
-import { MAX_STRING_CHARS } from './json-stream.js';
+import { MAX_STRING_CHARS } from './json-scanner.js';
 import { defaultSources, loadKubeConfig } from './kubeconfig.js';
 import type { KubeconfigSources, Secrets } from './kubeconfig.js';
 import type { ResourceType } from './restmapper.js';

@@ -14,7 +14,7 @@
  *   `spec.paused`;
  * - a CEL health rule (custom resources, health/), a `wait-for: jsonpath=` and the GitOps rules (Flux, Argo CD)
  *   may read any field: for them the whole object is kept, `managedFields` aside.
- * Strings are capped at arrival already (src/kube/json-stream.ts), so what is kept per object is bounded by
+ * Strings are capped at arrival already (src/kube/json-scanner.ts), so what is kept per object is bounded by
  * the fields kept, whatever the object carries.
  */
 import type { KubeObject } from './fields.js';

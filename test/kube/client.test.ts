@@ -11,7 +11,7 @@ import type { ClientOptions, WatchEnd } from '../../src/kube/client.js';
 import { ApiError } from '../../src/kube/errors.js';
 import { annotate } from '../../src/kube/index.js';
 import { loadKubeConfig } from '../../src/kube/kubeconfig.js';
-import { JsonStream, MAX_STRING_CHARS, type JsonStreamMode } from '../../src/kube/json-stream.js';
+import { MAX_STRING_CHARS } from '../../src/kube/json-scanner.js';
 import { listItems, listPages } from '../../src/kube/index.js';
 import { startCluster } from '../cluster/index.js';
 import type { TestCluster } from '../cluster/index.js';
@@ -51,100 +51,6 @@ function record(client: KubeClient, path: string, query: Record<string, string |
 }
 
 const CONFIGMAPS = '/api/v1/namespaces/default/configmaps';
-
-/** Everything `JsonStream` hands over, for these chunks. */
-function split(mode: JsonStreamMode, chunks: string[], maxStringChars?: number): { values: unknown[]; rest: string } {
-  const values: unknown[] = [];
-  // As the client does: text that is not JSON (a broken watch line) is skipped.
-  const stream = new JsonStream(
-    mode,
-    (text) => {
-      try {
-        values.push(JSON.parse(text));
-      } catch {
-        // skipped
-      }
-    },
-    maxStringChars,
-  );
-  for (const chunk of chunks) stream.push(chunk);
-  return { values, rest: stream.end() };
-}
-
-/** `text` cut into pieces of `size` characters, as a socket may deliver it. */
-const chunked = (text: string, size: number) => Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size));
-
-describe('JsonStream: a watch stream, one event per line', () => {
-  it.each([
-    ['whole lines', ['{"a":1}\n{"b":2}\n'], [{ a: 1 }, { b: 2 }]],
-    ['a line cut across chunks', ['{"a":', '1}\n{"b"', ':2}\n'], [{ a: 1 }, { b: 2 }]],
-    ['CRLF and blank lines', ['{"a":1}\r\n\r\n\n{"b":2}\r\n'], [{ a: 1 }, { b: 2 }]],
-    ['a last line without a newline', ['{"a":1}\n{"b":2}'], [{ a: 1 }, { b: 2 }]],
-    ['braces, quotes and newlines escaped in strings', ['{"a":"}{\\"\\n]"}\n'], [{ a: '}{"\n]' }]],
-    ['a line that is not JSON, then one that is', ['not json\n{"broken": [1,\n{"b":2}\n'], [{ b: 2 }]],
-  ])('%s', (_name, chunks, expected) => {
-    expect(split('lines', chunks).values).toEqual(expected);
-  });
-
-  it('cuts an outsized string to the cap, wherever the chunks fall, and keeps the rest of the event', () => {
-    const event = JSON.stringify({ type: 'ADDED', object: { huge: 'x'.repeat(5000), after: 'kept', escaped: 'a\\"b'.repeat(10) } }) + '\n';
-    for (const size of [1, 7, 64, 100_000]) {
-      const { values } = split('lines', chunked(event, size), 100);
-      expect(values).toEqual([{ type: 'ADDED', object: { huge: `${'x'.repeat(100)}…`, after: 'kept', escaped: 'a\\"b'.repeat(10) } }]);
-    }
-  });
-
-  it('reads the events after an outsized one as before, and a short line as it is', () => {
-    const text = `${JSON.stringify({ type: 'ADDED', object: { huge: 'x'.repeat(500) } })}\n{"type":"MODIFIED"}\r\n\n{"type":"DELETED"}`;
-    for (const size of [1, 13, 200, 100_000]) {
-      expect(split('lines', chunked(text, size), 100).values).toEqual([
-        { type: 'ADDED', object: { huge: `${'x'.repeat(100)}…` } },
-        { type: 'MODIFIED' },
-        { type: 'DELETED' },
-      ]);
-    }
-  });
-
-  it('never cuts inside an escape or a surrogate pair', () => {
-    const value = `${'a'.repeat(9)}\\"😀${'b'.repeat(20)}`;
-    for (const cap of [9, 10, 11, 12]) {
-      const [parsed] = split('lines', [JSON.stringify({ v: value })], cap).values as Array<{ v: string }>;
-      expect(parsed!.v.endsWith('…')).toBe(true);
-      expect(value.startsWith(parsed!.v.slice(0, -1))).toBe(true);
-      expect(parsed!.v).not.toMatch(/[\ud800-\udbff]…$/);
-    }
-  });
-});
-
-describe('JsonStream: a LIST page, item by item', () => {
-  const page = {
-    kind: 'DeploymentList',
-    apiVersion: 'apps/v1',
-    metadata: { resourceVersion: '42', continue: 'next' },
-    items: [
-      { metadata: { name: 'a', annotations: { note: '{"items":[1,2]}' } }, spec: { items: [[1], { x: ']' }] } },
-      { metadata: { name: 'b' }, status: { conditions: [{ type: 'Available', status: 'True' }] } },
-    ],
-  };
-
-  it.each([1, 3, 50, 100_000])('hands over each item and returns the page without them (chunks of %i)', (size) => {
-    const { values, rest } = split('items', chunked(JSON.stringify(page, null, size === 3 ? 2 : undefined), size));
-    expect(values).toEqual(page.items);
-    expect(JSON.parse(rest)).toEqual({ ...page, items: [] });
-  });
-
-  it('an empty list, and items after the metadata or before it', () => {
-    expect(JSON.parse(split('items', ['{"items":[],"metadata":{"resourceVersion":"1"}}']).rest)).toEqual({ items: [], metadata: { resourceVersion: '1' } });
-    const { values, rest } = split('items', ['{"items":[{"a":1}],"metadata":{"continue":"c"}}']);
-    expect(values).toEqual([{ a: 1 }]);
-    expect(JSON.parse(rest)).toEqual({ items: [], metadata: { continue: 'c' } });
-  });
-
-  it('cuts an outsized string in an item', () => {
-    const { values } = split('items', chunked(JSON.stringify({ items: [{ metadata: { annotations: { big: 'y'.repeat(1000) } } }] }), 64), 20);
-    expect(values).toEqual([{ metadata: { annotations: { big: `${'y'.repeat(20)}…` } } }]);
-  });
-});
 
 describe('LIST against the stand-in', () => {
   it('listItems cuts an outsized string as it arrives; listPages, whose callers read records, keeps it whole', async () => {
