@@ -517,8 +517,6 @@ describe('health rules end to end', () => {
     async (_name, expression, namespace, warning) => {
       const status = { message: `${'a'.repeat(40)}!`, items: Array.from({ length: 2000 }, () => ({ ready: true })) };
       cluster.create(scripted('example.com/v1', 'Widget', namespace, 'stuck', [{ afterMs: 0, status }]));
-      const started = performance.now();
-
       const run = await runAction(
         {
           kubeconfig: cluster.kubeconfig({ namespace }),
@@ -528,15 +526,12 @@ describe('health rules end to end', () => {
         },
         { killAfterMs: 60_000 },
       );
-      const seconds = (performance.now() - started) / 1000;
 
       expect(run.signal).toBeNull(); // it ended by itself
       expect(run.outputs.result).toBe('timeout');
       expect(resourcesOf(run.outputs)).toMatchObject([{ kind: 'Widget', name: 'stuck', status: 'InProgress', rule: 'health-checks[0]' }]);
       expect(run.summary).toContain('stuck');
-      // A hang bound: its 5 s deadline and the report, with room for a loaded machine; the old code ran for
-      // minutes (and killAfterMs would end it with a signal).
-      expect(seconds).toBeLessThan(40);
+      // The hang bound is killAfterMs: the old code ran for minutes, and a signal would end it (run.signal above).
       if (warning) expect(run.warnings.map((w) => w.message)).toEqual([expect.stringMatching(warning)]);
       else expect(run.warnings).toEqual([]);
     },
