@@ -2,12 +2,11 @@
  * The run's result, in one leaf module beside settings.ts: what a wait says about each target, as the
  * report, the outputs and the command's text, JSON and JUnit read it.
  *
- * Three parts fill it in, each with what it owns: the engine (src/engine/) the outcome, every target's
- * status and history, and its warnings (`EngineResult` there is this result without the rest); the Helm
- * release wing (src/release/) the release as last read and, for an uninstalling one, the goal; the GitOps
- * wing (src/gitops/) the `parent` of the targets a Flux or Argo CD object applied; the
- * pipeline's explain step (engine/explain-result.ts) the explanations of the workloads that did not get
- * there. The report layer (src/report/) and the command (src/cli/) import this module, never the engine.
+ * Two parts fill it in, each with what it owns: the engine (src/engine/) the outcome, every target's
+ * status, history and `parent` (the GitOps object that applied it), the goal when every target has its own
+ * (an uninstalling Helm release's objects), and its warnings (`EngineResult` there is this result without
+ * the release, which the release feed, src/release/, read); the pipeline's explain step
+ * (engine/explain-result.ts) the explanations of the workloads that did not get there. The report layer (src/report/) and the command (src/cli/) import this module, never the engine.
  *
  * Imports only the vocabulary (settings.ts) and the pure status library's types.
  */
@@ -206,4 +205,38 @@ export function unmatchedSelectorName(selector: string): string {
 /** A selector target that stands for objects not matched (or not listed) yet, rather than one object. */
 export function isSelectorPlaceholder(target: Pick<TargetReport, 'name' | 'selector'>): boolean {
   return target.selector !== undefined && target.name === unmatchedSelectorName(target.selector);
+}
+
+/** A target as it is named before (or without) the cluster: what a report needs besides its state. */
+export interface TargetIdentity {
+  apiVersion: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  selector?: string;
+  source?: TargetSource;
+  parent?: TargetParent;
+}
+
+/**
+ * A target that was never judged (a cluster that could not be used, a Helm release still being written at
+ * the deadline): `Unknown`, with `message` saying why, so that every target is reported in every outcome.
+ * The one shape of it for the engine and the fleet.
+ */
+export function notJudgedReport(identity: TargetIdentity, message: string, seconds: number): TargetReport {
+  const { source, selector, parent, ...names } = identity;
+  return {
+    ...names,
+    name: identity.name || (selector !== undefined ? unmatchedSelectorName(selector) : ''),
+    ...(selector !== undefined && !identity.name ? { selector } : {}),
+    status: 'Unknown',
+    message,
+    rule: 'kstatus',
+    done: false,
+    seconds,
+    ...reportedSource(source),
+    ...(parent && { parent }),
+    history: [{ status: 'Unknown', message, atSeconds: seconds }],
+    conditions: [],
+  };
 }

@@ -164,14 +164,15 @@ export class GroupState {
     return this.selectors.length > 0;
   }
 
-  /** Adds a named target; false when this object is already a target (it is reported once). */
-  addNamed(name: string, state: TargetState): boolean {
-    if (this.named.has(name)) return false;
+  /** Adds a named target; the same object named twice is one target: then the state already reporting it. */
+  addNamed(name: string, state: TargetState): TargetState | undefined {
+    const existing = this.named.get(name);
+    if (existing) return existing.state;
     const slot: Slot = { state, gone: false };
     this.named.set(name, slot);
     state.update(this.waitingForList);
     this.targetsChanged();
-    return true;
+    return undefined;
   }
 
   /** Adds a selector target, part of `set`; returns its members' states, by name. */

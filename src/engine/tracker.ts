@@ -4,7 +4,7 @@
  * thousands of targets.
  */
 import type { Condition, Diagnosis, Status } from '../status/types.js';
-import { reportedSource, type EngineObserver, type TargetReport, type Transition } from '../result.js';
+import { reportedSource, type EngineObserver, type TargetParent, type TargetReport, type Transition } from '../result.js';
 import type { TargetSource } from '../settings.js';
 
 /** History entries kept per target: the first one and the latest ones. */
@@ -31,6 +31,8 @@ export interface Identity {
   name: string;
   selector?: string;
   source?: TargetSource;
+  /** The GitOps object that applied it. */
+  parent?: TargetParent;
 }
 
 export interface Update {
@@ -69,6 +71,7 @@ export class TargetState {
       done: initial.done,
       seconds: tracker.elapsedSeconds(),
       ...reportedSource(identity.source),
+      ...(identity.parent && { parent: identity.parent }),
       history: [{ status: initial.status, message: initial.message, atSeconds: tracker.elapsedSeconds() }],
       conditions: initial.conditions ?? [],
     };
