@@ -553,7 +553,11 @@ export class Engine {
   /** The entries among `entries` whose parent has Failed (one pass over the reports, however many entries). */
   private underFailedParent(entries: Entry[]): Entry[] {
     if (!entries.some((entry) => entry.parent)) return [];
-    const failed = new Set(this.reports().filter((r) => r.status === 'Failed').map(reportKey));
+    const failed = new Set(
+      this.reports()
+        .filter((r) => r.status === 'Failed')
+        .map(reportKey),
+    );
     return entries.filter((entry) => entry.parent && failed.has(reportKey(entry.parent)));
   }
 

@@ -232,8 +232,7 @@ export class Resolver<T extends Unresolved> {
   /** Until `status-grace` ends for the types waiting for it (Infinity: none does), so they are judged then
    *  and not at the next re-discovery after it. */
   private graceLeftMs(): number {
-    if (this.firstDiscoveryAt === undefined || !this.pending.some((item) => !deleting(item) && this.patience(item) === 'grace'))
-      return Infinity;
+    if (this.firstDiscoveryAt === undefined || !this.pending.some((item) => !deleting(item) && this.patience(item) === 'grace')) return Infinity;
     return Math.max(0, this.firstDiscoveryAt + (this.graceMs ?? 0) - this.timers.now());
   }
 
