@@ -132,7 +132,9 @@ export function createLiveLog(sink: LogSink, options: LiveLogOptions): EngineObs
       const goal = waitFor ?? options.waitFor;
       for (const target of targets) goals.set(target, goal);
       const heading =
-        count === 0 && batchPlaceholders > 0 ? `${resolvedHeading(0, goal).replace('0 targets', 'the targets a selector matches')}` : resolvedHeading(count, goal);
+        count === 0 && batchPlaceholders > 0
+          ? `${resolvedHeading(0, goal).replace('0 targets', 'the targets a selector matches')}`
+          : resolvedHeading(count, goal);
       sink.startGroup(heading);
       try {
         for (const target of targets) {
