@@ -121,7 +121,7 @@ export function setOutputs(result: RunResult, writer: ReportWriter, overrides: P
     'resources-file': file ?? '',
     ...overrides,
   };
-  for (const [name, value] of Object.entries(outputs)) writer.setOutput(name, value ?? '');
+  writer.setOutputs(Object.fromEntries(Object.entries(outputs).map(([name, value]) => [name, value ?? ''])));
 }
 
 function writeResourcesFile(complete: string, writer: ReportWriter): string | undefined {

@@ -273,6 +273,25 @@ describe('pod diagnosis and time', () => {
     expect(group.pendingWorkloads()).toEqual([]);
   });
 
+  it('offers only the workloads still pending: not one that became ready, nor one that was deleted', () => {
+    const { group, named, list } = setup(DEPLOYMENTS);
+    for (const name of ['web', 'api', 'gone']) named(name);
+    list(deployment('web', { state: 'progressing' }), deployment('api', { state: 'progressing' }), deployment('gone', { state: 'progressing' }));
+    expect(group.pendingWorkloads().map((s) => s.name)).toEqual(['web', 'api', 'gone']);
+
+    group.upsert(deployment('api', { state: 'ready' }));
+    group.remove('gone');
+
+    expect(group.pendingWorkloads().map((s) => s.name)).toEqual(['web']);
+    group.upsert(deployment('api', { state: 'progressing' }));
+    expect(
+      group
+        .pendingWorkloads()
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(['api', 'web']);
+  });
+
   it('offers a pending bare Pod by its name, and a workload whose selector no pod can match with no pods', () => {
     const pods = setup(PODS);
     pods.named('p');

@@ -18,7 +18,9 @@ const writtenSummary = () => (existsSync(summaryPath) ? readFileSync(summaryPath
 let summaryFile: string | undefined;
 
 const writer: ReportWriter = {
-  setOutput: (name, value) => calls.push(['setOutput', name, value]),
+  setOutputs(outputs) {
+    for (const [name, value] of Object.entries(outputs)) calls.push(['setOutput', name, value]);
+  },
   error: (message, properties) => calls.push(['error', message, properties]),
   warning: (message) => calls.push(['warning', message]),
   info: (message) => calls.push(['info', message]),
