@@ -27,7 +27,7 @@ import type { EngineObserver, RollbackReport, RolledBackWorkload, RunResult, Tar
 import type { Settings } from '../settings.js';
 import type { TargetSpec } from '../targets/types.js';
 import type { Time } from '../time.js';
-import { consideredTargets, groupOf, refusalByObject, refusalByTarget, workloadKindOf, type WorkloadKind } from './guards.js';
+import { consideredTargets, refusalByObject, refusalByTarget, workloadKindOf, type WorkloadKind } from './guards.js';
 import { controllerRevisionRollback, deploymentRollback, isRecord, selectorText, type ObjectLike, type RevisionPlan } from './revisions.js';
 
 export { rollbackWanted } from './guards.js';
@@ -92,8 +92,9 @@ async function rollBackOne(cluster: Cluster, target: TargetReport, ctx: Rollback
   if (byTarget || !kind) return { ...row, reason: byTarget };
   if (ctx.signal.aborted) return { ...row, reason: 'the job was cancelled first' };
   const type = { ...RESOURCES[kind], namespaced: true };
-  const where = `${type.resource}.${type.group} in namespace ${target.namespace}`;
+  const resource = `${type.resource}.${type.group}`;
   let verb = 'get';
+  let revisionsOf: Pick<RolledBackWorkload, 'fromRevision' | 'toRevision'> = {};
   try {
     const object = (await cluster.client.get(
       `${resourcePath(type, target.namespace)}/${encodeURIComponent(target.name)}`,
@@ -108,7 +109,7 @@ async function rollBackOne(cluster: Cluster, target: TargetReport, ctx: Rollback
     }
     verb = 'list';
     const plan = await planFor(cluster, kind, target.namespace, object, ctx.signal);
-    const revisionsOf = { ...(plan.from !== undefined && { fromRevision: plan.from }), ...(plan.to !== undefined && { toRevision: plan.to }) };
+    revisionsOf = { ...(plan.from !== undefined && { fromRevision: plan.from }), ...(plan.to !== undefined && { toRevision: plan.to }) };
     if (plan.kind !== 'restore') return { ...row, ...revisionsOf, action: plan.kind, reason: plan.reason };
     verb = 'patch';
     const patch: RollbackPatch = kind === 'Deployment' ? { type: 'json', operations: plan.patch as object[] } : { type: 'strategic-merge', body: plan.patch };
@@ -116,16 +117,23 @@ async function rollBackOne(cluster: Cluster, target: TargetReport, ctx: Rollback
     return { ...row, ...revisionsOf, action: 'rolled-back' };
   } catch (error) {
     if (error instanceof ApiError && error.status === 403) {
-      const resource =
-        verb === 'list' ? `list on ${kind === 'Deployment' ? 'replicasets' : 'controllerrevisions'}.apps` : `${verb} on ${where.split(' in ')[0]}`;
-      forbidden.add(`${resource} in namespace ${target.namespace}`);
-      return { ...row, action: 'error', reason: `${resource} is forbidden (403)` };
+      const denied = verb === 'list' ? `list on ${kind === 'Deployment' ? 'replicasets' : 'controllerrevisions'}.apps` : `${verb} on ${resource}`;
+      forbidden.add(`${denied} in namespace ${target.namespace}`);
+      return { ...row, ...revisionsOf, action: 'error', reason: `${denied} is forbidden (403)` };
     }
-    if (error instanceof ApiError && (error.status === 409 || error.status === 422) && verb === 'patch') {
-      return { ...row, reason: 'it changed while it was being rolled back: a newer deploy started' };
+    // The patch carries the generation (a JSON patch `test`) or the resourceVersion it was planned on.
+    if (error instanceof ApiError && error.status === 409 && verb === 'patch') {
+      return { ...row, ...revisionsOf, reason: 'it changed while it was being rolled back: a newer deploy started' };
+    }
+    if (error instanceof ApiError && error.status === 422 && verb === 'patch') {
+      return {
+        ...row,
+        ...revisionsOf,
+        reason: `the server refused the patch (it changed since it was read, or the revision is not valid now): ${error.message}`,
+      };
     }
     if (error instanceof ApiError && error.status === 404 && verb === 'get') return { ...row, action: 'unchanged', reason: 'it no longer exists' };
-    return { ...row, action: 'error', reason: `${verb} failed: ${describeFailure(error, cluster.server)}` };
+    return { ...row, ...revisionsOf, action: 'error', reason: `${verb} failed: ${describeFailure(error, cluster.server)}` };
   }
 }
 
@@ -177,7 +185,7 @@ async function waitForRolledBack(cluster: Cluster, workloads: RolledBackWorkload
   const waited = workloads.filter((row) => row.action === 'rolled-back' && row.kind !== 'Rollout');
   if (waited.length === 0 || ctx.signal.aborted) return;
   const targets: TargetSpec[] = waited.map((row) => ({
-    type: `${row.kind}.${groupOf(row.apiVersion)}`,
+    type: row.kind,
     apiVersion: row.apiVersion,
     namespace: row.namespace,
     name: row.name,
