@@ -95,6 +95,7 @@ export async function waitAndReport(settings: Settings, sink: PipelineSink, opti
     // set of outputs, one summary, one PR comment, one `-o json` document, and the fleet's report once.
     if (rollbackWanted(settings.rollback, result, signal.aborted)) {
       log.info(`kubewait: the wait ended ${result.outcome}; rolling back (rollback: ${settings.rollback}, scope: ${settings.rollbackScope})`);
+      log.flush();
       result.rollback = await rollBack(cluster, result, settings, {
         signal,
         time,
