@@ -20,6 +20,7 @@ import { bufferedSink, createLiveLog, type LogSink } from './report/live-log.js'
 import type { RunResult } from './result.js';
 import { secretSettings, type Settings } from './settings.js';
 import { installSignalHandlers } from './signals.js';
+import { rollBack, rollbackWanted } from './rollback/index.js';
 import { healthRulesFromSettings } from './status/health/index.js';
 import { targetsFromInputs } from './targets/index.js';
 import { Deadline, realTime, type Time } from './time.js';
@@ -106,6 +107,24 @@ export async function waitAndReport(settings: Settings, sink: PipelineSink, opti
       warning: (message) => log.warning(message),
       time,
     });
+    // rollback (issue 32), the post-failure stage; the lead re-homes it among the stages. It runs before the
+    // one report rather than between two: the failure's evidence (statuses, pods, log tails) was read above,
+    // before the first patch, and the report puts it first and "Rolled back" after it; one report keeps one
+    // set of outputs, one summary, one PR comment, one `-o json` document, and the fleet's report once.
+    if (rollbackWanted(settings.rollback, result, signal.aborted)) {
+      log.info(`kubewait: the wait ended ${result.outcome}; rolling back (rollback: ${settings.rollback}, scope: ${settings.rollbackScope})`);
+      log.flush();
+      result.rollback = await rollBack(cluster, result, settings, {
+        signal,
+        time,
+        say: (line) => log.info(line),
+        warn: (message) => log.warning(message),
+        observer: createLiveLog(log, settings),
+        healthRules,
+        defaultNamespace: settings.namespace || cluster.namespace || 'default',
+      });
+      log.flush();
+    }
     await sink.report(result, { server: cluster.server, context: cluster.contextName });
     return result;
   } finally {

@@ -62,6 +62,9 @@ export interface TargetReport {
   optedOut?: boolean;
   /** Read after the wait for a workload that is not done: its failing pods, their log tails, a failed Job in words. */
   explanation?: TargetExplanation;
+  /** `metadata.generation` of the object as last judged (the engine): what `rollback` compares with before
+   *  it patches, so that a newer deploy started since is not undone. */
+  generation?: number;
   /** The GitOps object whose inventory made it a target (the `inventory` input, src/gitops/): the report
    *  names it under its parent, `Kustomization flux-system/apps -> Deployment shop/api`. */
   parent?: TargetParent;
@@ -127,6 +130,39 @@ export interface RunResult {
   /** With the `clusters` input: each cluster's own result, in the input's order (`targets` then holds
    *  every cluster's targets, each with its `cluster`). */
   clusters?: ClusterRun[];
+  /** The `rollback` input acted (src/rollback/): what it undid and how the rolled-back workloads stood. */
+  rollback?: RollbackReport;
+}
+
+// rollback (issue 32): filled in by src/rollback/, read by the report and the command.
+/** What `rollback` did after a failed or timed-out wait. The run's `outcome` stays as it was. */
+export interface RollbackReport {
+  /** `ready`: every rolled-back workload is ready again; `failed`/`timeout`: one is not (or a patch failed);
+   *  `refused`: nothing could be rolled back; `none`: nothing to roll back. */
+  result: 'ready' | 'failed' | 'timeout' | 'refused' | 'none';
+  /** One per workload considered, in the targets' order. */
+  workloads: RolledBackWorkload[];
+  /** Seconds from the first patch to the end of the wait for the rolled-back workloads. */
+  durationSeconds: number;
+}
+
+/** One workload `rollback` considered. */
+export interface RolledBackWorkload {
+  /** With `clusters`: the cluster it is in. */
+  cluster?: string;
+  apiVersion: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  /** `rolled-back`: patched (or an Argo Rollout aborted), then waited for (`status`); `unchanged`: nothing
+   *  to do (`reason` says why); `refused`: a guard held (`reason`); `error`: the patch failed (`reason`). */
+  action: 'rolled-back' | 'unchanged' | 'refused' | 'error';
+  /** The revision it was at and the one restored (Deployments, StatefulSets, DaemonSets). */
+  fromRevision?: number;
+  toRevision?: number;
+  reason?: string;
+  /** After a rollback: how it stood at the end of the wait for it (its row, as a target's). */
+  target?: TargetReport;
 }
 
 /** One cluster's part of a run over several (the `clusters` input, src/fleet/). */

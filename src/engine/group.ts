@@ -66,6 +66,8 @@ interface Tracked {
   raw?: unknown;
   /** When this object (this uid) was first seen, for `status-grace`. */
   firstSeenMs: number;
+  /** `metadata.generation`, for the target's report (`rollback` compares it). */
+  generation?: number;
 }
 
 /** One reported target bound to at most one object name. */
@@ -402,6 +404,8 @@ export class GroupState {
     const evaluation = keptEvaluation(verdict.evaluation, known?.evaluation);
     const reported = verdict.reported === verdict.evaluation ? evaluation : keptEvaluation(verdict.reported, known?.reported);
     const tracked: Tracked = { uid, resourceVersion: object.metadata?.resourceVersion, evaluation, reported, firstSeenMs };
+    const generation = (object.metadata as { generation?: unknown } | undefined)?.generation;
+    if (typeof generation === 'number') tracked.generation = generation;
     // An opted-out workload is not diagnosed: nothing waits for it, so its pods are not worth a LIST.
     if ((verdict.diagnose || this.ctx.watchPodsWhenDone) && ownsPods(verdict.pods)) tracked.pods = verdict.pods;
     if (verdict.diagnose) this.ctx.workloadPending(this.namespace);
@@ -448,6 +452,7 @@ export class GroupState {
       }
       slot.seenUid = tracked.uid;
     }
+    slot.state.sawGeneration(tracked.generation);
     // An opted-out object's report is done, whichever target source (refs, selector, manifests, release) bound it.
     const reported = tracked.reported;
     if (reported.done) {

@@ -78,6 +78,11 @@ export class TargetState {
     this.blocked = initial.blocked ?? false;
   }
 
+  /** The object's `metadata.generation` as judged now (src/rollback/ compares it before a patch). */
+  sawGeneration(generation: number | undefined): void {
+    if (generation !== undefined) this.report.generation = generation;
+  }
+
   /** Type known after discovery (a target whose CRD appeared mid-wait). */
   identify(identity: Pick<Identity, 'apiVersion' | 'kind' | 'namespace'>): void {
     Object.assign(this.report, identity);
