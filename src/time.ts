@@ -160,12 +160,15 @@ export function formatWindow(ms: number): string {
 export class Deadline {
   /** Epoch milliseconds on `time`'s clock. */
   readonly at: number;
+  /** When the run started (the deadline was set): every `seconds` of the result counts from here. */
+  readonly startedAt: number;
 
   constructor(
     readonly time: Time,
     timeoutMs: number,
   ) {
-    this.at = time.now() + timeoutMs;
+    this.startedAt = time.now();
+    this.at = this.startedAt + timeoutMs;
   }
 
   /** What is left of it, never below 0. */

@@ -146,7 +146,8 @@ export class Engine {
     this.pollIntervalMs = Math.max(options.pollIntervalMs, 50);
     this.timers = new Scheduler(options.time);
     this.deadline = options.deadline ?? new Deadline(this.timers.time, options.timeoutMs);
-    this.tracker = new Tracker(this.observer, this.timers.now);
+    // Every `seconds` counts from the run's start, where its deadline was set: at the deadline, `duration` is `timeout`.
+    this.tracker = new Tracker(this.observer, this.timers.now, this.deadline.startedAt);
     this.feeds = new Feeds({
       cluster,
       time: this.timers.time,

@@ -135,11 +135,13 @@ export class Tracker {
   /** Transitions are announced only after the observer got the resolved targets. */
   announcing = false;
 
+  /** `startedAt`: where every `seconds` counts from (the run's start, where its deadline was set); default now. */
   constructor(
     private readonly observer: EngineObserver | undefined,
     private readonly clock: () => number = Date.now,
+    startedAt = clock(),
   ) {
-    this.started = clock();
+    this.started = startedAt;
   }
 
   elapsedSeconds(): number {
