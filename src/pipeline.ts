@@ -11,10 +11,10 @@
  * same verdict on the same cluster. docs/architecture.md, "Feeds and stages", says where new ones go.
  */
 import { explainResult } from './engine/explain-result.js';
-import { waitForTargets, type TargetFeed } from './engine/index.js';
+import { waitForTargets, type HealthRules, type TargetFeed } from './engine/index.js';
 import { GitOpsFeed } from './gitops/index.js';
 import { ReleaseFeed } from './release/index.js';
-import { connect, type KubeconfigSources } from './kube/index.js';
+import { connect, type Cluster, type KubeconfigSources } from './kube/index.js';
 import { SecretMasks } from './kube/masks.js';
 import { bufferedSink, createLiveLog, type LogSink } from './report/live-log.js';
 import type { RunResult } from './result.js';
@@ -101,36 +101,68 @@ export async function waitAndReport(settings: Settings, sink: PipelineSink, opti
     cluster.endOfWait();
     options.waited?.(waited);
     log.flush();
-    const result = await explainResult(cluster.client, waited, settings, {
-      mask: (text) => masks.apply(text),
-      signal,
-      warning: (message) => log.warning(message),
-      time,
-    });
-    // rollback (issue 32), the post-failure stage; the lead re-homes it among the stages. It runs before the
-    // one report rather than between two: the failure's evidence (statuses, pods, log tails) was read above,
-    // before the first patch, and the report puts it first and "Rolled back" after it; one report keeps one
-    // set of outputs, one summary, one PR comment, one `-o json` document, and the fleet's report once.
-    if (rollbackWanted(settings.rollback, result, signal.aborted)) {
-      log.info(`kubewait: the wait ended ${result.outcome}; rolling back (rollback: ${settings.rollback}, scope: ${settings.rollbackScope})`);
-      log.flush();
-      result.rollback = await rollBack(cluster, result, settings, {
-        signal,
-        time,
-        say: (line) => log.info(line),
-        warn: (message) => log.warning(message),
-        observer: createLiveLog(log, settings),
-        healthRules,
-        defaultNamespace: settings.namespace || cluster.namespace || 'default',
-      });
-      log.flush();
-    }
+    const run: StageContext = { cluster, settings, masks, signal, time, log, healthRules, defaultNamespace };
+    let result = waited;
+    for (const stage of AFTER_THE_WAIT) result = await stage(result, run);
     await sink.report(result, { server: cluster.server, context: cluster.contextName });
     return result;
   } finally {
     log.flush();
     await cluster.close();
   }
+}
+
+/** What a stage after the wait may use: the run's cluster, settings, signal, clock and live log. */
+interface StageContext {
+  cluster: Cluster;
+  settings: Settings;
+  masks: SecretMasks;
+  signal: AbortSignal;
+  time: Time;
+  log: ReturnType<typeof bufferedSink>;
+  healthRules: HealthRules;
+  defaultNamespace: string;
+}
+
+/** One stage after the wait: the result so far in, the result with its own part out (docs/architecture.md,
+ *  "Feeds and stages"). Each returns at once when it has nothing to do. */
+type Stage = (result: RunResult, run: StageContext) => Promise<RunResult>;
+
+/**
+ * The stages after the wait, in order. Every one runs before the one report: the failure's evidence (statuses,
+ * pods, log tails) is read by the explain step before a rollback patches anything, and the report puts it
+ * first and what came after below it; one report keeps one set of outputs, one summary, one PR comment, one
+ * `-o json` document, and the fleet's report once.
+ */
+const AFTER_THE_WAIT: Stage[] = [explain, rollBackAfterFailure];
+
+/** The explain step (engine/explain-result.ts): pods, log tails, a failed Job in words, for what did not get there. */
+function explain(result: RunResult, { cluster, settings, masks, signal, time, log }: StageContext): Promise<RunResult> {
+  return explainResult(cluster.client, result, settings, {
+    mask: (text) => masks.apply(text),
+    signal,
+    warning: (message) => log.warning(message),
+    time,
+  });
+}
+
+/** The `rollback` input (src/rollback/): after a failed or timed-out wait, undo the workloads that did not get there. */
+async function rollBackAfterFailure(result: RunResult, run: StageContext): Promise<RunResult> {
+  const { settings, signal, log } = run;
+  if (!rollbackWanted(settings.rollback, result, signal.aborted)) return result;
+  log.info(`kubewait: the wait ended ${result.outcome}; rolling back (rollback: ${settings.rollback}, scope: ${settings.rollbackScope})`);
+  log.flush();
+  const rollback = await rollBack(run.cluster, result, settings, {
+    signal,
+    time: run.time,
+    say: (line) => log.info(line),
+    warn: (message) => log.warning(message),
+    observer: createLiveLog(log, settings),
+    healthRules: run.healthRules,
+    defaultNamespace: run.defaultNamespace,
+  });
+  log.flush();
+  return { ...result, rollback };
 }
 
 /**
