@@ -132,8 +132,18 @@ export function deploymentDescription(result: RunResult, waitFor: WaitFor): stri
     .replace(/^#+\s*/, '')
     .replace(/^\S+\s+(?=kubewait:)/u, '')
     .replace(/`+/g, '');
-  return description(`${text} in ${formatSeconds(result.durationSeconds)}`);
+  const rollback = result.rollback && result.rollback.result !== 'none' ? `; rollback: ${ROLLBACK_WORDS[result.rollback.result]}` : '';
+  return description(`${text} in ${formatSeconds(result.durationSeconds)}${rollback}`);
 }
+
+/** The rollback after a failed wait, in the few words a Deployment status has room for. */
+const ROLLBACK_WORDS: Record<NonNullable<RunResult['rollback']>['result'], string> = {
+  ready: 'rolled back, ready again',
+  failed: 'rolled back, not ready',
+  timeout: 'rolled back, not ready in time',
+  refused: 'refused',
+  none: 'nothing to roll back',
+};
 
 export async function finishDeployment(
   client: GitHubClient,

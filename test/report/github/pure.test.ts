@@ -253,6 +253,15 @@ describe('Deployment wording', () => {
     expect(deploymentState(wait)).toBe(state);
     expect(deploymentDescription(wait, { kind: 'ready' })).toBe(text);
   });
+  it('says how a rollback after the failure ended, the state still the failure', () => {
+    const rollback = { result: 'ready' as const, workloads: [], durationSeconds: 12 };
+    const wait = result([failed('web')], { rollback });
+    expect(deploymentState(wait)).toBe('failure');
+    expect(deploymentDescription(wait, { kind: 'ready' })).toBe('kubewait: 1 of 1 target failed in 42.4s; rollback: rolled back, ready again');
+    expect(deploymentDescription(result([failed('web')], { rollback: { ...rollback, result: 'refused' } }), { kind: 'ready' })).toBe(
+      'kubewait: 1 of 1 target failed in 42.4s; rollback: refused',
+    );
+  });
   it('keeps the description within 140 characters', () => {
     const wait = result([pending('web')], { outcome: 'failed', error: { input: 'x'.repeat(300), message: 'x' } });
     expect(deploymentDescription(wait, { kind: 'ready' }).length).toBe(140);
