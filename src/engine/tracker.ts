@@ -3,6 +3,7 @@
  * keeps running counts (not done, failed, blocked) so deciding the outcome is O(1) per event, even with
  * thousands of targets.
  */
+import type { Progress } from '../status/progressive/index.js';
 import type { Condition, Diagnosis, Status } from '../status/types.js';
 import { reportedSource, type EngineObserver, type TargetReport, type Transition } from '../result.js';
 import type { TargetSource } from '../settings.js';
@@ -44,6 +45,8 @@ export interface Update {
   blocked?: boolean;
   /** The object opted out (`kubewait.io/wait: "false"`); `done` is then true whatever its status. */
   optedOut?: boolean;
+  /** Where a progressive rollout stands (step, weight, analysis); absent for other objects. */
+  progress?: Progress;
 }
 
 export class TargetState {
@@ -90,6 +93,8 @@ export class TargetState {
     this.blocked = next.blocked ?? false;
     if (next.optedOut) report.optedOut = true;
     else delete report.optedOut;
+    if (next.progress) report.progress = next.progress;
+    else delete report.progress;
     if (!statusChanged && !messageChanged) {
       this.tracker.recount(before, this);
       return;

@@ -31,6 +31,7 @@ import type { HealthRule, ResolvedRules } from './health/types.js';
 import { judgedView } from './judged-fields.js';
 import { optedOut, WAIT_ANNOTATION } from './opt-out.js';
 import { pauseOf, withPausePolicy, type PausedPolicy } from './paused.js';
+import { progressiveKind, type ProgressiveKind } from './progressive/index.js';
 import { podOwnership, recheckAt, runsPods, type PodOwnership } from './workloads.js';
 
 /** The type a judge judges, as discovery names it. */
@@ -64,6 +65,9 @@ export interface Sighting {
   firstSeenMs: number;
   /** Whether the type's CRD declares a status subresource; undefined while that is not known. */
   statusSubresource?: boolean;
+  /** What `Judge.baselineOf` kept of this object (this uid) when it was first seen: a Flagger Canary's verdict
+   *  counts only for a revision picked up since. */
+  baseline?: unknown;
 }
 
 export interface JudgeWarning {
@@ -103,6 +107,8 @@ export class Judge {
   /** The GitOps rule for this type, if it is a Flux or Argo CD kind that it judges. */
   private readonly gitOps?: GitOpsRule;
   private readonly runsPods: boolean;
+  /** An Argo Rollout's gates, a Flagger Canary's rule, their progress (progressive/). */
+  private readonly progressive?: ProgressiveKind;
 
   /** `namespace` is where the judged objects live, for the warnings ('' for a cluster-scoped type). */
   constructor(
@@ -116,6 +122,13 @@ export class Judge {
     const gitOps = gitOpsRuleFor(type.group, type.kind);
     if (gitOps && (options.revision || !this.rule)) this.gitOps = gitOps;
     this.runsPods = runsPods(type);
+    this.progressive = progressiveKind(type.group, type.kind);
+  }
+
+  /** What of an object's first sighting its later verdicts need (a Flagger Canary's last applied spec): the
+   *  engine keeps it per uid and hands it back in each `Sighting`. Undefined for most types. */
+  baselineOf(object: KubeObject): unknown {
+    return this.progressive?.baseline?.(object);
   }
 
   /**
@@ -124,7 +137,7 @@ export class Judge {
    * kstatus and the CI rules read.
    */
   view(object: unknown): unknown {
-    const anyField = this.rule !== undefined || this.gitOps !== undefined || this.options.waitFor.kind === 'jsonpath';
+    const anyField = this.rule !== undefined || this.gitOps !== undefined || this.progressive !== undefined || this.options.waitFor.kind === 'jsonpath';
     return judgedView(object, { kind: this.type.kind, anyField });
   }
 
@@ -137,9 +150,9 @@ export class Judge {
       rule: this.rule,
       ...(this.gitOps ? { gitOps: this.gitOps } : {}),
       ...(this.options.revision ? { revision: this.options.revision } : {}),
+      ...(!this.rule && this.progressive?.rule ? { functionRule: this.progressive.rule(sighting.baseline) } : {}),
     });
-    const pause = waitFor.kind === 'ready' ? pauseOf(this.type.group, this.type.kind, object) : undefined;
-    const judged = withPausePolicy(evaluated, pause, this.options.paused ?? 'wait');
+    const judged = this.paused(object, evaluated);
     if (evaluationWarning) warnings.push(this.evaluationWarning(object, judged.rule, evaluationWarning));
     const suspended = waitFor.kind === 'deleted' ? undefined : suspendWarning(object);
     if (suspended) warnings.push({ message: suspended });
@@ -158,6 +171,17 @@ export class Judge {
       ...(this.runsPods ? { pods: podOwnership(this.type.kind, object) } : {}),
       warnings,
     };
+  }
+
+  /** For `ready`: a paused rollout as the `paused` input says, through the kind's gate where it has one; and
+   *  where a progressive rollout stands. */
+  private paused(object: KubeObject, evaluation: Evaluation): Evaluation {
+    const progress = this.progressive?.progress(object);
+    const withProgress = progress ? { ...evaluation, progress } : evaluation;
+    if (this.options.waitFor.kind !== 'ready') return withProgress;
+    const policy = this.options.paused ?? 'wait';
+    const pause = pauseOf(this.type.group, this.type.kind, object);
+    return this.progressive?.gate(object, policy, withProgress, pause) ?? withPausePolicy(withProgress, pause, policy);
   }
 
   /**
