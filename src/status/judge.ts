@@ -9,15 +9,18 @@
  * 1. the `wait-for` goal, by the type's GitOps rule (Flux and Argo CD kinds: with `revision`, whether the
  *    controller applied it, which beats any health rule; without, only where no health rule is given), by the
  *    type's health rule (a user's beats a built-in one) or by kstatus plus the CI rules (goal.ts); an
- *    expression that cannot be evaluated warns once per target and rule; for `ready`, a paused Rollout or
- *    Deployment as the `paused` input says (paused.ts);
+ *    expression that cannot be evaluated warns once per target and rule; a Flagger Canary without a user's
+ *    rule by its function rule, against its first sighting (progressive/flagger.ts); for `ready`, a paused
+ *    Rollout, Canary or Deployment as the `paused` input says (paused.ts), an Argo Rollout's gates
+ *    (`step:N`, `analysis`: progressive/rollout.ts); where a Rollout or Canary stands (step, weight, analysis);
  * 2. `status-grace`: a custom resource with no rule and no status yet waits for its controller when its CRD
  *    declares a status subresource (health/grace.ts);
  * 3. the `kubewait.io/wait: "false"` opt-out: judged as above, reported done (opt-out.ts);
  * 4. time: when to judge again (the end of the grace, an unschedulable Pod's 15 s window, workloads.ts);
  * 5. pods: whether a pending workload's pods should be diagnosed, and which pods are its (workloads.ts).
  *
- * Pure: no I/O, no clock, no state. The CRD fact is data; while it is unknown the verdict says it needs it,
+ * Pure: no I/O, no clock, no state. What a rule needs of the first sighting (`baselineOf`) is data the engine
+ * keeps per uid and hands back in each `Sighting`. The CRD fact is data; while it is unknown the verdict says it needs it,
  * and the engine reads the CRD (once per type, only for a type with an object that needs it) and judges
  * again.
  */

@@ -14,6 +14,9 @@ import { isRolloutGate, rolloutGate, rolloutProgress } from './rollout.js';
 
 export { progressText, sameProgress, type Progress } from './progress.js';
 
+/** The built-in rules written as functions (CEL cannot express them), beside rules/builtin.yaml's. */
+export const BUILTIN_FUNCTION_RULES: readonly string[] = [CANARY_RULE_ID];
+
 /** What a progressive kind adds to the judging of its objects. */
 export interface ProgressiveKind {
   /** Its own rule, for when no health rule judges the type; `baseline` is what `baseline` kept of the
