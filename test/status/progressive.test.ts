@@ -83,6 +83,13 @@ describe('an Argo Rollout under paused: step:N', () => {
     expect(judgeRollout(healthy, 'step:9')).toMatchObject({ status: 'Current', done: true, progress: { step: '5/5', weight: 100 } });
   });
 
+  it('the weight: the traffic router’s verified weight when there is one; 100 for a canary without steps', () => {
+    const routed = { ...canaryStatus.pausedAtStep2(), canary: { weights: { canary: { weight: 15 }, stable: { weight: 85 }, verified: true } } };
+    expect(judgeRollout(routed, 'wait').progress).toEqual({ step: '2/5', weight: 15 });
+    const noSteps = { ...rollout(), spec: { ...rollout().spec, strategy: { canary: {} } }, status: { ...canaryStatus.weight20(), currentStepIndex: undefined } };
+    expect(judgeOf(ROLLOUTS, 'wait').judge(noSteps, { now, firstSeenMs: now.getTime() }).evaluation.progress).toEqual({ weight: 100 });
+  });
+
   it('a status from before the spec changed is the previous revision’s: it waits for the controller', () => {
     expect(judgeRollout({ ...canaryStatus.pausedAtStep2(), observedGeneration: '1' }, 'step:2')).toMatchObject({ status: 'InProgress', done: false });
   });

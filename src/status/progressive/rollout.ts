@@ -199,7 +199,7 @@ function canaryWeight(object: KubeObject, steps: unknown[], index: number): numb
   const routed = record(record(record(status.canary).weights).canary).weight;
   if (typeof routed === 'number') return routed;
   if (status.abort === true) return 0;
-  if (index >= steps.length) return 100;
+  if (steps.length === 0 || index >= steps.length) return 100;
   for (let i = Math.max(index, 0); i >= 0; i--) {
     const weight = record(steps[i]).setWeight;
     if (typeof weight === 'number') return weight;
