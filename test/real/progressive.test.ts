@@ -19,6 +19,8 @@ import { ensureDist } from '../e2e/dist.js';
 import { runAction } from '../e2e/runAction.js';
 import { runCommand } from '../e2e/runCommand.js';
 import {
+  analysisRun,
+  analysisRunStatus,
   blueGreenStatus,
   canary,
   canaryStatus,
@@ -204,6 +206,27 @@ describeReal('progressive delivery on a real control plane', () => {
         }),
       ]);
       expect(Number(run.outputs.duration)).toBeLessThan(60); // failed, not timed out
+    }, 150_000);
+
+    it('its AnalysisRun named as a target: Running -> Failed, with the message naming the metric (rule argo-rollouts-analysisrun)', async () => {
+      const ns = 'analysisrun';
+      await cluster.apply(namespace(ns));
+      await cluster.apply(withNamespace(analysisRun(), ns));
+      // The AnalysisRun CRD has no status subresource: the controller updates the whole object.
+      const patchRun = (status: object) => cluster.kubectl('patch', ANALYSIS_RUNS, STEP_RUN, '-n', ns, '--type=merge', '-p', JSON.stringify({ status }));
+      await patchRun(analysisRunStatus.running());
+      const play = controller([{ after: 'phase Running', write: () => patchRun(analysisRunStatus.failed()) }]);
+
+      const run = await runAction(
+        { kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: `${ANALYSIS_RUNS}/${STEP_RUN}`, timeout: '90s' },
+        { onStdout: play.onStdout, killAfterMs: 120_000 },
+      );
+
+      await play.done();
+      expect(run.outputs.result).toBe('failed');
+      expect(resourcesOf(run.outputs)).toEqual([
+        expect.objectContaining({ kind: 'AnalysisRun', status: 'Failed', rule: 'builtin:argo-rollouts-analysisrun', message: expect.stringContaining(FAILED_METRIC_MESSAGE) }),
+      ]);
     }, 150_000);
 
     it('blue-green with paused: ready: the preview scaling -> awaiting promotion (BlueGreenPause): ready', async () => {

@@ -164,6 +164,56 @@ export const blueGreenStatus = {
     }),
 };
 
+/** The step's AnalysisRun (rollout/analysis.go `newAnalysisRunFromRollout`: `<rollout>-<hash>-<revision>-<step>`). */
+export function analysisRun() {
+  return {
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'AnalysisRun',
+    metadata: { name: STEP_RUN, namespace: NS_PLACEHOLDER, labels: { 'rollouts-pod-template-hash': NEW_HASH, 'rollout-type': 'Step', 'step-index': '1' } },
+    spec: {
+      metrics: [
+        {
+          name: 'success-rate',
+          interval: '1m',
+          count: 3,
+          failureLimit: 1,
+          successCondition: 'result[0] >= 0.95',
+          provider: { prometheus: { address: 'http://prometheus.monitoring:9090', query: 'sum(rate(http_requests_total{code!~"5.."}[1m])) / sum(rate(http_requests_total[1m]))' } },
+        },
+      ],
+    },
+  };
+}
+
+const measurement = (value: string, phase: string) => ({ phase, value, startedAt: AT, finishedAt: AT });
+
+/** The analysis controller's writes (analysis/analysis.go: the run's phase and message from the worst metric). */
+export const analysisRunStatus = {
+  running: () => ({
+    phase: 'Running',
+    startedAt: AT,
+    metricResults: [{ name: 'success-rate', phase: 'Running', count: 1, successful: 1, measurements: [measurement('[0.99]', 'Successful')] }],
+    runSummary: { count: 1, successful: 0, failed: 0, inconclusive: 0, error: 0 },
+  }),
+  failed: () => ({
+    phase: 'Failed',
+    message: FAILED_METRIC_MESSAGE,
+    startedAt: AT,
+    metricResults: [
+      {
+        name: 'success-rate',
+        phase: 'Failed',
+        count: 3,
+        successful: 1,
+        failed: 2,
+        message: 'Metric assessed Failed due to failed (2) > failureLimit (1)',
+        measurements: [measurement('[0.99]', 'Successful'), measurement('[0.81]', 'Failed'), measurement('[0.78]', 'Failed')],
+      },
+    ],
+    runSummary: { count: 1, successful: 0, failed: 1, inconclusive: 0, error: 0 },
+  }),
+};
+
 // ---- Flagger --------------------------------------------------------------------------------------------
 
 export const OLD_SPEC = '5f8c9d7b6';
