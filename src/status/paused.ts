@@ -13,7 +13,10 @@
  *   a pipeline that deploys a canary here and promotes it in a later job.
  *
  * A Failed verdict stands either way, and only the `ready` goal is concerned (`condition=`, `jsonpath=` and
- * `deleted` say exactly what to wait for). Pure.
+ * `deleted` say exactly what to wait for). A Flagger Canary waiting for its confirm-rollout or
+ * confirm-promotion webhook is paused too. `paused: step:N` and `analysis` are an Argo Rollout's gates
+ * (progressive/rollout.ts); for a Canary `analysis` counts WaitingPromotion ready (progressive/index.ts);
+ * anything else they concern waits as under `wait`. Pure.
  */
 import type { PausedPolicy } from '../settings.js';
 import type { KubeObject } from './fields.js';
