@@ -19,10 +19,10 @@
  * 4. time: when to judge again (the end of the grace, an unschedulable Pod's 15 s window, workloads.ts);
  * 5. pods: whether a pending workload's pods should be diagnosed, and which pods are its (workloads.ts).
  *
- * Pure: no I/O, no clock, no state. What a rule needs of the first sighting (`baselineOf`) is data the engine
- * keeps per uid and hands back in each `Sighting`. The CRD fact is data; while it is unknown the verdict says it needs it,
- * and the engine reads the CRD (once per type, only for a type with an object that needs it) and judges
- * again.
+ * Pure: no I/O, no clock, no state. What a rule needs of the first sighting (`baselineOf`) is data the
+ * engine keeps per uid and hands back in each `Sighting`. The CRD fact is data; while it is unknown the
+ * verdict says it needs it, and the engine reads the CRD (once per type, only for a type with an object that
+ * needs it) and judges again.
  */
 import type { WaitFor, WantedRevision } from '../settings.js';
 import type { KubeObject } from './fields.js';
