@@ -91,7 +91,11 @@ export const INPUT_FLAGS = {
   'builtin-health-checks': { flag: 'builtin-health-checks', boolean: true, help: 'built-in rules for popular custom resources (false: plain kstatus)' },
   'status-grace': { flag: 'status-grace', value: 'DURATION', help: 'how long a custom resource without status waits for its controller (0s: plain kstatus)' },
   'stable-for': { flag: 'stable-for', value: 'DURATION', help: 'success only after every target stayed ready this long' },
-  paused: { flag: 'paused', value: 'WHAT', help: 'a paused Argo Rollout or Deployment: wait (until it continues) or ready (where it paused); step:N or analysis (gates of a canary)' },
+  paused: {
+    flag: 'paused',
+    value: 'WHAT',
+    help: 'a paused Argo Rollout or Deployment: wait (until it continues) or ready (where it paused); step:N or analysis (gates of a canary)',
+  },
   'pr-comment': { flag: 'pr-comment', value: 'WHEN', help: 'the sticky pull-request comment: off, always or on-failure' },
   'deployment-environment': { flag: 'deployment-environment', value: 'NAME', help: 'report to a Deployment of this environment' },
   'deployment-url': { flag: 'deployment-url', value: 'URL', help: "the Deployment's environment URL" },

@@ -99,7 +99,10 @@ function canaryPause(object: KubeObject): Pause | undefined {
   if (phase !== 'Waiting' && phase !== 'WaitingPromotion') return undefined;
   const gate = phase === 'Waiting' ? 'confirm-rollout' : 'confirm-promotion';
   return {
-    where: phase === 'Waiting' ? 'Canary waiting for approval to start its analysis (Waiting)' : 'Canary analysis passed, waiting for approval to promote (WaitingPromotion)',
+    where:
+      phase === 'Waiting'
+        ? 'Canary waiting for approval to start its analysis (Waiting)'
+        : 'Canary analysis passed, waiting for approval to promote (WaitingPromotion)',
     resume: `its ${gate} webhook approving continues it`,
     available: true,
   };

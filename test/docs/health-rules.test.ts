@@ -11,8 +11,7 @@ import { workspaceFiles } from '../../src/workspace-files.js';
 
 const doc = readFileSync('docs/health-rules.md', 'utf8');
 /** rules/builtin.yaml's and the ones written as functions (a Flagger Canary's, status/progressive/). */
-const ruleNames = () =>
-  [...builtinRules().map((r) => r.id), ...BUILTIN_FUNCTION_RULES].map((id) => id.replace(/^builtin:/, '')).sort();
+const ruleNames = () => [...builtinRules().map((r) => r.id), ...BUILTIN_FUNCTION_RULES].map((id) => id.replace(/^builtin:/, '')).sort();
 const namesInRows = (section: string) => [...section.matchAll(/^\| `([a-z0-9-]+)` \|/gm)].map((m) => m[1]).sort();
 
 describe('docs/health-rules.md', () => {

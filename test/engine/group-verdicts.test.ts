@@ -168,7 +168,10 @@ describe('GroupState: what the judge keeps of an object’s first sighting (a Fl
       warn: () => undefined,
     };
     const group = new GroupState(CANARIES, 'shop', ctx);
-    const state = tracker.add({ apiVersion: 'flagger.app/v1beta1', kind: 'Canary', namespace: 'shop', name: 'web' }, { status: 'Unknown', message: '', done: false });
+    const state = tracker.add(
+      { apiVersion: 'flagger.app/v1beta1', kind: 'Canary', namespace: 'shop', name: 'web' },
+      { status: 'Unknown', message: '', done: false },
+    );
     group.addNamed('web', state);
     return { group, state };
   }
@@ -176,7 +179,11 @@ describe('GroupState: what the judge keeps of an object’s first sighting (a Fl
   it('keeps it per uid across events: the previous deploy’s Succeeded waits, this one’s is ready', () => {
     const { group, state } = canaryGroup();
     group.upsert(canary('uid-1', '1', 'Succeeded', 'aaa'));
-    expect(state.report).toMatchObject({ status: 'InProgress', rule: 'builtin:flagger-canary', message: expect.stringMatching(/^Flagger has not picked up this revision yet/) });
+    expect(state.report).toMatchObject({
+      status: 'InProgress',
+      rule: 'builtin:flagger-canary',
+      message: expect.stringMatching(/^Flagger has not picked up this revision yet/),
+    });
     group.upsert(canary('uid-1', '2', 'Succeeded', 'aaa'));
     expect(state.report.done).toBe(false);
     group.upsert(canary('uid-1', '3', 'Succeeded', 'bbb'));

@@ -142,7 +142,9 @@ describeReal('progressive delivery on a real control plane', () => {
       const ns = 'rollout-analysis';
       await createRollout(ns);
       await patchStatus(ROLLOUTS, ns, canaryStatus.analysisRunning());
-      const play = controller([{ after: `analysis ${STEP_RUN} Running at canary step 1/5`, write: () => patchStatus(ROLLOUTS, ns, canaryStatus.pausedAtStep2()) }]);
+      const play = controller([
+        { after: `analysis ${STEP_RUN} Running at canary step 1/5`, write: () => patchStatus(ROLLOUTS, ns, canaryStatus.pausedAtStep2()) },
+      ]);
 
       const kubeconfig = kubeconfigFile(ns);
       const run = await runCommand([`${ROLLOUTS}/web`, '-n', ns, '--kubeconfig', kubeconfig, '--paused', 'analysis', '--timeout', '90s', '-o', 'json'], {
@@ -168,7 +170,9 @@ describeReal('progressive delivery on a real control plane', () => {
       const ns = 'rollout-analysis-failed';
       await createRollout(ns);
       await patchStatus(ROLLOUTS, ns, canaryStatus.analysisRunning());
-      const play = controller([{ after: `analysis ${STEP_RUN} Running at canary step 1/5`, write: () => patchStatus(ROLLOUTS, ns, canaryStatus.analysisFailed()) }]);
+      const play = controller([
+        { after: `analysis ${STEP_RUN} Running at canary step 1/5`, write: () => patchStatus(ROLLOUTS, ns, canaryStatus.analysisFailed()) },
+      ]);
 
       const kubeconfig = kubeconfigFile(ns);
       const run = await runCommand([`${ROLLOUTS}/web`, '-n', ns, '--kubeconfig', kubeconfig, '--paused', 'analysis', '--timeout', '90s', '-o', 'json'], {
@@ -181,7 +185,13 @@ describeReal('progressive delivery on a real control plane', () => {
       const document = JSON.parse(run.stdout) as { result: string; resources: ResourceOutput[] };
       expect(document.result).toBe('failed');
       expect(document.resources).toEqual([
-        expect.objectContaining({ status: 'Failed', message: `analysis ${STEP_RUN} Failed: ${FAILED_METRIC_MESSAGE}`, step: '0/5', weight: 0, analysis: 'Failed' }),
+        expect.objectContaining({
+          status: 'Failed',
+          message: `analysis ${STEP_RUN} Failed: ${FAILED_METRIC_MESSAGE}`,
+          step: '0/5',
+          weight: 0,
+          analysis: 'Failed',
+        }),
       ]);
     }, 150_000);
 
@@ -225,7 +235,12 @@ describeReal('progressive delivery on a real control plane', () => {
       await play.done();
       expect(run.outputs.result).toBe('failed');
       expect(resourcesOf(run.outputs)).toEqual([
-        expect.objectContaining({ kind: 'AnalysisRun', status: 'Failed', rule: 'builtin:argo-rollouts-analysisrun', message: expect.stringContaining(FAILED_METRIC_MESSAGE) }),
+        expect.objectContaining({
+          kind: 'AnalysisRun',
+          status: 'Failed',
+          rule: 'builtin:argo-rollouts-analysisrun',
+          message: expect.stringContaining(FAILED_METRIC_MESSAGE),
+        }),
       ]);
     }, 150_000);
 
@@ -243,7 +258,11 @@ describeReal('progressive delivery on a real control plane', () => {
       await play.done();
       expect(run.outputs.result).toBe('ready');
       expect(resourcesOf(run.outputs)).toEqual([
-        expect.objectContaining({ status: 'Current', message: expect.stringMatching(/^Rollout paused \(BlueGreenPause\), counted ready \(paused: ready\)/), analysis: 'Successful' }),
+        expect.objectContaining({
+          status: 'Current',
+          message: expect.stringMatching(/^Rollout paused \(BlueGreenPause\), counted ready \(paused: ready\)/),
+          analysis: 'Successful',
+        }),
       ]);
     }, 150_000);
   });
@@ -295,7 +314,9 @@ describeReal('progressive delivery on a real control plane', () => {
 
       await play.done();
       expect(run.outputs.result).toBe('failed');
-      expect(resourcesOf(run.outputs)).toEqual([expect.objectContaining({ status: 'Failed', message: 'Failed: Canary analysis failed, Deployment scaled to zero.' })]);
+      expect(resourcesOf(run.outputs)).toEqual([
+        expect.objectContaining({ status: 'Failed', message: 'Failed: Canary analysis failed, Deployment scaled to zero.' }),
+      ]);
     }, 150_000);
 
     it('a first install: no status -> Initializing -> Initialized: ready', async () => {
@@ -319,25 +340,31 @@ describeReal('progressive delivery on a real control plane', () => {
     it.each([
       ['wait', 'timeout', 'InProgress'],
       ['ready', 'ready', 'Current'],
-    ])('WaitingPromotion under paused: %s: %s', async (paused, result, status) => {
-      const ns = `canary-promotion-${paused}`;
-      await createCanary(ns);
-      await patchStatus(CANARIES, ns, canaryStatuses.succeededOld());
-      const play = controller([{ after: 'Flagger has not picked up this revision yet', write: () => patchStatus(CANARIES, ns, canaryStatuses.waitingPromotion()) }]);
+    ])(
+      'WaitingPromotion under paused: %s: %s',
+      async (paused, result, status) => {
+        const ns = `canary-promotion-${paused}`;
+        await createCanary(ns);
+        await patchStatus(CANARIES, ns, canaryStatuses.succeededOld());
+        const play = controller([
+          { after: 'Flagger has not picked up this revision yet', write: () => patchStatus(CANARIES, ns, canaryStatuses.waitingPromotion()) },
+        ]);
 
-      const run = await runAction(
-        { kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: `${CANARIES}/web`, paused, timeout: paused === 'wait' ? '15s' : '90s' },
-        { onStdout: play.onStdout, killAfterMs: 120_000 },
-      );
+        const run = await runAction(
+          { kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: `${CANARIES}/web`, paused, timeout: paused === 'wait' ? '15s' : '90s' },
+          { onStdout: play.onStdout, killAfterMs: 120_000 },
+        );
 
-      await play.done();
-      expect(run.outputs.result).toBe(result);
-      expect(resourcesOf(run.outputs)).toEqual([
-        expect.objectContaining({
-          status,
-          message: expect.stringMatching(/^Canary analysis passed, waiting for approval to promote \(WaitingPromotion\)/),
-        }),
-      ]);
-    }, 150_000);
+        await play.done();
+        expect(run.outputs.result).toBe(result);
+        expect(resourcesOf(run.outputs)).toEqual([
+          expect.objectContaining({
+            status,
+            message: expect.stringMatching(/^Canary analysis passed, waiting for approval to promote \(WaitingPromotion\)/),
+          }),
+        ]);
+      },
+      150_000,
+    );
   });
 });

@@ -67,7 +67,10 @@ describe('an Argo Rollout under paused: step:N', () => {
     expect(progressText(evaluation.progress!)).toBe('canary step 2/5, weight 20 %');
     // An earlier gate is met there too; a later one is not.
     expect(judgeRollout(canaryStatus.pausedAtStep2(), 'step:1').done).toBe(true);
-    expect(judgeRollout(canaryStatus.pausedAtStep2(), 'step:4')).toMatchObject({ done: false, message: expect.stringContaining('waiting for it to pause at step 4 or later') });
+    expect(judgeRollout(canaryStatus.pausedAtStep2(), 'step:4')).toMatchObject({
+      done: false,
+      message: expect.stringContaining('waiting for it to pause at step 4 or later'),
+    });
   });
 
   it('paused there but its pods not all available yet: waits for them', () => {
@@ -86,7 +89,11 @@ describe('an Argo Rollout under paused: step:N', () => {
   it('the weight: the traffic router’s verified weight when there is one; 100 for a canary without steps', () => {
     const routed = { ...canaryStatus.pausedAtStep2(), canary: { weights: { canary: { weight: 15 }, stable: { weight: 85 }, verified: true } } };
     expect(judgeRollout(routed, 'wait').progress).toEqual({ step: '2/5', weight: 15 });
-    const noSteps = { ...rollout(), spec: { ...rollout().spec, strategy: { canary: {} } }, status: { ...canaryStatus.weight20(), currentStepIndex: undefined } };
+    const noSteps = {
+      ...rollout(),
+      spec: { ...rollout().spec, strategy: { canary: {} } },
+      status: { ...canaryStatus.weight20(), currentStepIndex: undefined },
+    };
     expect(judgeOf(ROLLOUTS, 'wait').judge(noSteps, { now, firstSeenMs: now.getTime() }).evaluation.progress).toEqual({ weight: 100 });
   });
 
@@ -120,7 +127,11 @@ describe('an Argo Rollout under paused: analysis', () => {
 
   it('a run Successful at the current step (the write before the controller moves on): ready', () => {
     const successful = { ...canaryStatus.analysisRunning(), canary: { currentStepAnalysisRunStatus: { name: STEP_RUN, status: 'Successful' } } };
-    expect(judgeRollout(successful, 'analysis')).toMatchObject({ done: true, message: `analysis ${STEP_RUN} Successful at canary step 1/5, counted ready (paused: analysis)`, progress: { analysis: 'Successful' } });
+    expect(judgeRollout(successful, 'analysis')).toMatchObject({
+      done: true,
+      message: `analysis ${STEP_RUN} Successful at canary step 1/5, counted ready (paused: analysis)`,
+      progress: { analysis: 'Successful' },
+    });
   });
 
   it('Failed: fails with the run’s message, which names the metric (and under step:N too)', () => {
@@ -137,8 +148,14 @@ describe('an Argo Rollout under paused: analysis', () => {
   });
 
   it('Error: fails the same way', () => {
-    const errored = { ...canaryStatus.analysisFailed(), canary: { currentStepAnalysisRunStatus: { name: STEP_RUN, status: 'Error', message: 'consecutiveErrors (5) > consecutiveErrorLimit (4)' } } };
-    expect(judgeRollout(errored, 'analysis')).toMatchObject({ status: 'Failed', message: `analysis ${STEP_RUN} Error: consecutiveErrors (5) > consecutiveErrorLimit (4)` });
+    const errored = {
+      ...canaryStatus.analysisFailed(),
+      canary: { currentStepAnalysisRunStatus: { name: STEP_RUN, status: 'Error', message: 'consecutiveErrors (5) > consecutiveErrorLimit (4)' } },
+    };
+    expect(judgeRollout(errored, 'analysis')).toMatchObject({
+      status: 'Failed',
+      message: `analysis ${STEP_RUN} Error: consecutiveErrors (5) > consecutiveErrorLimit (4)`,
+    });
   });
 
   it('Inconclusive: fails, as it needs a human decision (promote or abort)', () => {
@@ -154,11 +171,18 @@ describe('an Argo Rollout under paused: analysis', () => {
       message: 'analysis web-6d8f7b9c5-2-pre Successful, counted ready (paused: analysis); kubectl argo rollouts promote web -n shop continues it',
       progress: { analysis: 'Successful' },
     });
-    expect(judgeRollout(blueGreenStatus.previewScaling(), 'analysis', 'blueGreen')).toMatchObject({ done: false, message: expect.stringMatching(/^no analysis has run yet \(paused: analysis\)/) });
+    expect(judgeRollout(blueGreenStatus.previewScaling(), 'analysis', 'blueGreen')).toMatchObject({
+      done: false,
+      message: expect.stringMatching(/^no analysis has run yet \(paused: analysis\)/),
+    });
   });
 
   it('blue-green under paused: ready: ready at BlueGreenPause, as before', () => {
-    expect(judgeRollout(blueGreenStatus.previewPaused(), 'ready', 'blueGreen')).toMatchObject({ status: 'Current', done: true, message: expect.stringMatching(/^Rollout paused \(BlueGreenPause\), counted ready/) });
+    expect(judgeRollout(blueGreenStatus.previewPaused(), 'ready', 'blueGreen')).toMatchObject({
+      status: 'Current',
+      done: true,
+      message: expect.stringMatching(/^Rollout paused \(BlueGreenPause\), counted ready/),
+    });
   });
 });
 
@@ -189,11 +213,17 @@ describe('a Flagger Canary, judged against its first sighting', () => {
       message: 'Progressing: New revision detected, progressing canary analysis. (canary weight 30 %, failed checks 2)',
       progress: { step: '3/5', weight: 30, analysis: 'Running (2 failed checks)' },
     });
-    expect(verdicts[5]).toMatchObject({ message: 'Succeeded: Canary analysis completed successfully, promotion finished.', progress: { weight: 0, analysis: 'Successful' } });
+    expect(verdicts[5]).toMatchObject({
+      message: 'Succeeded: Canary analysis completed successfully, promotion finished.',
+      progress: { weight: 0, analysis: 'Successful' },
+    });
   });
 
   it('a stale Failed (the previous deploy’s) waits; a Failed of this revision fails with its message', () => {
-    expect(followCanary([canaryStatuses.failedOld()])[0]).toMatchObject({ status: 'InProgress', message: expect.stringMatching(/^Flagger has not picked up this revision yet/) });
+    expect(followCanary([canaryStatuses.failedOld()])[0]).toMatchObject({
+      status: 'InProgress',
+      message: expect.stringMatching(/^Flagger has not picked up this revision yet/),
+    });
     const [, , failed] = followCanary([canaryStatuses.succeededOld(), canaryStatuses.progressing(30, 5), canaryStatuses.failed(100)]);
     expect(failed).toMatchObject({ status: 'Failed', message: 'Failed: Canary analysis failed, Deployment scaled to zero. (canary weight 100 %)' });
   });
@@ -208,7 +238,10 @@ describe('a Flagger Canary, judged against its first sighting', () => {
   });
 
   it('Initialized with a promoted spec when first seen is not this deploy’s first install', () => {
-    expect(followCanary([canaryStatuses.initialized()])[0]).toMatchObject({ status: 'InProgress', message: expect.stringMatching(/^Flagger has not picked up this revision yet/) });
+    expect(followCanary([canaryStatuses.initialized()])[0]).toMatchObject({
+      status: 'InProgress',
+      message: expect.stringMatching(/^Flagger has not picked up this revision yet/),
+    });
   });
 
   it('already analysing when first seen: that analysis is this deploy’s', () => {
@@ -224,8 +257,16 @@ describe('a Flagger Canary, judged against its first sighting', () => {
         /^Canary analysis passed, waiting for approval to promote \(WaitingPromotion\); its confirm-promotion webhook approving continues it\. Waiting \(paused: wait;/,
       ),
     });
-    expect(followCanary(sequence, 'ready')[2]).toMatchObject({ status: 'Current', done: true, message: expect.stringContaining('counted ready (paused: ready)') });
-    expect(followCanary(sequence, 'analysis')[2]).toMatchObject({ status: 'Current', done: true, message: expect.stringContaining('counted ready (paused: analysis)') });
+    expect(followCanary(sequence, 'ready')[2]).toMatchObject({
+      status: 'Current',
+      done: true,
+      message: expect.stringContaining('counted ready (paused: ready)'),
+    });
+    expect(followCanary(sequence, 'analysis')[2]).toMatchObject({
+      status: 'Current',
+      done: true,
+      message: expect.stringContaining('counted ready (paused: analysis)'),
+    });
   });
 
   it('a rule of the user’s for the kind wins over the built-in one', () => {
@@ -233,6 +274,9 @@ describe('a Flagger Canary, judged against its first sighting', () => {
     const user = resolveRules({ user: rules, builtin: true });
     const judge = judgeOf(CANARIES, 'wait', user);
     const object = withStatus(canary(), canaryStatuses.succeededOld());
-    expect(judge.judge(object, { now, firstSeenMs: now.getTime(), baseline: judge.baselineOf(object) }).evaluation).toMatchObject({ status: 'Current', rule: 'health-checks[0]' });
+    expect(judge.judge(object, { now, firstSeenMs: now.getTime(), baseline: judge.baselineOf(object) }).evaluation).toMatchObject({
+      status: 'Current',
+      rule: 'health-checks[0]',
+    });
   });
 });

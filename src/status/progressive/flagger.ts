@@ -54,8 +54,7 @@ export function canaryStatus(object: KubeObject, baseline: CanaryBaseline | unde
   const said = conditions.at(-1)?.message ?? '';
   const own = `${phase || 'no phase yet'}${said ? `: ${said}` : ''}`;
   const result = (s: StatusResult['status'], message: string): StatusResult => ({ status: s, message, conditions });
-  const pickedUp =
-    !baseline || baseline.lastAppliedSpec === '' || UNDER_WAY.has(baseline.phase) || text(status.lastAppliedSpec) !== baseline.lastAppliedSpec;
+  const pickedUp = !baseline || baseline.lastAppliedSpec === '' || UNDER_WAY.has(baseline.phase) || text(status.lastAppliedSpec) !== baseline.lastAppliedSpec;
   switch (phase) {
     case 'Initialized':
       // A first install has nothing to analyse: Flagger created the primary from it and is done.

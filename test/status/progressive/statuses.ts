@@ -51,7 +51,14 @@ export function rollout(strategy: 'canary' | 'blueGreen' = 'canary') {
       strategy:
         strategy === 'canary'
           ? { canary: { steps: STEPS } }
-          : { blueGreen: { activeService: 'web', previewService: 'web-preview', autoPromotionEnabled: false, prePromotionAnalysis: { templates: [{ templateName: 'smoke' }] } } },
+          : {
+              blueGreen: {
+                activeService: 'web',
+                previewService: 'web-preview',
+                autoPromotionEnabled: false,
+                prePromotionAnalysis: { templates: [{ templateName: 'smoke' }] },
+              },
+            },
     },
   };
 }
@@ -121,7 +128,12 @@ export const canaryStatus = {
       abortedAt: AT,
       canary: { currentStepAnalysisRunStatus: { name: STEP_RUN, status: 'Failed', message: FAILED_METRIC_MESSAGE } },
       conditions: [
-        condition('Progressing', 'False', 'RolloutAborted', `Rollout aborted update to revision 2: Step-based analysis phase error/failed: ${FAILED_METRIC_MESSAGE}`),
+        condition(
+          'Progressing',
+          'False',
+          'RolloutAborted',
+          `Rollout aborted update to revision 2: Step-based analysis phase error/failed: ${FAILED_METRIC_MESSAGE}`,
+        ),
         available,
       ],
     }),
@@ -178,7 +190,12 @@ export function analysisRun() {
           count: 3,
           failureLimit: 1,
           successCondition: 'result[0] >= 0.95',
-          provider: { prometheus: { address: 'http://prometheus.monitoring:9090', query: 'sum(rate(http_requests_total{code!~"5.."}[1m])) / sum(rate(http_requests_total[1m]))' } },
+          provider: {
+            prometheus: {
+              address: 'http://prometheus.monitoring:9090',
+              query: 'sum(rate(http_requests_total{code!~"5.."}[1m])) / sum(rate(http_requests_total[1m]))',
+            },
+          },
         },
       ],
     },
@@ -227,7 +244,13 @@ export function canary() {
     spec: {
       targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
       service: { port: 80 },
-      analysis: { interval: '1m', threshold: 5, maxWeight: 50, stepWeight: 10, metrics: [{ name: 'request-success-rate', thresholdRange: { min: 99 }, interval: '1m' }] },
+      analysis: {
+        interval: '1m',
+        threshold: 5,
+        maxWeight: 50,
+        stepWeight: 10,
+        metrics: [{ name: 'request-success-rate', thresholdRange: { min: 99 }, interval: '1m' }],
+      },
     },
   };
 }
@@ -249,10 +272,12 @@ const flagger = (phase: string, applied: string, lastPromoted: string, extra: Re
 
 /** Flagger's statuses (MakeStatusConditions' messages for a Deployment target). */
 export const canaryStatuses = {
-  initializing: (spec = OLD_SPEC) => flagger('Initializing', spec, '', { conditions: promoted('Unknown', 'Initializing', 'New Deployment detected, starting initialization.') }),
+  initializing: (spec = OLD_SPEC) =>
+    flagger('Initializing', spec, '', { conditions: promoted('Unknown', 'Initializing', 'New Deployment detected, starting initialization.') }),
   initialized: (spec = OLD_SPEC) => flagger('Initialized', spec, spec, { conditions: promoted('True', 'Initialized', 'Deployment initialization completed.') }),
   /** The previous deploy's, as the wait finds it. */
-  succeededOld: () => flagger('Succeeded', OLD_SPEC, OLD_SPEC, { conditions: promoted('True', 'Succeeded', 'Canary analysis completed successfully, promotion finished.') }),
+  succeededOld: () =>
+    flagger('Succeeded', OLD_SPEC, OLD_SPEC, { conditions: promoted('True', 'Succeeded', 'Canary analysis completed successfully, promotion finished.') }),
   progressing: (weight: number, failedChecks = 0) =>
     flagger('Progressing', NEW_SPEC, OLD_SPEC, {
       canaryWeight: weight,
@@ -261,12 +286,21 @@ export const canaryStatuses = {
     }),
   waitingPromotion: () =>
     flagger('WaitingPromotion', NEW_SPEC, OLD_SPEC, { canaryWeight: 0, conditions: promoted('Unknown', 'WaitingPromotion', 'Waiting for approval.') }),
-  promoting: () => flagger('Promoting', NEW_SPEC, OLD_SPEC, { canaryWeight: 50, conditions: promoted('Unknown', 'Promoting', 'Canary analysis completed, starting primary rolling update.') }),
-  finalising: () => flagger('Finalising', NEW_SPEC, OLD_SPEC, { conditions: promoted('Unknown', 'Finalising', 'Canary analysis completed, routing all traffic to primary.') }),
-  succeededNew: () => flagger('Succeeded', NEW_SPEC, NEW_SPEC, { conditions: promoted('True', 'Succeeded', 'Canary analysis completed successfully, promotion finished.') }),
+  promoting: () =>
+    flagger('Promoting', NEW_SPEC, OLD_SPEC, {
+      canaryWeight: 50,
+      conditions: promoted('Unknown', 'Promoting', 'Canary analysis completed, starting primary rolling update.'),
+    }),
+  finalising: () =>
+    flagger('Finalising', NEW_SPEC, OLD_SPEC, { conditions: promoted('Unknown', 'Finalising', 'Canary analysis completed, routing all traffic to primary.') }),
+  succeededNew: () =>
+    flagger('Succeeded', NEW_SPEC, NEW_SPEC, { conditions: promoted('True', 'Succeeded', 'Canary analysis completed successfully, promotion finished.') }),
   /** Both write it through SyncStatus, whose failedChecks is the struct's zero: `rollback` with weight 0,
    *  `handleFailedPromotion` (the primary not ready) with all the traffic on the canary. */
   failed: (weight = 0) =>
-    flagger('Failed', NEW_SPEC, OLD_SPEC, { canaryWeight: weight, conditions: promoted('False', 'Failed', 'Canary analysis failed, Deployment scaled to zero.') }),
+    flagger('Failed', NEW_SPEC, OLD_SPEC, {
+      canaryWeight: weight,
+      conditions: promoted('False', 'Failed', 'Canary analysis failed, Deployment scaled to zero.'),
+    }),
   failedOld: () => flagger('Failed', OLD_SPEC, '5a5a5a5a5', { conditions: promoted('False', 'Failed', 'Canary analysis failed, Deployment scaled to zero.') }),
 };
