@@ -379,12 +379,19 @@ function parseRollbackInputs(value: (name: string) => string): Pick<Settings, 'r
   return { rollback: mode as RollbackMode, rollbackTimeoutMs, rollbackScope: scope };
 }
 
+/** Argo Rollouts sets no limit on a canary's steps; this only keeps N a plain, readable number. */
+const MAX_GATE_STEP = 10_000;
+
 function parsePaused(text: string): PausedPolicy {
-  const lower = text.toLowerCase();
-  if (lower === 'wait' || lower === 'ready') return lower;
+  const lower = text.trim().toLowerCase();
+  if (lower === 'wait' || lower === 'ready' || lower === 'analysis') return lower;
+  const step = /^step:\s*(\d+)$/.exec(lower);
+  if (step && Number(step[1]) <= MAX_GATE_STEP) return `step:${Number(step[1])}`;
   throw new InputError(
     'paused',
-    `Input "paused" is "${text}": expected wait (a paused rollout is not ready until it continues) or ready (it is ready where it paused), like paused: ready.`,
+    `Input "paused" is "${text}": expected wait (a paused rollout is not ready until it continues), ready (it is ready where it paused), ` +
+      `step:N (an Argo Rollout is ready once paused at canary step N or later, N as kubectl argo rollouts get shows Step: N/M) ` +
+      `or analysis (ready once its canary analysis passed), like paused: step:2.`,
   );
 }
 

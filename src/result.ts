@@ -13,6 +13,7 @@
 import { documentName, type InputProblem, type TargetSource, type WaitFor } from './settings.js';
 import type { FailureExplanation } from './status/explain-failure.js';
 import type { ContainerToExplain, PodToExplain } from './status/explain-pods.js';
+import type { Progress } from './status/progressive/progress.js';
 import type { Condition, Diagnosis, Status, WarningEvent } from './status/types.js';
 
 /** How the wait itself ended. The public `result` adds `cancelled` and `error` (see `publicResult` in report/outputs.ts). */
@@ -68,6 +69,8 @@ export interface TargetReport {
   /** The GitOps object whose inventory made it a target (the `inventory` input, src/gitops/): the report
    *  names it under its parent, `Kustomization flux-system/apps -> Deployment shop/api`. */
   parent?: TargetParent;
+  /** An Argo Rollout or a Flagger Canary: its canary step, weight and analysis as last read. */
+  progress?: Progress;
 }
 
 /** A Flux Kustomization or HelmRelease or an Argo CD Application, as the parent of the objects it applied. */

@@ -120,7 +120,8 @@ export interface Settings {
   statusGraceMs: number;
   /** `stable-for`; 0 means success as soon as every target is at the desired status. */
   stableForMs: number;
-  /** `paused`: `wait` keeps waiting for a paused rollout to continue; `ready` counts it ready where it paused. */
+  /** `paused`: `wait` keeps waiting for a paused rollout to continue; `ready` counts it ready where it paused;
+   *  `step:N` and `analysis` are gates of an Argo Rollout's canary (status/progressive/rollout.ts). */
   paused: PausedPolicy;
   /** A Helm release name (docs/helm-release.md); empty when not set. Its namespace is `namespace`'s. */
   release: string;
@@ -152,8 +153,18 @@ export type RollbackMode = 'off' | 'on-failure' | 'on-timeout' | 'on-failure-or-
 /** `rollback-scope`: `failed` targets only, or `all` the workloads among the targets. */
 export type RollbackScope = 'failed' | 'all';
 
-/** `paused`: what a paused Argo Rollout or Deployment is for the `ready` goal (status/paused.ts). */
-export type PausedPolicy = 'wait' | 'ready';
+/** `paused`: what a paused Argo Rollout or Deployment is for the `ready` goal (status/paused.ts); `step:N`
+ *  (N: `status.currentStepIndex`, as `kubectl argo rollouts get rollout` shows `Step: N/M`) and `analysis`:
+ *  the gates of an Argo Rollout's progressive delivery (status/progressive/rollout.ts). */
+export type PausedPolicy = 'wait' | 'ready' | 'analysis' | StepGate;
+
+/** `paused: step:N`: ready once the Rollout paused at (or completed) its step N or a later one. */
+export type StepGate = `step:${number}`;
+
+/** N of `paused: step:N`; undefined for the other policies. */
+export function gateStep(policy: PausedPolicy): number | undefined {
+  return policy.startsWith('step:') ? Number(policy.slice('step:'.length)) : undefined;
+}
 
 /** `release-min-revision`: `next`, or the oldest revision to wait for (0: any, the input's default). */
 export type ReleaseMinRevision = 'next' | number;

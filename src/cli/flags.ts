@@ -91,7 +91,11 @@ export const INPUT_FLAGS = {
   'builtin-health-checks': { flag: 'builtin-health-checks', boolean: true, help: 'built-in rules for popular custom resources (false: plain kstatus)' },
   'status-grace': { flag: 'status-grace', value: 'DURATION', help: 'how long a custom resource without status waits for its controller (0s: plain kstatus)' },
   'stable-for': { flag: 'stable-for', value: 'DURATION', help: 'success only after every target stayed ready this long' },
-  paused: { flag: 'paused', value: 'WHAT', help: 'a paused Argo Rollout or Deployment: wait (until it continues) or ready (where it paused)' },
+  paused: {
+    flag: 'paused',
+    value: 'WHAT',
+    help: 'a paused Argo Rollout or Deployment: wait (until it continues) or ready (where it paused); step:N or analysis (gates of a canary)',
+  },
   // rollback (issue 32)
   rollback: {
     flag: 'rollback',

@@ -68,6 +68,8 @@ interface Tracked {
   firstSeenMs: number;
   /** `metadata.generation`, for the target's report (`rollback` compares it). */
   generation?: number;
+  /** What the judge kept of its first sighting (a Flagger Canary's last applied spec); most types keep nothing. */
+  baseline?: unknown;
 }
 
 /** One reported target bound to at most one object name. */
@@ -396,8 +398,10 @@ export class GroupState {
     const name = object.metadata!.name!;
     const uid = object.metadata?.uid ?? '';
     const known = this.objects.get(name);
-    const firstSeenMs = known && known.uid === uid ? known.firstSeenMs : now.getTime();
-    const verdict = this.judgeNow(object, { now, firstSeenMs });
+    const seenBefore = known !== undefined && known.uid === uid;
+    const firstSeenMs = seenBefore ? known.firstSeenMs : now.getTime();
+    const baseline = seenBefore ? known.baseline : this.judge.baselineOf(object);
+    const verdict = this.judgeNow(object, { now, firstSeenMs, ...(baseline === undefined ? {} : { baseline }) });
     for (const warning of verdict.warnings) this.warn(warning);
     const { recheckAtMs } = verdict;
     // An unchanged verdict keeps the one kept already; a changed one, its strings shared (kept.ts).
@@ -406,6 +410,7 @@ export class GroupState {
     const tracked: Tracked = { uid, resourceVersion: object.metadata?.resourceVersion, evaluation, reported, firstSeenMs };
     const generation = (object.metadata as { generation?: unknown } | undefined)?.generation;
     if (typeof generation === 'number') tracked.generation = generation;
+    if (baseline !== undefined) tracked.baseline = baseline;
     // An opted-out workload is not diagnosed: nothing waits for it, so its pods are not worth a LIST.
     if ((verdict.diagnose || this.ctx.watchPodsWhenDone) && ownsPods(verdict.pods)) tracked.pods = verdict.pods;
     if (verdict.diagnose) this.ctx.workloadPending(this.namespace);
@@ -422,7 +427,7 @@ export class GroupState {
    * The judge's verdict, with the CRD fact it needs: the CRD is read only when a verdict needs it (once per
    * type, by the engine); while it is being read, its answer judges the kept objects again.
    */
-  private judgeNow(object: KubeObject, sighting: { now: Date; firstSeenMs: number }): Verdict {
+  private judgeNow(object: KubeObject, sighting: { now: Date; firstSeenMs: number; baseline?: unknown }): Verdict {
     const verdict = this.judge.judge(object, { ...sighting, statusSubresource: this.statusSubresource });
     if (!verdict.needsStatusSubresource) return verdict;
     this.statusSubresource = this.ctx.statusSubresource(this.type, () => this.ctx.schedule(0, () => this.judgeKeptAgain()));

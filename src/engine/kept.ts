@@ -11,6 +11,7 @@
  *   the same): the values stay the same, only the copies go. Nothing changes a kept condition.
  */
 import type { Evaluation } from '../status/goal.js';
+import { sameProgress } from '../status/progressive/index.js';
 import type { Condition } from '../status/types.js';
 import { sharedStrings, type StringTable } from '../string-table.js';
 
@@ -44,8 +45,8 @@ export class ConditionTable {
 const sharedConditions = new ConditionTable();
 
 /**
- * `next` as it is to be kept: `previous` itself when they are equal (same status, message, done, rule, opt-out
- * and conditions), else `next` with its strings shared.
+ * `next` as it is to be kept: `previous` itself when they are equal (same status, message, done, rule, opt-out,
+ * progress and conditions), else `next` with its strings shared.
  */
 export function keptEvaluation<E extends Evaluation & { optedOut?: true }>(
   next: E,
@@ -74,6 +75,7 @@ function sameEvaluation(a: Evaluation & { optedOut?: true }, b: Evaluation & { o
     a.rule === b.rule &&
     a.optedOut === b.optedOut &&
     a.evaluationWarning === b.evaluationWarning &&
+    sameProgress(a.progress, b.progress) &&
     sameConditions(a.conditions, b.conditions)
   );
 }

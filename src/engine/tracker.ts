@@ -3,6 +3,7 @@
  * keeps running counts (not done, failed, blocked) so deciding the outcome is O(1) per event, even with
  * thousands of targets.
  */
+import type { Progress } from '../status/progressive/index.js';
 import type { Condition, Diagnosis, Status } from '../status/types.js';
 import { reportedSource, type EngineObserver, type TargetParent, type TargetReport, type Transition } from '../result.js';
 import type { TargetSource } from '../settings.js';
@@ -46,6 +47,8 @@ export interface Update {
   blocked?: boolean;
   /** The object opted out (`kubewait.io/wait: "false"`); `done` is then true whatever its status. */
   optedOut?: boolean;
+  /** Where a progressive rollout stands (step, weight, analysis); absent for other objects. */
+  progress?: Progress;
 }
 
 export class TargetState {
@@ -98,6 +101,8 @@ export class TargetState {
     this.blocked = next.blocked ?? false;
     if (next.optedOut) report.optedOut = true;
     else delete report.optedOut;
+    if (next.progress) report.progress = next.progress;
+    else delete report.progress;
     if (!statusChanged && !messageChanged) {
       this.tracker.recount(before, this);
       return;

@@ -23,6 +23,11 @@ export interface ResourceOutput {
   line?: number;
   /** The GitOps object that applied it (the `inventory` input). */
   parent?: TargetReport['parent'];
+  /** An Argo Rollout's or a Flagger Canary's canary step (`2/5`), traffic weight in percent and current
+   *  analysis phase, as last read (status/progressive/). */
+  step?: string;
+  weight?: number;
+  analysis?: string;
 }
 
 export interface Outputs {
@@ -74,6 +79,10 @@ export function resourceOutput(target: TargetReport): ResourceOutput {
   if (target.file) out.file = target.file;
   if (target.file && target.line !== undefined) out.line = target.line;
   if (target.parent) out.parent = target.parent;
+  const { step, weight, analysis } = target.progress ?? {};
+  if (step !== undefined) out.step = step;
+  if (weight !== undefined) out.weight = weight;
+  if (analysis !== undefined) out.analysis = analysis;
   return out;
 }
 

@@ -12,6 +12,7 @@ import { parseConditions } from './conditions.js';
 import type { GitOpsRule } from './gitops/index.js';
 import { evaluateHealth } from './health/evaluate.js';
 import type { HealthRule } from './health/types.js';
+import type { Progress } from './progressive/progress.js';
 import { shownJsonPathValue } from './jsonpath/secret-data.js';
 import { targetStatus } from './target-status.js';
 import type { Condition, Status, StatusResult } from './types.js';
@@ -27,6 +28,15 @@ export interface Evaluation {
   rule: string;
   /** A rule's expression could not be evaluated: the engine warns once per target and rule. */
   evaluationWarning?: string;
+  /** Where a progressive rollout stands (an Argo Rollout, a Flagger Canary): step, weight, analysis. */
+  progress?: Progress;
+}
+
+/** A rule written as a function rather than CEL, for what CEL cannot know (a Flagger Canary's first sighting). */
+export interface FunctionRule {
+  /** How it is reported in the `rule` field of the `resources` output. */
+  id: string;
+  status(obj: Record<string, unknown>): StatusResult;
 }
 
 export interface EvaluateOptions {
@@ -38,6 +48,8 @@ export interface EvaluateOptions {
   gitOps?: GitOpsRule;
   /** The `revision` input, for the GitOps rule. */
   revision?: WantedRevision;
+  /** A built-in rule written as a function, for a type with no health rule (a Flagger Canary). */
+  functionRule?: FunctionRule;
 }
 
 export const KSTATUS_RULE = 'kstatus';
@@ -53,7 +65,7 @@ export function evaluateGoal(object: unknown, waitFor: WaitFor, options: Evaluat
       message: `cannot compute the status: ${error instanceof Error ? error.message : String(error)}`,
       conditions: [],
       done: false,
-      rule: options.gitOps?.id ?? options.rule?.id ?? KSTATUS_RULE,
+      rule: options.gitOps?.id ?? options.rule?.id ?? options.functionRule?.id ?? KSTATUS_RULE,
     };
   }
 }
@@ -68,6 +80,10 @@ function judge(object: unknown, options: EvaluateOptions): StatusResult & Pick<E
   }
   if (rule && typeof object === 'object' && object !== null) {
     return evaluateHealth(rule, object as Record<string, unknown>);
+  }
+  const { functionRule } = options;
+  if (functionRule && typeof object === 'object' && object !== null) {
+    return { ...functionRule.status(object as Record<string, unknown>), rule: functionRule.id };
   }
   return { ...targetStatus(object, options), rule: KSTATUS_RULE };
 }

@@ -9,17 +9,20 @@
  * 1. the `wait-for` goal, by the type's GitOps rule (Flux and Argo CD kinds: with `revision`, whether the
  *    controller applied it, which beats any health rule; without, only where no health rule is given), by the
  *    type's health rule (a user's beats a built-in one) or by kstatus plus the CI rules (goal.ts); an
- *    expression that cannot be evaluated warns once per target and rule; for `ready`, a paused Rollout or
- *    Deployment as the `paused` input says (paused.ts);
+ *    expression that cannot be evaluated warns once per target and rule; a Flagger Canary without a user's
+ *    rule by its function rule, against its first sighting (progressive/flagger.ts); for `ready`, a paused
+ *    Rollout, Canary or Deployment as the `paused` input says (paused.ts), an Argo Rollout's gates
+ *    (`step:N`, `analysis`: progressive/rollout.ts); where a Rollout or Canary stands (step, weight, analysis);
  * 2. `status-grace`: a custom resource with no rule and no status yet waits for its controller when its CRD
  *    declares a status subresource (health/grace.ts);
  * 3. the `kubewait.io/wait: "false"` opt-out: judged as above, reported done (opt-out.ts);
  * 4. time: when to judge again (the end of the grace, an unschedulable Pod's 15 s window, workloads.ts);
  * 5. pods: whether a pending workload's pods should be diagnosed, and which pods are its (workloads.ts).
  *
- * Pure: no I/O, no clock, no state. The CRD fact is data; while it is unknown the verdict says it needs it,
- * and the engine reads the CRD (once per type, only for a type with an object that needs it) and judges
- * again.
+ * Pure: no I/O, no clock, no state. What a rule needs of the first sighting (`baselineOf`) is data the
+ * engine keeps per uid and hands back in each `Sighting`. The CRD fact is data; while it is unknown the
+ * verdict says it needs it, and the engine reads the CRD (once per type, only for a type with an object that
+ * needs it) and judges again.
  */
 import type { WaitFor, WantedRevision } from '../settings.js';
 import type { KubeObject } from './fields.js';
@@ -31,6 +34,7 @@ import type { HealthRule, ResolvedRules } from './health/types.js';
 import { judgedView } from './judged-fields.js';
 import { optedOut, WAIT_ANNOTATION } from './opt-out.js';
 import { pauseOf, withPausePolicy, type PausedPolicy } from './paused.js';
+import { progressiveKind, type ProgressiveKind } from './progressive/index.js';
 import { podOwnership, recheckAt, runsPods, type PodOwnership } from './workloads.js';
 
 /** The type a judge judges, as discovery names it. */
@@ -64,6 +68,9 @@ export interface Sighting {
   firstSeenMs: number;
   /** Whether the type's CRD declares a status subresource; undefined while that is not known. */
   statusSubresource?: boolean;
+  /** What `Judge.baselineOf` kept of this object (this uid) when it was first seen: a Flagger Canary's verdict
+   *  counts only for a revision picked up since. */
+  baseline?: unknown;
 }
 
 export interface JudgeWarning {
@@ -103,6 +110,8 @@ export class Judge {
   /** The GitOps rule for this type, if it is a Flux or Argo CD kind that it judges. */
   private readonly gitOps?: GitOpsRule;
   private readonly runsPods: boolean;
+  /** An Argo Rollout's gates, a Flagger Canary's rule, their progress (progressive/). */
+  private readonly progressive?: ProgressiveKind;
 
   /** `namespace` is where the judged objects live, for the warnings ('' for a cluster-scoped type). */
   constructor(
@@ -116,6 +125,13 @@ export class Judge {
     const gitOps = gitOpsRuleFor(type.group, type.kind);
     if (gitOps && (options.revision || !this.rule)) this.gitOps = gitOps;
     this.runsPods = runsPods(type);
+    this.progressive = progressiveKind(type.group, type.kind);
+  }
+
+  /** What of an object's first sighting its later verdicts need (a Flagger Canary's last applied spec): the
+   *  engine keeps it per uid and hands it back in each `Sighting`. Undefined for most types. */
+  baselineOf(object: KubeObject): unknown {
+    return this.progressive?.baseline?.(object);
   }
 
   /**
@@ -124,7 +140,7 @@ export class Judge {
    * kstatus and the CI rules read.
    */
   view(object: unknown): unknown {
-    const anyField = this.rule !== undefined || this.gitOps !== undefined || this.options.waitFor.kind === 'jsonpath';
+    const anyField = this.rule !== undefined || this.gitOps !== undefined || this.progressive !== undefined || this.options.waitFor.kind === 'jsonpath';
     return judgedView(object, { kind: this.type.kind, anyField });
   }
 
@@ -137,9 +153,9 @@ export class Judge {
       rule: this.rule,
       ...(this.gitOps ? { gitOps: this.gitOps } : {}),
       ...(this.options.revision ? { revision: this.options.revision } : {}),
+      ...(!this.rule && this.progressive?.rule ? { functionRule: this.progressive.rule(sighting.baseline) } : {}),
     });
-    const pause = waitFor.kind === 'ready' ? pauseOf(this.type.group, this.type.kind, object) : undefined;
-    const judged = withPausePolicy(evaluated, pause, this.options.paused ?? 'wait');
+    const judged = this.paused(object, evaluated);
     if (evaluationWarning) warnings.push(this.evaluationWarning(object, judged.rule, evaluationWarning));
     const suspended = waitFor.kind === 'deleted' ? undefined : suspendWarning(object);
     if (suspended) warnings.push({ message: suspended });
@@ -158,6 +174,17 @@ export class Judge {
       ...(this.runsPods ? { pods: podOwnership(this.type.kind, object) } : {}),
       warnings,
     };
+  }
+
+  /** For `ready`: a paused rollout as the `paused` input says, through the kind's gate where it has one; and
+   *  where a progressive rollout stands. */
+  private paused(object: KubeObject, evaluation: Evaluation): Evaluation {
+    const progress = this.progressive?.progress(object);
+    const withProgress = progress ? { ...evaluation, progress } : evaluation;
+    if (this.options.waitFor.kind !== 'ready') return withProgress;
+    const policy = this.options.paused ?? 'wait';
+    const pause = pauseOf(this.type.group, this.type.kind, object);
+    return this.progressive?.gate(object, policy, withProgress, pause) ?? withPausePolicy(withProgress, pause, policy);
   }
 
   /**

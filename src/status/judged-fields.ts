@@ -12,7 +12,8 @@
  *   `ownerReferences`, `spec.selector` (workloads.ts);
  * - the opt-out: the `kubewait.io/wait` annotation (opt-out.ts); the suspend and pause warnings: `spec.suspend`,
  *   `spec.paused`;
- * - a CEL health rule (custom resources, health/), a `wait-for: jsonpath=` and the GitOps rules (Flux, Argo CD)
+ * - a CEL health rule (custom resources, health/), a `wait-for: jsonpath=`, the GitOps rules (Flux, Argo CD) and
+ *   the progressive-delivery ones (an Argo Rollout's gates and progress, a Flagger Canary's rule, progressive/)
  *   may read any field: for them the whole object is kept, `managedFields` aside.
  * Strings are capped at arrival already (src/kube/json-scanner.ts), so what is kept per object is bounded by
  * the fields kept, whatever the object carries.

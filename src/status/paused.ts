@@ -13,11 +13,16 @@
  *   a pipeline that deploys a canary here and promotes it in a later job.
  *
  * A Failed verdict stands either way, and only the `ready` goal is concerned (`condition=`, `jsonpath=` and
- * `deleted` say exactly what to wait for). Pure.
+ * `deleted` say exactly what to wait for). A Flagger Canary waiting for its confirm-rollout or
+ * confirm-promotion webhook is paused too. `paused: step:N` and `analysis` are an Argo Rollout's gates
+ * (progressive/rollout.ts); for a Canary `analysis` counts WaitingPromotion ready (progressive/index.ts);
+ * anything else they concern waits as under `wait`. Pure.
  */
 import type { PausedPolicy } from '../settings.js';
 import type { KubeObject } from './fields.js';
 import type { Evaluation } from './goal.js';
+import { isFlaggerCanary } from './progressive/flagger.js';
+import { count, names, record, text } from './progressive/read.js';
 
 export type { PausedPolicy } from '../settings.js';
 
@@ -31,9 +36,11 @@ export interface Pause {
   available: boolean;
 }
 
-/** The pause of an Argo Rollout or a Deployment; undefined when it is not paused (or is another kind). */
+/** The pause of an Argo Rollout, a Flagger Canary or a Deployment; undefined when it is not paused (or is
+ *  another kind). */
 export function pauseOf(group: string, kind: string, object: KubeObject): Pause | undefined {
   if (group === 'argoproj.io' && kind === 'Rollout') return rolloutPause(object);
+  if (isFlaggerCanary(group, kind)) return canaryPause(object);
   if ((group === 'apps' || group === 'extensions') && kind === 'Deployment') return deploymentPause(object);
   return undefined;
 }
@@ -44,19 +51,13 @@ export function withPausePolicy(evaluation: Evaluation, pause: Pause | undefined
   if (policy === 'ready' && pause.available) {
     return { ...evaluation, status: 'Current', done: true, message: `${pause.where}, counted ready (paused: ready); ${pause.resume}` };
   }
-  const waiting = policy === 'ready' ? 'Waiting for its pods (paused: ready)' : 'Waiting (paused: wait; paused: ready would count it ready)';
+  const waiting =
+    policy === 'ready'
+      ? 'Waiting for its pods (paused: ready)'
+      : policy === 'wait'
+        ? 'Waiting (paused: wait; paused: ready would count it ready)'
+        : `Waiting (paused: ${policy} waits as paused: wait here; paused: ready would count it ready)`;
   return { ...evaluation, message: `${pause.where}; ${pause.resume}. ${waiting}: ${evaluation.message}` };
-}
-
-const record = (value: unknown): Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-/** A string or number field as text; anything else (absent, an object) as ''. */
-const text = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
-const count = (value: unknown, fallback: number): number => (typeof value === 'number' && Number.isInteger(value) ? value : fallback);
-
-function names(object: KubeObject): { name: string; namespace: string } {
-  const metadata = record(object.metadata);
-  return { name: text(metadata.name), namespace: text(metadata.namespace) };
 }
 
 /** argo-rollouts: a pause condition (a canary pause step, a blue-green preview, an inconclusive analysis), a
@@ -84,6 +85,26 @@ function rolloutPause(object: KubeObject): Pause | undefined {
     where: `Rollout paused${step} (${why})`,
     resume: timed ? `its pause of ${duration} ends by itself, or ${promote} continues it` : `${promote} continues it`,
     available: status.phase === 'Paused' && observed && count(status.availableReplicas, 0) >= count(spec.replicas, 1),
+  };
+}
+
+/**
+ * Flagger: a Canary in `Waiting` (its confirm-rollout webhook has not approved the new revision) or
+ * `WaitingPromotion` (the analysis passed; its confirm-promotion webhook has not approved the promotion), as
+ * pkg/controller/scheduler.go sets them. The webhook's approval continues it (`kubectl flagger` has no
+ * promote); its pods are the canary's, up already in `WaitingPromotion`.
+ */
+function canaryPause(object: KubeObject): Pause | undefined {
+  const phase = record(object.status).phase;
+  if (phase !== 'Waiting' && phase !== 'WaitingPromotion') return undefined;
+  const gate = phase === 'Waiting' ? 'confirm-rollout' : 'confirm-promotion';
+  return {
+    where:
+      phase === 'Waiting'
+        ? 'Canary waiting for approval to start its analysis (Waiting)'
+        : 'Canary analysis passed, waiting for approval to promote (WaitingPromotion)',
+    resume: `its ${gate} webhook approving continues it`,
+    available: true,
   };
 }
 

@@ -6,13 +6,12 @@ import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { builtinRules } from '../../src/status/health/builtin.js';
 import { loadHealthChecks } from '../../src/status/health/load.js';
+import { BUILTIN_FUNCTION_RULES } from '../../src/status/progressive/index.js';
 import { workspaceFiles } from '../../src/workspace-files.js';
 
 const doc = readFileSync('docs/health-rules.md', 'utf8');
-const ruleNames = () =>
-  builtinRules()
-    .map((r) => r.id.replace(/^builtin:/, ''))
-    .sort();
+/** rules/builtin.yaml's and the ones written as functions (a Flagger Canary's, status/progressive/). */
+const ruleNames = () => [...builtinRules().map((r) => r.id), ...BUILTIN_FUNCTION_RULES].map((id) => id.replace(/^builtin:/, '')).sort();
 const namesInRows = (section: string) => [...section.matchAll(/^\| `([a-z0-9-]+)` \|/gm)].map((m) => m[1]).sort();
 
 describe('docs/health-rules.md', () => {

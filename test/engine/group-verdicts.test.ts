@@ -141,3 +141,63 @@ describe('GroupState applies the verdicts', () => {
     ]);
   });
 });
+
+describe('GroupState: what the judge keeps of an object’s first sighting (a Flagger Canary)', () => {
+  const CANARIES: ResourceType = { ...WIDGETS, group: 'flagger.app', version: 'v1beta1', resource: 'canaries', kind: 'Canary', singular: 'canary' };
+  const status = (phase: string, lastAppliedSpec: string) => ({ phase, lastAppliedSpec, lastPromotedSpec: 'aaa', canaryWeight: 0, failedChecks: 0 });
+  const canary = (uid: string, resourceVersion: string, phase: string, spec: string) => ({
+    apiVersion: 'flagger.app/v1beta1',
+    kind: 'Canary',
+    metadata: { name: 'web', namespace: 'shop', uid, resourceVersion },
+    spec: {},
+    status: status(phase, spec),
+  });
+
+  function canaryGroup() {
+    const tracker = new Tracker(undefined, () => START);
+    const ctx: GroupContext = {
+      tracker,
+      waitFor: { kind: 'ready' },
+      jobCompletion: true,
+      now: () => new Date(START),
+      schedule: () => undefined,
+      workloadPending: () => undefined,
+      statusGraceMs: 0,
+      statusSubresource: () => true,
+      watchPodsWhenDone: false,
+      warn: () => undefined,
+    };
+    const group = new GroupState(CANARIES, 'shop', ctx);
+    const state = tracker.add(
+      { apiVersion: 'flagger.app/v1beta1', kind: 'Canary', namespace: 'shop', name: 'web' },
+      { status: 'Unknown', message: '', done: false },
+    );
+    group.addNamed('web', state);
+    return { group, state };
+  }
+
+  it('keeps it per uid across events: the previous deploy’s Succeeded waits, this one’s is ready', () => {
+    const { group, state } = canaryGroup();
+    group.upsert(canary('uid-1', '1', 'Succeeded', 'aaa'));
+    expect(state.report).toMatchObject({
+      status: 'InProgress',
+      rule: 'builtin:flagger-canary',
+      message: expect.stringMatching(/^Flagger has not picked up this revision yet/),
+    });
+    group.upsert(canary('uid-1', '2', 'Succeeded', 'aaa'));
+    expect(state.report.done).toBe(false);
+    group.upsert(canary('uid-1', '3', 'Succeeded', 'bbb'));
+    expect(state.report).toMatchObject({ status: 'Current', done: true });
+  });
+
+  it('a new object of the same name (a new uid) is first seen anew', () => {
+    const { group, state } = canaryGroup();
+    group.upsert(canary('uid-1', '1', 'Succeeded', 'aaa'));
+    group.remove('web');
+    // Judged against uid-1's first sighting, bbb would be a new spec; the new object's own first sighting is bbb.
+    group.upsert(canary('uid-2', '5', 'Succeeded', 'bbb'));
+    expect(state.report).toMatchObject({ status: 'InProgress', done: false });
+    group.upsert(canary('uid-2', '6', 'Succeeded', 'ccc'));
+    expect(state.report).toMatchObject({ status: 'Current', done: true });
+  });
+});

@@ -24,6 +24,7 @@ describe('keptEvaluation', () => {
     ['one condition more', { conditions: [available(), { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable', message: '' }] }],
     ['a synthesized condition', { conditions: [{ ...available(), synthesized: true }] }],
     ['the opt-out', { optedOut: true }],
+    ['the canary weight', { progress: { step: '1/5', weight: 20 } }],
   ])('takes the new evaluation when its %s differs, with the same values', (_what, change) => {
     const next = evaluation(change);
     const copy = structuredClone(next);

@@ -60,6 +60,14 @@ describe('parseSettings: good inputs', () => {
     expect(settingsFrom(target).inventory).toBe(true);
   });
 
+  it('takes the progressive-delivery gates of paused: step:N (N as kubectl argo rollouts get shows Step: N/M) and analysis', () => {
+    expect(settingsFrom({ ...target, paused: 'step:2' }).paused).toBe('step:2');
+    expect(settingsFrom({ ...target, paused: ' Step: 03 ' }).paused).toBe('step:3');
+    expect(settingsFrom({ ...target, paused: 'step:0' }).paused).toBe('step:0');
+    expect(settingsFrom({ ...target, paused: 'Analysis' }).paused).toBe('analysis');
+    expect(settingsFrom({ ...target, paused: 'ready' }).paused).toBe('ready');
+  });
+
   it('takes reconcile: true (ask the GitOps controllers to act now); off by default', () => {
     expect(settingsFrom({ ...target, reconcile: 'true' }).reconcile).toBe(true);
     expect(settingsFrom(target).reconcile).toBe(false);
@@ -348,7 +356,22 @@ describe('parseSettings: bad inputs name the input, the problem and an example',
     [
       'paused',
       { ...target, paused: 'yes' },
-      'Input "paused" is "yes": expected wait (a paused rollout is not ready until it continues) or ready (it is ready where it paused), like paused: ready.',
+      'Input "paused" is "yes": expected wait (a paused rollout is not ready until it continues), ready (it is ready where it paused), step:N (an Argo Rollout is ready once paused at canary step N or later, N as kubectl argo rollouts get shows Step: N/M) or analysis (ready once its canary analysis passed), like paused: step:2.',
+    ],
+    [
+      'paused',
+      { ...target, paused: 'step:-1' },
+      'Input "paused" is "step:-1": expected wait (a paused rollout is not ready until it continues), ready (it is ready where it paused), step:N (an Argo Rollout is ready once paused at canary step N or later, N as kubectl argo rollouts get shows Step: N/M) or analysis (ready once its canary analysis passed), like paused: step:2.',
+    ],
+    [
+      'paused',
+      { ...target, paused: 'step:two' },
+      'Input "paused" is "step:two": expected wait (a paused rollout is not ready until it continues), ready (it is ready where it paused), step:N (an Argo Rollout is ready once paused at canary step N or later, N as kubectl argo rollouts get shows Step: N/M) or analysis (ready once its canary analysis passed), like paused: step:2.',
+    ],
+    [
+      'paused',
+      { ...target, paused: 'step:99999' },
+      'Input "paused" is "step:99999": expected wait (a paused rollout is not ready until it continues), ready (it is ready where it paused), step:N (an Argo Rollout is ready once paused at canary step N or later, N as kubectl argo rollouts get shows Step: N/M) or analysis (ready once its canary analysis passed), like paused: step:2.',
     ],
     ['fail-fast', { ...target, 'fail-fast': 'yes' }, 'Input "fail-fast" is "yes": expected true or false, like fail-fast: true.'],
     ['job-completion', { ...target, 'job-completion': '1' }, 'Input "job-completion" is "1": expected true or false, like job-completion: true.'],

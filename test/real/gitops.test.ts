@@ -20,6 +20,7 @@ import { application, BUILD_FAILED, kustomization, NEW, NEW_SHA, OLD, OLD_SHA, P
 import { builtBinDir, NOT_BUILT, ROOT } from './binaries.js';
 import { auditEvents, startRealCluster, TOKEN_USER, type RealCluster } from './cluster.js';
 import { namespace } from './objects.js';
+import { controller } from './play.js';
 
 const built = builtBinDir() !== undefined;
 if (!built) {
@@ -60,31 +61,6 @@ const verbsOn = (resource: string, ns: string) =>
   auditEvents(cluster, TOKEN_USER)
     .filter((e) => e.objectRef?.resource === resource && e.objectRef.namespace === ns)
     .map((e) => e.verb);
-
-/**
- * The controller, played in steps: each step's status is written once the action's stdout (so far) contains
- * its `after` text, i.e. once kubewait has judged the status before it through the real server. Writes run
- * one at a time, in order; `done()` rethrows a write the server refused (a status its schema rejects) and
- * asserts that every step was played.
- */
-function controller(steps: Array<{ after: string; write: () => Promise<unknown> }>) {
-  let next = 0;
-  let writes: Promise<unknown> = Promise.resolve();
-  let refused: Error | undefined;
-  return {
-    onStdout: (stdout: string) => {
-      while (next < steps.length && stdout.includes(steps[next]!.after)) {
-        const { write } = steps[next++]!;
-        writes = writes.then(write).catch((error: unknown) => (refused ??= error instanceof Error ? error : new Error(String(error))));
-      }
-    },
-    done: async () => {
-      await writes;
-      if (refused) throw refused;
-      expect(next).toBe(steps.length);
-    },
-  };
-}
 
 describeReal('GitOps targets on a real control plane', () => {
   beforeAll(async () => {

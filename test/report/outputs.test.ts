@@ -21,6 +21,17 @@ describe('outputsFor', () => {
     });
   });
 
+  it('carries an Argo Rollout’s or a Flagger Canary’s step, weight and analysis, where known', () => {
+    const rollout = pending('web', { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', progress: { step: '2/5', weight: 20, analysis: 'Successful' } });
+    const canary = ready('api', { apiVersion: 'flagger.app/v1beta1', kind: 'Canary', progress: { weight: 0 } });
+    const [first, second, plain] = JSON.parse(outputsFor(result([rollout, canary, ready('db')])).resources) as Array<Record<string, unknown>>;
+    expect(first).toMatchObject({ kind: 'Rollout', step: '2/5', weight: 20, analysis: 'Successful' });
+    expect(second).toMatchObject({ kind: 'Canary', weight: 0 });
+    expect(second).not.toHaveProperty('step');
+    expect(second).not.toHaveProperty('analysis');
+    for (const field of ['step', 'weight', 'analysis']) expect(plain).not.toHaveProperty(field);
+  });
+
   it('takes the complete resources JSON it is given when it fits, and cuts its own when it does not', () => {
     const whole = result(Array.from({ length: 20 }, (_, i) => ready(`web-${i}`)));
     const complete = completeResources(whole);

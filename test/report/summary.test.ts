@@ -125,6 +125,18 @@ describe('renderSummary', () => {
     );
   });
 
+  it('leads a Rollout’s row with its canary step, weight and analysis', () => {
+    const rollout = pending('web', {
+      kind: 'Rollout',
+      message: 'analysis web-6d8f-2-1 Running at canary step 1/5 (paused: analysis)',
+      rule: 'builtin:argo-rollouts-rollout',
+      progress: { step: '1/5', weight: 20, analysis: 'Running' },
+    });
+    expect(renderSummary(result([rollout]), ctx)).toContain(
+      '| canary step 1/5, weight 20 %, analysis Running — builtin:argo-rollouts-rollout: analysis web-6d8f-2-1 Running at canary step 1/5 (paused: analysis) |',
+    );
+  });
+
   it('names the slowest target of a ready run when two or more are done', () => {
     const md = renderSummary(result([ready('a', { seconds: 3 }), ready('b', { seconds: 71 })]), ctx);
     expect(md).toContain('· **Slowest** Deployment/b (1m11s) ·');

@@ -133,4 +133,14 @@ describe('a paused Deployment', () => {
     expect(judge(DEPLOYMENTS, paused(2), 'ready')).toMatchObject({ status: 'Current', done: true });
     expect(judge(DEPLOYMENTS, paused(1), 'ready')).toMatchObject({ status: 'InProgress', done: false });
   });
+
+  it('step:N and analysis, gates of a canary, wait as paused: wait for a Deployment, and say so', () => {
+    for (const policy of ['step:2', 'analysis'] as const) {
+      expect(judge(DEPLOYMENTS, paused(2), policy)).toMatchObject({
+        status: 'InProgress',
+        done: false,
+        message: `Deployment paused (spec.paused); kubectl rollout resume deployment/api -n shop continues it. Waiting (paused: ${policy} waits as paused: wait here; paused: ready would count it ready): Updated: 0/2`,
+      });
+    }
+  });
 });
