@@ -61,6 +61,9 @@ export async function waitAndReport(settings: Settings, sink: PipelineSink, opti
   const masks = new SecretMasks((secret) => sink.mask(secret));
   for (const secret of secretSettings(settings)) masks.mask(secret);
   const time = options.time ?? realTime;
+  // hostile (issue 34), for the lead to re-home: `timeout` bounds the set-up too (reading the inputs, the
+  // kubeconfig), not only the wait after it: the wait gets what is left.
+  const started = time.now();
   // Installed first thing by the entry points (src/signals.ts); here it only hands out the signal.
   const signal = options.signal ?? installSignalHandlers();
   const { targets, healthRules } = await loadInputFiles(settings, options.cwd, time);
@@ -70,6 +73,7 @@ export async function waitAndReport(settings: Settings, sink: PipelineSink, opti
     await sink.begin?.();
     const waited = await waitWithGitOps(cluster, {
       ...settings,
+      timeoutMs: Math.max(0, settings.timeoutMs - (time.now() - started)),
       targets,
       healthRules,
       defaultNamespace: settings.namespace || cluster.namespace || 'default',
