@@ -4,7 +4,7 @@
  * and the runner's GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, as `@actions/core` writes them.
  */
 import { appendFileSync } from 'node:fs';
-import { appendStepSummary, registeringOnce, type AnnotationProperties, type LogSink, type ReportWriter } from './writer.js';
+import { appendStepSummary, registeringOnce, showingText, type AnnotationProperties, type LogSink, type ReportWriter } from './writer.js';
 
 /** A workflow command line (`::error title=...::message`), escaped as @actions/core escapes it. */
 export function workflowCommand(command: string, properties: Record<string, string | number | undefined>, message: string): string {
@@ -41,7 +41,8 @@ export interface StreamWriterOptions {
 export function streamWriter(options: StreamWriterOptions): ReportWriter {
   const redact = (text: string) => (options.redact ? options.redact(text) : text);
   const write = (text: string) => options.write(text);
-  return {
+  // What the cluster wrote is shown as text, never acted on (writer.ts `showingText`).
+  return showingText({
     ...workflowCommandLog((text) => write(redact(text))),
     // Escaped: a multi-line secret (a PEM key) is one command, not one line registered and the rest printed.
     setSecret: registeringOnce((secret) => write(`${workflowCommand('add-mask', {}, secret)}\n`)),
@@ -54,5 +55,5 @@ export function streamWriter(options: StreamWriterOptions): ReportWriter {
       appendFileSync(file, `${name}<<${delimiter}\n${redact(value)}\n${delimiter}\n`);
     },
     appendSummary: (markdown) => appendStepSummary(redact(markdown), options.env),
-  };
+  });
 }
