@@ -5,7 +5,7 @@
  * they become target statuses, warnings or `result.error`. Every watch, timer and request is stopped
  * before it returns.
  */
-import { builtinKind } from '../targets/builtin-kinds.js';
+import { nameWithoutDiscovery } from '../targets/builtin-kinds.js';
 import { withPodCause } from './pod-cause.js';
 import { groupVersion } from '../kube/index.js';
 import type { Cluster, ResourceType } from '../kube/index.js';
@@ -442,16 +442,8 @@ class Engine {
    *  kind by its Kind and scope; another type as written, with the namespace only when one was given, since
    *  its scope is not known (a cluster-scoped type must not show the default namespace). */
   private identityOf(spec: TargetSpec): Identity {
-    const builtin = builtinKind(spec.type);
-    const namespaced = builtin ? builtin.namespaced : spec.namespace !== undefined && spec.namespace !== '';
-    return {
-      apiVersion: spec.apiVersion ?? '',
-      kind: builtin?.kind ?? spec.type,
-      namespace: namespaced ? spec.namespace || this.options.defaultNamespace : '',
-      name: spec.name ?? '',
-      ...(spec.name ? {} : { selector: spec.selector ?? '' }),
-      ...(spec.source ? { source: spec.source } : {}),
-    };
+    // hostile (issue 34): the naming lives in targets/builtin-kinds.ts, shared with a cluster that cannot be used (fleet/).
+    return { ...nameWithoutDiscovery(spec, this.options.defaultNamespace), ...(spec.source ? { source: spec.source } : {}) };
   }
 
   private warn(message: string): void {

@@ -18,6 +18,7 @@ import { defaultSources } from '../kube/kubeconfig.js';
 import { waitAndReport, type PipelineOptions, type PipelineSink } from '../pipeline.js';
 import type { LogSink } from '../report/writer.js';
 import { reportedSource, type ClusterRun, type RunResult, type TargetReport } from '../result.js';
+import { nameWithoutDiscovery } from '../targets/builtin-kinds.js';
 import { targetsFromInputs, type TargetSpec } from '../targets/index.js';
 import { InputError, type ClusterSpec, type Settings } from '../settings.js';
 import { installSignalHandlers } from '../signals.js';
@@ -94,15 +95,12 @@ async function waitAcrossClusters(settings: Settings, sink: PipelineSink, option
 const CLUSTER_OWN_INPUTS = new Set(['clusters', 'kubeconfig', 'context']);
 
 /** A cluster whose kubeconfig could not be used: its error, named, and every target it would have waited
- *  for, as named (no type was resolved), `Unknown`: not checked. */
+ *  for, named as without discovery (no type was resolved), `Unknown`: not checked. */
 function unusable(spec: ClusterSpec, problem: InputError, targets: TargetSpec[], namespace: string): ClusterRun {
   const error = { input: problem.input, message: problem.message };
   const reports = targets.map((target): TargetReport => ({
-    apiVersion: target.apiVersion ?? '',
-    kind: target.type,
-    namespace: target.namespace ?? (spec.namespace || namespace),
-    name: target.name ?? '',
-    ...(target.selector && { selector: target.selector }),
+    // hostile (issue 34): named as the engine names a target discovery never resolved (`Deployment`, `apps/v1`).
+    ...nameWithoutDiscovery(target, spec.namespace || namespace),
     status: 'Unknown',
     message: `not checked: ${problem.message}`,
     rule: 'kstatus',

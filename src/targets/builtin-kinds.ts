@@ -4,6 +4,7 @@
  * `shop/Deployment/redis-master`, and a cluster-scoped kind never gets the default namespace. Discovery stays
  * the authority once it answers; this table only names.
  */
+import type { TargetSpec } from './types.js';
 interface BuiltinKind {
   kind: string;
   group: string;
@@ -40,9 +41,41 @@ const KINDS: BuiltinKind[] = [
 ];
 
 /** The built-in kind a type as written names (`deploy`, `deployments.apps`, `Deployment`), if any. */
-export function builtinKind(type: string): Pick<BuiltinKind, 'kind' | 'namespaced'> | undefined {
+export function builtinKind(type: string): Pick<BuiltinKind, 'kind' | 'group' | 'namespaced'> | undefined {
   const lower = type.toLowerCase();
   const dot = lower.indexOf('.');
   const [name, group] = dot < 0 ? [lower, undefined] : [lower.slice(0, dot), lower.slice(dot + 1)];
   return KINDS.find((k) => (group === undefined || group === k.group) && (k.names.includes(name) || k.kind.toLowerCase() === name));
+}
+
+/** What a target is called before (or without) discovery. */
+export interface NameWithoutDiscovery {
+  apiVersion: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  /** A target without a name: its selector as written ('' for every object of the type). */
+  selector?: string;
+}
+
+/**
+ * How a target is named until discovery resolves its type, and for good if it never does (the engine), or
+ * when its cluster could not be used at all (fleet/): a built-in kind by its Kind, `apiVersion` (every one is
+ * served at v1) and scope; another type as written, with the namespace only when one was given, since its
+ * scope is not known (a cluster-scoped type must not show the default namespace).
+ */
+export function nameWithoutDiscovery(
+  spec: Pick<TargetSpec, 'type' | 'apiVersion' | 'namespace' | 'name' | 'selector'>,
+  defaultNamespace: string,
+): NameWithoutDiscovery {
+  const builtin = builtinKind(spec.type);
+  const namespaced = builtin ? builtin.namespaced : spec.namespace !== undefined && spec.namespace !== '';
+  const builtinVersion = builtin && (builtin.group ? `${builtin.group}/v1` : 'v1');
+  return {
+    apiVersion: spec.apiVersion ?? builtinVersion ?? '',
+    kind: builtin?.kind ?? spec.type,
+    namespace: namespaced ? spec.namespace || defaultNamespace : '',
+    name: spec.name ?? '',
+    ...(spec.name ? {} : { selector: spec.selector ?? '' }),
+  };
 }
