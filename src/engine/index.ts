@@ -137,6 +137,8 @@ class Engine {
       })(),
       watchPodsWhenDone: (options.stableForMs ?? 0) > 0 && options.waitFor.kind !== 'deleted',
       warn: (message) => this.warn(message),
+      // hostile (issue 34): a health rule that can never judge an object ends the wait as that rule's error.
+      problem: (problem) => (this.error ??= problem),
     };
     if (this.groupContext.watchPodsWhenDone) {
       this.stability = new StabilityWindow({
