@@ -166,7 +166,14 @@ function parseYaml(text: string, origin: string): Raw {
     const where = at ? ` at line ${at.line}, column ${at.col}` : '';
     throw new InputError('kubeconfig', `${origin} is not valid YAML (${error.code}${where}). ${EXAMPLE}`);
   }
-  const doc: unknown = document.toJS();
+  let doc: unknown;
+  try {
+    doc = document.toJS();
+  } catch (error) {
+    // Aliases that expand without bound (`Excessive alias count`): the YAML is refused, not expanded.
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new InputError('kubeconfig', `${origin} cannot be read as YAML (${reason}). ${EXAMPLE}`);
+  }
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
     throw new InputError('kubeconfig', `${origin} is not a kubeconfig (expected a mapping with clusters, users and contexts). ${EXAMPLE}`);
   }

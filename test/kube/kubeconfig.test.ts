@@ -356,6 +356,15 @@ describe('unusable kubeconfigs', () => {
   });
 });
 
+describe('YAML that expands without bound', () => {
+  it('a kubeconfig of aliases of aliases is refused naming the input, not thrown as it is', async () => {
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10).fill(`*${String.fromCharCode(97 + i)}`).join(', ')}]`)].join('\n');
+    const error = await loadError({ kubeconfig: bomb, context: '' });
+    expect(error.input).toBe('kubeconfig');
+    expect(error.message).toMatch(/^the kubeconfig input cannot be read as YAML \(Excessive alias count/);
+  });
+});
+
 describe('one read and one parse per kubeconfig, however many contexts are connected', () => {
   it('a second connection through the same file uses what the run parsed first', async () => {
     const file = write('two-contexts.yaml', cluster.kubeconfig());
