@@ -4,6 +4,7 @@
  * large lists, and the status library reads raw objects.
  */
 import type http from 'node:http';
+import type { Readable } from 'node:stream';
 import { createGunzip, createInflate } from 'node:zlib';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiError, networkError, parseRetryAfter, statusError } from './errors.js';
@@ -203,6 +204,11 @@ export class KubeClient {
         const chunks: string[] = [];
         let chars = 0;
         const body = decoded(response);
+        // The decompressor too: what it holds of a gzip bomb would go on expanding, chunk after chunk, unread.
+        const stop = () => {
+          request.destroy();
+          if (body !== response) body.destroy();
+        };
         const done = (text: string) => {
           settle();
           resolve({ status, headers: response.headers, text });
@@ -218,13 +224,13 @@ export class KubeClient {
               // Enough of an error body: answer with its start, and read no more of it.
               chunks.push(chunk.slice(0, MAX_ERROR_BODY - (chars - chunk.length)));
               done(chunks.join(''));
-              return request.destroy();
+              return stop();
             }
             if (chars > MAX_BODY_CHARS) throw new JsonTooLarge(`more than ${MAX_BODY_CHARS} characters`);
             chunks.push(chunk);
           } catch (error) {
             // A body past its bound, or a callback's bug (onItem): the request must not be left hanging.
-            request.destroy();
+            stop();
             fail(error instanceof JsonTooLarge ? tooLarge(status, pathAndQuery, error) : error);
           }
         });
@@ -359,7 +365,7 @@ function httpError(status: number, body: unknown, headers: http.IncomingHttpHead
 }
 
 /** The body stream, decompressed when the server compressed it (real API servers gzip large lists). */
-function decoded(response: http.IncomingMessage): NodeJS.ReadableStream {
+function decoded(response: http.IncomingMessage): Readable {
   const encoding = response.headers['content-encoding'];
   if (encoding === 'gzip') return response.pipe(createGunzip());
   if (encoding === 'deflate') return response.pipe(createInflate());
