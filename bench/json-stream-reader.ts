@@ -4,7 +4,7 @@ import { JsonLines } from '../src/kube/json-lines.js';
 
 export function readItems(chunks: string[], maxStringChars: number): number {
   let count = 0;
-  const items = new JsonItems(() => count++, maxStringChars);
+  const items = new JsonItems(() => count++, { maxStringChars });
   for (const chunk of chunks) items.push(chunk);
   items.end();
   return count;
@@ -12,7 +12,7 @@ export function readItems(chunks: string[], maxStringChars: number): number {
 
 export function readLines(chunks: string[], maxStringChars: number): number {
   let count = 0;
-  const lines = new JsonLines(() => count++, maxStringChars);
+  const lines = new JsonLines(() => count++, { maxStringChars });
   for (const chunk of chunks) lines.push(chunk);
   lines.end();
   return count;

@@ -1,6 +1,6 @@
 // Preloaded into measured Node processes (`node --import <this file>`): writes, at exit, when the process
-// started, when preloading happened (Node's own bootstrap done), when it exited, and its peak RSS (VmHWM,
-// the kernel's high-water mark, exact at exit). Plain JS: it must cost nothing to load.
+// started, when preloading happened (Node's own bootstrap done), when it exited, its peak RSS (VmHWM,
+// the kernel's high-water mark, exact at exit) and the CPU seconds it used. Plain JS: it must cost nothing to load.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 
@@ -23,6 +23,9 @@ if (out) {
       globalThis.gc();
       heapAfterGcKiB = Math.round(process.memoryUsage().heapUsed / 1024);
     }
-    writeFileSync(out, JSON.stringify({ startAt: performance.timeOrigin, preloadAt, exitAt, peakRssKiB, heapAfterGcKiB }));
+    // User and system CPU of the process, in seconds (an exec keeps the count: the restart's too).
+    const { user, system } = process.cpuUsage();
+    const cpuSeconds = (user + system) / 1e6;
+    writeFileSync(out, JSON.stringify({ startAt: performance.timeOrigin, preloadAt, exitAt, peakRssKiB, heapAfterGcKiB, cpuSeconds }));
   });
 }

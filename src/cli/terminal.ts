@@ -5,6 +5,7 @@
  * Every line passes through the redactor first, before it is wrapped or coloured: a secret cut in two or
  * painted in parts would no longer match its mask.
  */
+import { shownText } from '../report/shown-text.js';
 import { workflowCommandLog } from '../report/stream-writer.js';
 import type { LogSink } from '../report/writer.js';
 import { wrapLine } from './wrap.js';
@@ -81,18 +82,21 @@ export interface TerminalOptions {
 export function terminalLog(write: (text: string) => void, options: TerminalOptions): LogSink {
   const now = options.now ?? Date.now;
   const redact = options.redact ?? ((text: string) => text);
+  // What the cluster wrote is shown as text, never acted on (report/shown-text.ts); the colours and GitLab's
+  // section codes are added after.
+  const shown = (text: string) => shownText(redact(text));
   const out = (text: string) => write(redact(text));
   // Painted row by row once wrapped: the width counts only what shows.
   const lines = (text: string, paint: (row: string) => string = colourise) => {
     const columns = options.columns?.();
-    const rows = redact(text)
+    const rows = shown(text)
       .split('\n')
       .flatMap((line) => wrapForTerminal(line, columns));
     write(`${(options.colour ? rows.map(paint) : rows).join('\n')}\n`);
   };
   // GitHub Actions: the workflow commands the report writes too (report/stream-writer.ts).
   if (options.flavour === 'github') {
-    return { ...workflowCommandLog(out), info: lines };
+    return { ...workflowCommandLog((text) => write(shown(text))), info: lines };
   }
   const sections: string[] = [];
   let counter = 0;
@@ -106,7 +110,7 @@ export function terminalLog(write: (text: string) => void, options: TerminalOpti
         // https://docs.gitlab.com/ci/jobs/job_logs/#custom-collapsible-sections
         const section = `kubewait_${++counter}`;
         sections.push(section);
-        return out(`${ESC}[0Ksection_start:${Math.floor(now() / 1000)}:${section}[collapsed=true]\r${ESC}[0K${name}\n`);
+        return out(`${ESC}[0Ksection_start:${Math.floor(now() / 1000)}:${section}[collapsed=true]\r${ESC}[0K${shownText(name)}\n`);
       }
       lines(name, bold);
     },

@@ -22,7 +22,7 @@ import { parseSelector, selectorFromObject } from './labels.js';
 import type { LabelMatcher, Labels } from './labels.js';
 import type { SelectorSet } from './selector-set.js';
 import type { TargetState, Tracker, Update } from './tracker.js';
-import type { WantedRevision } from '../settings.js';
+import type { InputProblem, WantedRevision } from '../settings.js';
 import { firstListMessage } from '../result.js';
 import type { HealthRules, WaitFor } from './types.js';
 
@@ -48,6 +48,8 @@ export interface GroupContext {
   /** Keep the pod selector of workloads that are done, for the `stable-for` window. */
   watchPodsWhenDone: boolean;
   warn(message: string): void;
+  /** A problem of an input found while judging (a health rule that can never judge an object): the engine ends with it. */
+  problem?(problem: InputProblem): void;
 }
 
 interface Tracked {
@@ -403,6 +405,10 @@ export class GroupState {
     const baseline = seenBefore ? known.baseline : this.judge.baselineOf(object);
     const verdict = this.judgeNow(object, { now, firstSeenMs, ...(baseline === undefined ? {} : { baseline }) });
     for (const warning of verdict.warnings) this.warn(warning);
+    if (verdict.problem) {
+      const { input, message, file, line } = verdict.problem;
+      this.ctx.problem?.({ input, message, ...(file === undefined ? {} : { source: { file, ...(line === undefined ? {} : { line }) } }) });
+    }
     const { recheckAtMs } = verdict;
     // An unchanged verdict keeps the one kept already; a changed one, its strings shared (kept.ts).
     const evaluation = keptEvaluation(verdict.evaluation, known?.evaluation);

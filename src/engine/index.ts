@@ -193,6 +193,8 @@ export class Engine {
         return (type, known) => crds.of(type, known);
       })(),
       warn: (message) => this.warn(message),
+      // hostile (issue 34): a health rule that can never judge an object ends the wait as that rule's error.
+      problem: (problem) => (this.error ??= problem),
     };
     if ((options.stableForMs ?? 0) > 0 && options.waitFor.kind !== 'deleted') {
       this.stability = new StabilityWindow({

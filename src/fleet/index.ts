@@ -99,7 +99,7 @@ async function waitAcrossClusters(settings: Settings, sink: PipelineSink, option
 const CLUSTER_OWN_INPUTS = new Set(['clusters', 'kubeconfig', 'context']);
 
 /** A cluster whose kubeconfig could not be used: its error, named, and every target it would have waited
- *  for, as named (no type was resolved), `Unknown`: not checked. */
+ *  for, named as without discovery (no type was resolved), `Unknown`: not checked. */
 function unusable(spec: ClusterSpec, problem: InputError, targets: TargetSpec[], namespace: string): ClusterRun {
   const error = { input: problem.input, message: problem.message };
   const reports = targets.map((target) => notJudgedReport(writtenIdentity(target, spec.namespace || namespace), `not checked: ${problem.message}`, 0));

@@ -4,11 +4,13 @@
  * large lists, and the status library reads raw objects.
  */
 import type http from 'node:http';
+import type { Readable } from 'node:stream';
 import { createGunzip, createInflate } from 'node:zlib';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiError, networkError, parseRetryAfter, statusError } from './errors.js';
 import { JsonItems } from './json-items.js';
 import { JsonLines } from './json-lines.js';
+import { JsonTooLarge } from './json-scanner.js';
 import { Semaphore } from './semaphore.js';
 import { Transport, closedError } from './transport.js';
 import type { Secrets } from './kubeconfig.js';
@@ -96,10 +98,13 @@ export class KubeClient {
   ): Promise<{ metadata?: unknown }> {
     await this.slots.acquire(options.signal);
     try {
-      const items = new JsonItems((text) => {
-        const item = parseJson(text);
-        if (item !== undefined) onItem(item);
-      }, options.maxStringChars ?? Number.POSITIVE_INFINITY);
+      const items = new JsonItems(
+        (text) => {
+          const item = parseJson(text);
+          if (item !== undefined) onItem(item);
+        },
+        { maxStringChars: options.maxStringChars ?? Number.POSITIVE_INFINITY },
+      );
       const { status, text } = await this.exchangeOk(path, query, options, { items });
       const rest = parseJson(text);
       if (typeof rest !== 'object' || rest === null) throw new ApiError(status, `the API server sent a response that is not JSON for ${path}`, 'BadResponse');
@@ -180,7 +185,12 @@ export class KubeClient {
     }
   }
 
-  /** With `items`, a 2xx body goes through it as it arrives, and `text` is what it leaves (json-items.ts). */
+  /**
+   * With `items`, a 2xx body goes through it as it arrives, and `text` is what it leaves (json-items.ts).
+   * Every body is bounded as it arrives, decompressed or not: a streamed one by its reader's bounds, a 2xx
+   * one kept whole by `MAX_BODY_CHARS` (beyond it, an error), an error body by `MAX_ERROR_BODY` (beyond it,
+   * the rest is not read: what a Status says is in its first few hundred bytes).
+   */
   private async exchange(pathAndQuery: string, headers: Record<string, string>, signal: AbortSignal, { write, items }: Body): Promise<Received> {
     signal.throwIfAborted();
     const request = await this.transport.send(write?.method ?? 'GET', pathAndQuery, headers, signal, write?.body);
@@ -201,25 +211,47 @@ export class KubeClient {
       request.on('response', (response) => {
         responded = true;
         const status = response.statusCode ?? 0;
-        const stream = status >= 200 && status < 300 ? items : undefined;
+        const ok = status >= 200 && status < 300;
+        const stream = ok ? items : undefined;
         const chunks: string[] = [];
+        let chars = 0;
         const body = decoded(response);
+        // The decompressor too: what it holds of a gzip bomb would go on expanding, chunk after chunk, unread.
+        const stop = () => {
+          request.destroy();
+          if (body !== response) body.destroy();
+        };
+        const done = (text: string) => {
+          settle();
+          resolve({ status, headers: response.headers, text });
+        };
         response.on('error', fail);
         body.on('error', fail);
         body.setEncoding('utf8');
         body.on('data', (chunk: string) => {
           try {
-            if (stream) stream.push(chunk);
-            else chunks.push(chunk);
+            if (stream) return stream.push(chunk);
+            chars += chunk.length;
+            if (!ok && chars > MAX_ERROR_BODY) {
+              // Enough of an error body: answer with its start, and read no more of it.
+              chunks.push(chunk.slice(0, MAX_ERROR_BODY - (chars - chunk.length)));
+              done(chunks.join(''));
+              return stop();
+            }
+            if (chars > MAX_BODY_CHARS) throw new JsonTooLarge(`more than ${MAX_BODY_CHARS} characters`);
+            chunks.push(chunk);
           } catch (error) {
-            // A callback's bug (onItem) must not leave the request hanging.
-            request.destroy();
-            fail(error);
+            // A body past its bound, or a callback's bug (onItem): the request must not be left hanging.
+            stop();
+            fail(error instanceof JsonTooLarge ? tooLarge(status, pathAndQuery, error) : error);
           }
         });
         body.on('end', () => {
-          settle();
-          resolve({ status, headers: response.headers, text: stream ? stream.end() : chunks.join('') });
+          try {
+            done(stream ? stream.end() : chunks.join(''));
+          } catch (error) {
+            fail(error);
+          }
         });
       });
     });
@@ -257,9 +289,14 @@ export class KubeClient {
         response.on('data', stillAlive);
         response.setEncoding('utf8');
         if (response.statusCode !== undefined && response.statusCode >= 200 && response.statusCode < 300) {
-          this.streamEvents(response, (type, object) => {
-            if (!done) onEvent(type, object);
-          });
+          this.streamEvents(
+            response,
+            path,
+            (type, object) => {
+              if (!done) onEvent(type, object);
+            },
+            (error) => finish(error, true),
+          );
           response.on('end', () => finish(undefined, true));
         } else {
           let text = '';
@@ -278,13 +315,27 @@ export class KubeClient {
   }
 
   /** One JSON event per line (outsized strings cut: json-lines.ts); a line that is not JSON is skipped, as client-node does. */
-  private streamEvents(response: http.IncomingMessage, onEvent: (type: string, object: unknown) => void): void {
+  private streamEvents(
+    response: http.IncomingMessage,
+    path: string,
+    onEvent: (type: string, object: unknown) => void,
+    onTooLarge: (error: ApiError) => void,
+  ): void {
     const lines = new JsonLines((line) => {
       const event = parseJson(line) as { type?: unknown; object?: unknown } | undefined;
       if (event && typeof event.type === 'string') onEvent(event.type, event.object);
     });
-    response.on('data', (chunk: string) => lines.push(chunk));
-    response.on('end', () => lines.end());
+    // An event past the reader's bound ends the watch as an error of the server's answer.
+    const guarded = (read: () => void) => {
+      try {
+        read();
+      } catch (error) {
+        if (!(error instanceof JsonTooLarge)) throw error;
+        onTooLarge(tooLarge(response.statusCode ?? 0, path, error));
+      }
+    };
+    response.on('data', (chunk: string) => guarded(() => lines.push(chunk)));
+    response.on('end', () => guarded(() => lines.end()));
   }
 
   /** Tokens from exec plugins and auth providers exist only at request time: mask them as they appear. */
@@ -304,6 +355,14 @@ export class KubeClient {
 const MAX_CONCURRENT_GETS = 6;
 /** An error body is a Status of a few hundred bytes; more is not worth keeping. */
 const MAX_ERROR_BODY = 64 * 1024;
+/** A 2xx body kept whole (discovery, one object, a log): aggregated discovery of hundreds of CRDs is a few MB. */
+const MAX_BODY_CHARS = 64 * 1024 * 1024;
+
+/** A body past one of its bounds, as the request's error: retrying will not make the server's answer smaller. */
+function tooLarge(status: number, pathAndQuery: string, error: JsonTooLarge): ApiError {
+  const path = pathAndQuery.split('?')[0];
+  return new ApiError(status, `the API server's answer to ${path} was refused: it holds ${error.message}`, 'BadResponse');
+}
 
 /** A kept-alive connection the server had closed before this request could use it. */
 class StaleConnection extends Error {
@@ -318,7 +377,7 @@ function httpError(status: number, body: unknown, headers: http.IncomingHttpHead
 }
 
 /** The body stream, decompressed when the server compressed it (real API servers gzip large lists). */
-function decoded(response: http.IncomingMessage): NodeJS.ReadableStream {
+function decoded(response: http.IncomingMessage): Readable {
   const encoding = response.headers['content-encoding'];
   if (encoding === 'gzip') return response.pipe(createGunzip());
   if (encoding === 'deflate') return response.pipe(createInflate());

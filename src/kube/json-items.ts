@@ -2,15 +2,16 @@
  * A LIST response cut into its items as it arrives, so that a whole page is never held or parsed at once:
  * each element of the top-level `items` array is handed over as its own text as soon as it is complete, and
  * what is left (`kind`, `metadata` with `continue` and `resourceVersion`, `items: []`) is returned at the end.
- * Strings longer than the cap are cut on the way (json-scanner.ts).
+ * Strings longer than the cap are cut on the way, and an item or a page larger than its bound is refused
+ * (json-scanner.ts: the bounds, and `JsonTooLarge` thrown from `push`).
  *
- *     const items = new JsonItems((text) => onItem(JSON.parse(text)), maxStringChars);
+ *     const items = new JsonItems((text) => onItem(JSON.parse(text)), { maxStringChars });
  *     for (const chunk of body) items.push(chunk);  // decoded text
  *     const rest = JSON.parse(items.end());          // {"kind":...,"metadata":{...},"items":[]}
  *
  * The items are those of the key written plainly as `items`, as API servers write it.
  */
-import { CLOSE_BRACE, CLOSE_BRACKET, COLON, JsonScanner, OPEN_BRACE, OPEN_BRACKET, type StructureReader } from './json-scanner.js';
+import { CLOSE_BRACE, CLOSE_BRACKET, COLON, JsonScanner, OPEN_BRACE, OPEN_BRACKET, type ScannerBounds, type StructureReader } from './json-scanner.js';
 
 /** Depth of the page's own fields, and of each item inside `items`. */
 const FIELD_DEPTH = 1;
@@ -28,9 +29,9 @@ export class JsonItems implements StructureReader {
 
   constructor(
     private readonly onItem: (text: string) => void,
-    maxStringChars?: number,
+    bounds: ScannerBounds = {},
   ) {
-    this.scanner = new JsonScanner(this, maxStringChars);
+    this.scanner = new JsonScanner(this, bounds);
     this.scanner.route(this.rest, 0);
   }
 

@@ -2,13 +2,23 @@
  * A watch stream cut into its events, one per line, each handed over as its own text (a line that is not JSON
  * too: the caller skips it). A line no longer than the string cap cannot hold a string longer than it: it is
  * found by `indexOf` and handed over as it is, which is what nearly every event is. Only a longer line is
- * scanned (json-scanner.ts), so that its outsized strings are cut on the way and the line is never held whole.
+ * scanned (json-scanner.ts), so that its outsized strings are cut on the way and the line is never held whole;
+ * an event larger than the scanner's bound is refused (`JsonTooLarge` thrown from `push`), not held.
  *
  *     const lines = new JsonLines((text) => onEvent(JSON.parse(text)));
  *     for (const chunk of body) lines.push(chunk);  // decoded text
  *     lines.end();                                   // a last line without a newline still counts
  */
-import { CLOSE_BRACE, CLOSE_BRACKET, JsonScanner, MAX_STRING_CHARS, OPEN_BRACE, OPEN_BRACKET, type StructureReader } from './json-scanner.js';
+import {
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  JsonScanner,
+  MAX_STRING_CHARS,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  type ScannerBounds,
+  type StructureReader,
+} from './json-scanner.js';
 
 export class JsonLines implements StructureReader {
   /** The line being received while it is no longer than the cap. */
@@ -19,12 +29,15 @@ export class JsonLines implements StructureReader {
   private readonly scanner: JsonScanner;
   private depth = 0;
   private value: string[] = [];
+  /** A line no longer than this is handed over as it is: it cannot hold a string longer than the cap. */
+  private readonly maxStringChars: number;
 
   constructor(
     private readonly onLine: (text: string) => void,
-    private readonly maxStringChars = MAX_STRING_CHARS,
+    bounds: ScannerBounds = {},
   ) {
-    this.scanner = new JsonScanner(this, maxStringChars);
+    this.maxStringChars = bounds.maxStringChars ?? MAX_STRING_CHARS;
+    this.scanner = new JsonScanner(this, bounds);
   }
 
   push(chunk: string): void {

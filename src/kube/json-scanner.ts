@@ -4,18 +4,46 @@
  * cap, and telling its reader about the characters that give the text its structure. The reader decides where
  * the text goes (`route`); the scanner never holds more than the chunk it is given.
  *
- *     const scanner = new JsonScanner(reader, maxStringChars);  // reader: a `StructureReader`
+ *     const scanner = new JsonScanner(reader, { maxStringChars });  // reader: a `StructureReader`
  *     scanner.scan(chunk);  // calls reader.structure(...) for `{ [ } ] :` outside strings
  *
  * Every string longer than the cap (counted as written, escapes included) is cut at the first boundary from
  * there of a character, an escape (`\u003c` whole) or a surrogate pair, and `…` put in its place: the text
  * stays JSON, and one object with a 50 MB annotation costs 64 Ki characters, not the 50 MB text, the 50 MB
  * parsed string and their copies. The chunks must already be decoded text, so a character is never cut.
+ *
+ * What cannot be cut and stay what it was is refused instead, with `JsonTooLarge`: a value outside strings
+ * (a number, a literal) longer than `maxTokenChars`, and more than `maxValueChars` of text routed to one place
+ * (an item, an event, a page's own fields). So the scanner's reader holds a bounded amount whatever the body:
+ * a 200 MB number, a field of millions of small values, a gzip bomb's output.
  */
 
 /** The most characters of one JSON string value kept (as written in the JSON text, escapes included).
  *  Nothing kubewait judges or reports reads a string that long (what it keeps: src/status/judged-fields.ts). */
 export const MAX_STRING_CHARS = 64 * 1024;
+
+/** The most characters of one value outside strings: a number (int64 needs 20), `true`, `null`. No API
+ *  server writes a longer one, and a number cannot be cut and stay the number it was. */
+export const MAX_TOKEN_CHARS = 1024;
+
+/** The most characters routed to one place: an item of a LIST page, a watch event, a page's own fields. An
+ *  object in etcd has at most 1.5 MiB by default (3 MiB at most); its strings cut, it is far less. */
+export const MAX_VALUE_CHARS = 8 * 1024 * 1024;
+
+/** A body the scanner refuses: a value it cannot cut and keep (its message says which bound, for an error). */
+export class JsonTooLarge extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'JsonTooLarge';
+  }
+}
+
+/** The bounds of a scanner; any left out is the default above. */
+export interface ScannerBounds {
+  maxStringChars?: number;
+  maxTokenChars?: number;
+  maxValueChars?: number;
+}
 
 /** A string of at most this many characters, without escapes, is given as `shortText` when asked (a key). */
 const SHORT_TEXT_CHARS = 16;
@@ -28,6 +56,11 @@ export const OPEN_BRACKET = 0x5b;
 export const CLOSE_BRACKET = 0x5d;
 export const COLON = 0x3a;
 const LETTER_U = 0x75;
+const COMMA = 0x2c;
+const SPACE = 0x20;
+const TAB = 0x09;
+const LINE_FEED = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
 /** The state just after a backslash, until the escape's letter says how long it is. */
 const AFTER_BACKSLASH = -1;
 
@@ -51,19 +84,30 @@ export class JsonScanner {
   private stringChars = 0;
   /** Past the cap of the current string: its characters are dropped until it ends. */
   private skipping = false;
+  /** Characters of the value outside strings being read (a number, a literal). */
+  private tokenChars = 0;
+  /** Characters routed to `into` since it was chosen. */
+  private routedChars = 0;
   /** The text of the last string whose reader wanted it, while it is short and has no escape. */
   shortText: string | undefined;
+  private readonly maxStringChars: number;
+  private readonly maxTokenChars: number;
+  private readonly maxValueChars: number;
 
   constructor(
     private readonly reader: StructureReader,
-    private readonly maxStringChars = MAX_STRING_CHARS,
-  ) {}
+    bounds: ScannerBounds = {},
+  ) {
+    this.maxStringChars = bounds.maxStringChars ?? MAX_STRING_CHARS;
+    this.maxTokenChars = bounds.maxTokenChars ?? MAX_TOKEN_CHARS;
+    this.maxValueChars = bounds.maxValueChars ?? MAX_VALUE_CHARS;
+  }
 
   /** From `at` of the chunk being scanned, the text goes to `into`; what was read before goes where it went. */
   route(into: string[] | undefined, at: number): void {
-    if (at > this.from && this.into) this.into.push(this.chunk.slice(this.from, at));
-    this.from = at;
+    this.flush(at);
     this.into = into;
+    this.routedChars = 0;
   }
 
   /** Start afresh, outside any string, the text going nowhere (a watch line that ended mid-value). */
@@ -72,6 +116,8 @@ export class JsonScanner {
     this.escape = 0;
     this.skipping = false;
     this.into = undefined;
+    this.tokenChars = 0;
+    this.routedChars = 0;
   }
 
   scan(chunk: string): void {
@@ -81,11 +127,17 @@ export class JsonScanner {
     for (let i = 0; i < length; i++) {
       if (!this.inString) {
         // Runs of characters without structure in a tight loop; the one that ends a run is handled below.
+        // Whitespace and commas end a value outside strings; its other characters are counted to the bound.
+        let tokenChars = this.tokenChars;
         for (; i < length; i++) {
           const d = chunk.charCodeAt(i);
           if (d === QUOTE || d === OPEN_BRACE || d === CLOSE_BRACE || d === OPEN_BRACKET || d === CLOSE_BRACKET || d === COLON) break;
+          if (d === COMMA || d === SPACE || d === LINE_FEED || d === CARRIAGE_RETURN || d === TAB) tokenChars = 0;
+          else if (++tokenChars > this.maxTokenChars) throw new JsonTooLarge(`a value of more than ${this.maxTokenChars} characters outside strings`);
         }
+        this.tokenChars = tokenChars;
         if (i === length) break;
+        this.tokenChars = 0;
         const c = chunk.charCodeAt(i);
         if (c === QUOTE) this.openString();
         else this.reader.structure(c, i);
@@ -106,7 +158,17 @@ export class JsonScanner {
       }
       this.inStringAt(chunk.charCodeAt(i), i);
     }
-    if (!this.skipping) this.route(this.into, length);
+    if (!this.skipping) this.flush(length);
+  }
+
+  /** The text read up to `at` goes where the text goes now, within the bound of one value. */
+  private flush(at: number): void {
+    if (at > this.from && this.into) {
+      this.routedChars += at - this.from;
+      if (this.routedChars > this.maxValueChars) throw new JsonTooLarge(`a value of more than ${this.maxValueChars} characters`);
+      this.into.push(this.chunk.slice(this.from, at));
+    }
+    this.from = at;
   }
 
   private openString(): void {
@@ -141,7 +203,7 @@ export class JsonScanner {
     }
     // Cut before an escape or a character, never between the halves of a surrogate pair.
     if (this.stringChars >= this.maxStringChars && !(c >= 0xdc00 && c <= 0xdfff)) {
-      this.route(this.into, at);
+      this.flush(at);
       this.into?.push('…');
       this.skipping = true;
       this.shortText = undefined;

@@ -4,6 +4,10 @@
  *
  * Sources, first that exists: the `kubeconfig` input (YAML or base64 of YAML), `$KUBECONFIG` (several
  * paths merged, first file wins per name), `~/.kube/config`, the in-cluster service account.
+ *
+ * Every file is read bounded (workspace-files.ts): regular files only, so a FIFO or a device named as a
+ * kubeconfig, a certificate or a token file is refused at once instead of blocking the process. A run with
+ * hundreds of clusters reads and parses each kubeconfig once (`KubeconfigCache`), not once per cluster.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +15,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import type { Cluster as KcCluster, Context as KcContext, User as KcUser } from '@kubernetes/client-node';
 import { parseDocument } from 'yaml';
 import { InputError } from '../settings.js';
+import { readBoundedSync } from '../workspace-files.js';
 
 export interface Secrets {
   mask(value: string): void;
@@ -29,6 +34,34 @@ export interface KubeconfigSources {
   env: Record<string, string | undefined>;
   home?: string;
   serviceAccountDir: string;
+  /** What this run has already read and parsed (shared by every cluster of a fleet: `defaultSources` makes one). */
+  cache?: KubeconfigCache;
+}
+
+/**
+ * The kubeconfigs one run has read and parsed, and what they merge into, each once: a fleet of 300 clusters
+ * that are contexts of one kubeconfig parsed the whole file 300 times (set-up CPU grew with the square of the
+ * count). What failed is kept too, so that a bad file is one error, read once. The parsed documents are never
+ * changed after they are merged (`fromDocs` builds its own objects from them).
+ */
+export class KubeconfigCache {
+  private readonly merged = new Map<string, Merged | InputError>();
+
+  /** The merge of the documents that `read` gives, read and merged the first time `key` is asked for. */
+  mergedOnce(key: string, read: () => RawDoc[]): Merged {
+    let entry = this.merged.get(key);
+    if (entry === undefined) {
+      try {
+        entry = merge(read());
+      } catch (error) {
+        if (!(error instanceof InputError)) throw error;
+        entry = error;
+      }
+      this.merged.set(key, entry);
+    }
+    if (entry instanceof InputError) throw entry;
+    return entry;
+  }
 }
 
 export interface LoadedKubeConfig {
@@ -49,6 +82,7 @@ export function defaultSources(): KubeconfigSources {
     env: process.env,
     home: process.env.HOME || process.env.USERPROFILE,
     serviceAccountDir: '/var/run/secrets/kubernetes.io/serviceaccount',
+    cache: new KubeconfigCache(),
   };
 }
 
@@ -65,10 +99,14 @@ export function loadKubeConfig(
   secrets: Secrets,
   sources: KubeconfigSources = defaultSources(),
 ): LoadedKubeConfig {
+  const cache = sources.cache ?? new KubeconfigCache();
   const content = settings.kubeconfig.trim();
   if (content) {
     const text = decodeContent(content, secrets);
-    return fromDocs([{ doc: parseYaml(text, 'the kubeconfig input'), baseDir: process.cwd(), origin: 'the kubeconfig input' }], settings.context, secrets);
+    const merged = cache.mergedOnce(`content:${process.cwd()}:${text}`, () => [
+      { doc: parseYaml(text, 'the kubeconfig input'), baseDir: process.cwd(), origin: 'the kubeconfig input' },
+    ]);
+    return fromDocs(merged, settings.context, secrets);
   }
   const envPaths = (sources.env.KUBECONFIG ?? '').split(path.delimiter).filter(Boolean);
   if (envPaths.length > 0) {
@@ -76,11 +114,19 @@ export function loadKubeConfig(
     if (existing.length === 0) {
       throw new InputError('kubeconfig', `$KUBECONFIG names ${envPaths.join(', ')}, but none of these files exists. ${EXAMPLE}`);
     }
-    return fromDocs(existing.map(readDoc), settings.context, secrets);
+    return fromDocs(
+      cache.mergedOnce(`files:${existing.map((file) => path.resolve(file)).join('\0')}`, () => existing.map(readDoc)),
+      settings.context,
+      secrets,
+    );
   }
   const homeConfig = sources.home ? path.join(sources.home, '.kube', 'config') : undefined;
   if (homeConfig && fs.existsSync(homeConfig)) {
-    return fromDocs([readDoc(homeConfig)], settings.context, secrets);
+    return fromDocs(
+      cache.mergedOnce(`files:${path.resolve(homeConfig)}`, () => [readDoc(homeConfig)]),
+      settings.context,
+      secrets,
+    );
   }
   const inCluster = inClusterConfig(sources, secrets);
   if (inCluster) return inCluster;
@@ -114,14 +160,9 @@ function decodeContent(content: string, secrets: Secrets): string {
 }
 
 function readDoc(file: string): RawDoc {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as { code?: string }).code ?? 'unreadable';
-    throw new InputError('kubeconfig', `cannot read kubeconfig file ${file} (${code})`);
-  }
-  return { doc: parseYaml(text, file), baseDir: path.dirname(path.resolve(file)), origin: file };
+  const read = readBoundedSync(file);
+  if ('reason' in read) throw new InputError('kubeconfig', `cannot read kubeconfig file ${file} (${read.reason})`);
+  return { doc: parseYaml(read.text, file), baseDir: path.dirname(path.resolve(file)), origin: file };
 }
 
 /** Parse errors name the position only: the offending line could hold a secret. */
@@ -133,7 +174,14 @@ function parseYaml(text: string, origin: string): Raw {
     const where = at ? ` at line ${at.line}, column ${at.col}` : '';
     throw new InputError('kubeconfig', `${origin} is not valid YAML (${error.code}${where}). ${EXAMPLE}`);
   }
-  const doc: unknown = document.toJS();
+  let doc: unknown;
+  try {
+    doc = document.toJS();
+  } catch (error) {
+    // Aliases that expand without bound (`Excessive alias count`): the YAML is refused, not expanded.
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new InputError('kubeconfig', `${origin} cannot be read as YAML (${reason}). ${EXAMPLE}`);
+  }
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
     throw new InputError('kubeconfig', `${origin} is not a kubeconfig (expected a mapping with clusters, users and contexts). ${EXAMPLE}`);
   }
@@ -162,16 +210,32 @@ function mergeNamed(docs: RawDoc[], key: 'clusters' | 'users' | 'contexts', inne
   return merged;
 }
 
-function fromDocs(docs: RawDoc[], requestedContext: string, secrets: Secrets): LoadedKubeConfig {
-  const clusters = mergeNamed(docs, 'clusters', 'cluster');
-  const users = mergeNamed(docs, 'users', 'user');
-  const contexts = mergeNamed(docs, 'contexts', 'context');
+/** The documents of one kubeconfig source merged as kubectl merges them: what every context of it is read from. */
+interface Merged {
+  clusters: Map<string, Named>;
+  users: Map<string, Named>;
+  contexts: Map<string, Named>;
+  origin: string;
+  current?: string;
+}
+
+function merge(docs: RawDoc[]): Merged {
+  return {
+    clusters: mergeNamed(docs, 'clusters', 'cluster'),
+    users: mergeNamed(docs, 'users', 'user'),
+    contexts: mergeNamed(docs, 'contexts', 'context'),
+    origin: docs.map((d) => d.origin).join(', '),
+    current: docs.map((d) => d.doc['current-context']).find((c): c is string => typeof c === 'string' && c !== ''),
+  };
+}
+
+function fromDocs({ clusters, users, contexts, origin, current }: Merged, requestedContext: string, secrets: Secrets): LoadedKubeConfig {
+  // Every user's, not only the context's: this run's masks must hide whatever of the file could be shown.
+  // (Registering a value again is cheap: SecretMasks keeps each once.)
   for (const user of users.values()) maskUserSecrets(user, secrets);
-  const origin = docs.map((d) => d.origin).join(', ');
 
   const available = [...contexts.keys()];
   const listed = available.length ? `available contexts: ${available.join(', ')}` : 'it defines no contexts';
-  const current = docs.map((d) => d.doc['current-context']).find((c): c is string => typeof c === 'string' && c !== '');
   const contextName = requestedContext.trim() || current;
   if (!contextName) {
     throw new InputError(
@@ -244,10 +308,12 @@ function toUser({ name, value, baseDir }: Named, secrets: Secrets): KcUser {
     token = mustBeReadable(tokenFile, `tokenFile of user "${name}"`).trim();
     maskValue(token, secrets);
   }
-  const exec = value.exec as Raw | undefined;
-  if (exec !== undefined && (typeof exec !== 'object' || exec === null || typeof exec.command !== 'string' || exec.command === '')) {
+  const written = value.exec as Raw | undefined;
+  if (written !== undefined && (typeof written !== 'object' || written === null || typeof written.command !== 'string' || written.command === '')) {
     throw new InputError('kubeconfig', `user "${name}" has an exec credential plugin without a command (users[].user.exec.command)`);
   }
+  // A copy: the parsed document is shared by every context read from it (KubeconfigCache).
+  const exec = written && { ...written };
   if (exec && typeof exec.command === 'string' && exec.command.includes('/') && !path.isAbsolute(exec.command)) {
     exec.command = path.resolve(baseDir, exec.command);
   }
@@ -352,7 +418,8 @@ function inClusterConfig(sources: KubeconfigSources, secrets: Secrets): LoadedKu
   const server = `https://${hostPart}:${port}`;
   const caPath = path.join(sources.serviceAccountDir, 'ca.crt');
   const namespacePath = path.join(sources.serviceAccountDir, 'namespace');
-  const namespace = fs.existsSync(namespacePath) ? fs.readFileSync(namespacePath, 'utf8').trim() || undefined : undefined;
+  const namespaceFile = fs.existsSync(namespacePath) ? readBoundedSync(namespacePath) : undefined;
+  const namespace = namespaceFile && 'text' in namespaceFile ? namespaceFile.text.trim() || undefined : undefined;
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromOptions({
     clusters: [{ name: 'in-cluster', server, caFile: fs.existsSync(caPath) ? caPath : undefined, skipTLSVerify: false }],
@@ -369,13 +436,12 @@ function filePath(value: unknown, baseDir: string): string | undefined {
   return file ? path.resolve(baseDir, file) : undefined;
 }
 
+/** The file's text; a FIFO, a device or a directory is refused before it is read (client-node reads the
+ *  certificate files itself, later: checked here first, it never sees one that would block). */
 function mustBeReadable(file: string, what: string): string {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as { code?: string }).code ?? 'unreadable';
-    throw new InputError('kubeconfig', `cannot read the ${what}: ${file} (${code})`);
-  }
+  const read = readBoundedSync(file);
+  if ('reason' in read) throw new InputError('kubeconfig', `cannot read the ${what}: ${file} (${read.reason})`);
+  return read.text;
 }
 
 function str(value: unknown): string | undefined {

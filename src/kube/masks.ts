@@ -23,23 +23,29 @@ export function maskedPieces(value: string): string[] {
 }
 
 export class SecretMasks implements Secrets {
+  /** Each value registered, once: a kubeconfig of 300 users read for 300 clusters registers each 300 times. */
+  private readonly registered = new Set<string>();
   private readonly values = new Set<string>();
-  private sorted: string[] = [];
+  /** The pieces, longest first; undefined until `apply` needs them after a change. */
+  private sorted: string[] | undefined = [];
 
   /** `register`: also registers each secret with the runner (`::add-mask::`), which splits it the same way. */
   constructor(private readonly register: (value: string) => void = () => undefined) {}
 
   mask(value: string): void {
+    if (this.registered.has(value)) return;
+    this.registered.add(value);
     const pieces = maskedPieces(value);
     if (pieces.length === 0) return;
     this.register(value);
     for (const piece of pieces) this.values.add(piece);
-    // Longest first: a secret that contains another is masked whole.
-    this.sorted = [...this.values].sort((a, b) => b.length - a.length);
+    this.sorted = undefined;
   }
 
   /** `text` with every registered secret replaced by `***`, as the runner writes it. */
   apply(text: string): string {
+    // Longest first: a secret that contains another is masked whole.
+    this.sorted ??= [...this.values].sort((a, b) => b.length - a.length);
     let out = text;
     for (const secret of this.sorted) if (out.includes(secret)) out = out.split(secret).join('***');
     return out;

@@ -3,9 +3,10 @@
  * Besides src/main.ts (the action's shell reading its inputs), the only module that imports `@actions/core`.
  */
 import * as core from '@actions/core';
-import { appendOutputs, appendStepSummary, registeringOnce, type ReportWriter } from './writer.js';
+import { appendOutputs, appendStepSummary, registeringOnce, showingText, type ReportWriter } from './writer.js';
 
-export const coreWriter: ReportWriter = {
+/** What the cluster wrote is shown as text, never acted on (writer.ts `showingText`). */
+export const coreWriter: ReportWriter = showingText({
   info: (message) => core.info(message),
   warning: (message) => core.warning(message),
   error: (message, properties) => core.error(message, properties),
@@ -19,4 +20,4 @@ export const coreWriter: ReportWriter = {
   },
   setSecret: registeringOnce((secret) => core.setSecret(secret)),
   appendSummary: (markdown) => appendStepSummary(markdown),
-};
+});

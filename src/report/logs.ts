@@ -4,13 +4,14 @@
  * was read for it (already masked) in, text out.
  *
  * Log text is the cluster's, not ours: in the summary it goes into a code fence longer than any backtick run
- * in it, stripped of terminal control codes; in the step log it is wrapped in `::stop-commands::`, so a line
+ * in it, stripped of terminal control codes (shown-text.ts); in the step log it is wrapped in `::stop-commands::`, so a line
  * like `::add-mask::` or `::error::` that a container printed is shown, not obeyed.
  */
 import type { ContainerLogView, TargetReport } from '../result.js';
 import { annotationSummary, lastMeaningfulLine } from '../status/log-lines.js';
 import type { WarningEvent } from '../status/types.js';
 import { escapeHtml, escapeMarkdown, table, cell } from './markdown.js';
+import { shownText } from './shown-text.js';
 import { byStanding, outputRef, truncate } from './text.js';
 
 export type { ContainerLogView } from '../result.js';
@@ -61,11 +62,6 @@ const MAX_EVENTS = 5;
 /** A heading is one line: a pull error's full text stays in the block. */
 const TITLE_CHARS = 200;
 
-// eslint-disable-next-line no-control-regex -- terminal escape sequences are control characters by definition
-const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[@-_]/g;
-// eslint-disable-next-line no-control-regex -- other control characters (tab and newline stay)
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
-
 /** Whether the text shown is of the run before the current one (a fallback may have read the current one). */
 function showsPrevious(view: ContainerLogView): boolean {
   return view.outcome?.kind === 'text' ? view.outcome.previous : view.request.previous;
@@ -108,7 +104,7 @@ function tail(text: string, count: number): string[] {
 }
 
 function forSummary(line: string): string {
-  const clean = line.replace(ANSI, '').replace(CONTROL, '');
+  const clean = shownText(line);
   return clean.length > MAX_LINE_CHARS ? `${clean.slice(0, MAX_LINE_CHARS - 1)}…` : clean;
 }
 
@@ -198,9 +194,9 @@ export function logGroup(view: ContainerLogView, token: string | undefined, opti
   return { title, lines: [`::stop-commands::${token}`, ...text.map((line) => line.split(token).join('<token>')), `::${token}::`, ...after] };
 }
 
-/** A line without terminal control codes (tabs stay). */
+/** A line without terminal control codes or bidirectional controls (tabs stay). */
 function plain(line: string): string {
-  return line.replace(ANSI, '').replace(CONTROL, '');
+  return shownText(line);
 }
 
 /** One container's log tail as data (the command's `-o json`): what the step log's group says, in fields. */

@@ -4,7 +4,7 @@
 import type { ClusterRun, Result, RunResult, TargetReport } from '../result.js';
 import { boundedJsonArray, boundedLines, MAX_OUTPUT_BYTES } from './bounded.js';
 import { rollbackOutputs } from './rolled-back.js';
-import { displayServer, outputRef, roundSeconds } from './text.js';
+import { displayServer, objectRef, outputRef, roundSeconds } from './text.js';
 
 /** One element of the `resources` output (field order is the documented order). */
 export interface ResourceOutput {
@@ -55,7 +55,8 @@ export interface ClusterOutput {
    *  cluster with cluster-policy any): reported as it stood. */
   stopped?: boolean;
   ready: boolean;
-  /** `NAMESPACE/KIND/NAME` of its targets that failed, and of those not at the desired status. */
+  /** `KIND NAMESPACE/NAME` (`KIND NAME` when cluster-scoped), as action.yml documents, of its targets that
+   *  failed, and of those not at the desired status. */
   failed: string[];
   pending: string[];
   duration: number;
@@ -139,8 +140,8 @@ export function clustersOutput(runs: readonly ClusterRun[]): Record<string, Clus
         context: run.context,
         ...(run.stopped && { stopped: true }),
         ready: verdict === 'ready',
-        failed: result.targets.filter((t) => t.status === 'Failed' && !t.optedOut).map(outputRef),
-        pending: result.targets.filter((t) => !t.done).map(outputRef),
+        failed: result.targets.filter((t) => t.status === 'Failed' && !t.optedOut).map(objectRef),
+        pending: result.targets.filter((t) => !t.done).map(objectRef),
         duration: roundSeconds(result.durationSeconds),
         ...(result.error && { error: result.error.message }),
       };

@@ -3,7 +3,7 @@
  * would print, written to a stream the caller picks (stderr with `-o json`, so stdout stays one JSON document),
  * and the runner's GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, as `@actions/core` writes them.
  */
-import { appendOutputs, appendStepSummary, registeringOnce, type AnnotationProperties, type LogSink, type ReportWriter } from './writer.js';
+import { appendOutputs, appendStepSummary, registeringOnce, showingText, type AnnotationProperties, type LogSink, type ReportWriter } from './writer.js';
 
 /** A workflow command line (`::error title=...::message`), escaped as @actions/core escapes it. */
 export function workflowCommand(command: string, properties: Record<string, string | number | undefined>, message: string): string {
@@ -40,7 +40,8 @@ export interface StreamWriterOptions {
 export function streamWriter(options: StreamWriterOptions): ReportWriter {
   const redact = (text: string) => (options.redact ? options.redact(text) : text);
   const write = (text: string) => options.write(text);
-  return {
+  // What the cluster wrote is shown as text, never acted on (writer.ts `showingText`).
+  return showingText({
     ...workflowCommandLog((text) => write(redact(text))),
     // Escaped: a multi-line secret (a PEM key) is one command, not one line registered and the rest printed.
     setSecret: registeringOnce((secret) => write(`${workflowCommand('add-mask', {}, secret)}\n`)),
@@ -50,5 +51,5 @@ export function streamWriter(options: StreamWriterOptions): ReportWriter {
       appendOutputs(file, Object.fromEntries(Object.entries(outputs).map(([name, value]) => [name, redact(value)])));
     },
     appendSummary: (markdown) => appendStepSummary(redact(markdown), options.env),
-  };
+  });
 }

@@ -5,6 +5,7 @@
  * and does not know which one it writes to.
  */
 import { appendFileSync } from 'node:fs';
+import { shownText } from './shown-text.js';
 
 /** The live log's part of a writer: what a user watching the step sees. */
 export interface LogSink {
@@ -68,5 +69,21 @@ export function registeringOnce(register: (secret: string) => void): (secret: st
     if (registered.has(secret)) return;
     registered.add(secret);
     register(secret);
+  };
+}
+
+/**
+ * `writer` with what it shows a reader passed through `shownText`: the log, annotations (and their titles) and
+ * the summary. Outputs are data and secrets are the runner's: they go as they are.
+ */
+export function showingText<W extends ReportWriter>(writer: W): W {
+  return {
+    ...writer,
+    info: (message) => writer.info(shownText(message)),
+    warning: (message) => writer.warning(shownText(message)),
+    error: (message, properties) =>
+      writer.error(shownText(message), properties?.title === undefined ? properties : { ...properties, title: shownText(properties.title) }),
+    startGroup: (name) => writer.startGroup(shownText(name)),
+    appendSummary: (markdown) => writer.appendSummary(shownText(markdown)),
   };
 }

@@ -11,7 +11,7 @@ import { computeStatus } from './compute.js';
 import { parseConditions } from './conditions.js';
 import type { GitOpsRule } from './gitops/index.js';
 import { evaluateHealth } from './health/evaluate.js';
-import type { HealthRule } from './health/types.js';
+import type { HealthRule, HealthRuleProblem } from './health/types.js';
 import type { Progress } from './progressive/progress.js';
 import { shownJsonPathValue } from './jsonpath/secret-data.js';
 import { targetStatus } from './target-status.js';
@@ -30,6 +30,8 @@ export interface Evaluation {
   evaluationWarning?: string;
   /** Where a progressive rollout stands (an Argo Rollout, a Flagger Canary): step, weight, analysis. */
   progress?: Progress;
+  /** The rule can never judge the object (health/types.ts `HealthResult.ruleProblem`): the engine ends with it. */
+  ruleProblem?: HealthRuleProblem;
 }
 
 /** A rule written as a function rather than CEL, for what CEL cannot know (a Flagger Canary's first sighting). */
@@ -72,7 +74,7 @@ export function evaluateGoal(object: unknown, waitFor: WaitFor, options: Evaluat
 
 /** The object's status by its GitOps rule when that speaks, else by its health rule when it has one, else by
  *  kstatus (and the CI rules). */
-function judge(object: unknown, options: EvaluateOptions): StatusResult & Pick<Evaluation, 'rule' | 'evaluationWarning'> {
+function judge(object: unknown, options: EvaluateOptions): StatusResult & Pick<Evaluation, 'rule' | 'evaluationWarning' | 'ruleProblem'> {
   const { rule, gitOps } = options;
   if (gitOps && typeof object === 'object' && object !== null) {
     const result = gitOps.status(object as Record<string, unknown>, { now: options.now, ...(options.revision ? { revision: options.revision } : {}) });

@@ -30,7 +30,7 @@ import { gitOpsRuleFor, type GitOpsRule } from './gitops/index.js';
 import { evaluateGoal, type Evaluation } from './goal.js';
 import { hasNoStatus, statusGrace } from './health/grace.js';
 import { suspendWarning } from './health/suspend.js';
-import type { HealthRule, ResolvedRules } from './health/types.js';
+import type { HealthRule, HealthRuleProblem, ResolvedRules } from './health/types.js';
 import { judgedView } from './judged-fields.js';
 import { optedOut, WAIT_ANNOTATION } from './opt-out.js';
 import { pauseOf, withPausePolicy, type PausedPolicy } from './paused.js';
@@ -96,6 +96,8 @@ export interface Verdict {
   pods?: PodOwnership;
   /** To give now, in this order. */
   warnings: JudgeWarning[];
+  /** The object's rule can never judge it (an expression over its cost budget): the step's error, at once. */
+  problem?: HealthRuleProblem;
 }
 
 /** A status-grace decision the evaluation must yield to. */
@@ -147,7 +149,7 @@ export class Judge {
   judge(object: KubeObject, sighting: Sighting): Verdict {
     const { waitFor, jobCompletion } = this.options;
     const warnings: JudgeWarning[] = [];
-    const { evaluationWarning, ...evaluated } = evaluateGoal(object, waitFor, {
+    const { evaluationWarning, ruleProblem, ...evaluated } = evaluateGoal(object, waitFor, {
       now: sighting.now,
       jobCompletion,
       rule: this.rule,
@@ -173,6 +175,7 @@ export class Judge {
       diagnose: this.runsPods && !evaluation.done && !optOut,
       ...(this.runsPods ? { pods: podOwnership(this.type.kind, object) } : {}),
       warnings,
+      ...(ruleProblem ? { problem: ruleProblem } : {}),
     };
   }
 

@@ -119,7 +119,7 @@ describe('the action', () => {
     expect(run.errors).toEqual([]);
     expect(run.outputs.result).toBe('ready');
     expect(clustersOf(run)).toEqual({
-      'eu-west': expect.objectContaining({ stopped: true, ready: false, pending: ['shop/Deployment/slow'] }),
+      'eu-west': expect.objectContaining({ stopped: true, ready: false, pending: ['Deployment shop/slow'] }),
       'us-east': expect.objectContaining({ result: 'ready', ready: true }),
     });
     expect(clustersOf(run)['us-east']?.stopped).toBeUndefined();
@@ -166,8 +166,8 @@ describe('the action', () => {
 
     expect(run.outputs.result).toBe('cancelled');
     expect(clustersOf(run)).toEqual({
-      'eu-west': expect.objectContaining({ result: 'cancelled', pending: ['shop/Deployment/slow'] }),
-      'us-east': expect.objectContaining({ result: 'cancelled', pending: ['shop/Deployment/slow'] }),
+      'eu-west': expect.objectContaining({ result: 'cancelled', pending: ['Deployment shop/slow'] }),
+      'us-east': expect.objectContaining({ result: 'cancelled', pending: ['Deployment shop/slow'] }),
     });
     expect(Object.values(clustersOf(run)).some((cluster) => cluster.stopped)).toBe(false); // the job's signal, not fail-fast
   }, 90_000);
@@ -246,8 +246,8 @@ describe('the action', () => {
     expect(run.outputs.result).toBe('failed');
     expect(Date.now() - started).toBeLessThan(100_000); // not the 120 s deadline
     const clusters_ = clustersOf(run);
-    expect(clusters_['us-east']).toMatchObject({ result: 'failed', failed: ['shop/Deployment/api'] });
-    expect(clusters_['eu-west']).toMatchObject({ result: 'cancelled', stopped: true, pending: ['shop/Deployment/slow'] });
+    expect(clusters_['us-east']).toMatchObject({ result: 'failed', failed: ['Deployment shop/api'] });
+    expect(clusters_['eu-west']).toMatchObject({ result: 'cancelled', stopped: true, pending: ['Deployment shop/slow'] });
     expect(resourcesOf(run).map((r) => `${r.cluster} ${r.name} ${r.status}`)).toEqual(
       expect.arrayContaining(['eu-west api Current', 'eu-west slow InProgress', 'us-east api Failed']),
     );
@@ -365,7 +365,7 @@ describe('the command', () => {
     expect(run.exitCode).toBe(0);
     const document = JSON.parse(run.stdout) as { result: string; resources: ResourceOutput[]; clusters: Record<string, ClusterOutput> };
     expect(document.result).toBe('ready');
-    expect(document.clusters['eu-west']).toMatchObject({ stopped: true, pending: ['shop/Deployment/slow'] });
+    expect(document.clusters['eu-west']).toMatchObject({ stopped: true, pending: ['Deployment shop/slow'] });
     expect(document.resources.map((r) => `${r.cluster} ${r.name} ${r.status} ${r.message}`)).toEqual([
       'eu-west slow InProgress Available: 0/2',
       'us-east failover-cli Current Deployment is available. Replicas: 2',

@@ -1,5 +1,5 @@
 /**
- * The kit of the hostile-conditions suites (hostile-*.e2e.test.ts, issues 12 and 24): one API server stand-in
+ * The kit of the hostile-conditions suites (hostile-*.e2e.test.ts, issues 12, 24 and 34; hostile answers: intercept.ts): one API server stand-in
  * per test file, a scratch directory, and the helpers that bend a kubeconfig or write an exec plugin. The
  * suites are split by theme so jest runs them side by side; each file calls `hostileKit()` once.
  *

@@ -93,8 +93,8 @@ describe('the report of several clusters', () => {
     expect(outputs.failed).toBe('[eu-west] shop/Deployment/api');
     expect(JSON.parse(outputs.clusters)).toEqual({
       ap: { result: 'ready', server: 'https://ap.example.com:6443', context: 'ap-ctx', ready: true, failed: [], pending: [], duration: 3 },
-      'us-east': expect.objectContaining({ result: 'cancelled', stopped: true, ready: false, pending: ['shop/Deployment/api'] }),
-      'eu-west': expect.objectContaining({ result: 'failed', failed: ['shop/Deployment/api'], pending: ['shop/Deployment/api'] }),
+      'us-east': expect.objectContaining({ result: 'cancelled', stopped: true, ready: false, pending: ['Deployment shop/api'] }),
+      'eu-west': expect.objectContaining({ result: 'failed', failed: ['Deployment shop/api'], pending: ['Deployment shop/api'] }),
       sa: expect.objectContaining({ result: 'error', server: 'https://sa.example.com:6443', error: rejected.message }),
     });
     expect(outputs.result).toBe('error');

@@ -304,6 +304,67 @@ current-context: local
     await expect(client.get('/api/v1/configmaps')).rejects.toMatchObject({ status, message, reason, retryAfterMs: 3000 });
   });
 
+  it('an error body is read no further than its bound: the request ends with its status, the rest unread', async () => {
+    const { client } = clientFor(kubeconfig);
+    let finished = false;
+    handler = (_req, res) => {
+      res.writeHead(500, { 'Content-Type': 'application/json' });
+      res.on('finish', () => (finished = true));
+      // 300 MB, written as long as the client reads it.
+      let left = 300;
+      const more = () => {
+        while (left > 0 && !res.destroyed) {
+          left--;
+          if (!res.write('x'.repeat(1024 * 1024))) return void res.once('drain', more);
+        }
+        res.end();
+      };
+      more();
+    };
+    await expect(client.get('/api/v1/configmaps')).rejects.toMatchObject({ status: 500, message: '500 Internal Server Error' });
+    expect(finished).toBe(false);
+  });
+
+  it('a gzip bomb: a LIST whose compressed item holds a huge number is refused, naming the bound', async () => {
+    const { client } = clientFor(kubeconfig);
+    const bomb = gzipSync(`{"kind":"ConfigMapList","items":[{"n":${'9'.repeat(20 * 1024 * 1024)}}]}`);
+    handler = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
+      res.end(bomb);
+    };
+    await expect(listItems(client, '/api/v1/configmaps', () => {})).rejects.toMatchObject({
+      status: 200,
+      reason: 'BadResponse',
+      message: "the API server's answer to /api/v1/configmaps was refused: it holds a value of more than 1024 characters outside strings",
+    });
+  });
+
+  it('a GET kept whole is bounded too (a gzip bomb of whitespace in discovery)', async () => {
+    const { client } = clientFor(kubeconfig);
+    const bomb = gzipSync(`{"kind":"APIGroupList",${' '.repeat(80 * 1024 * 1024)}"groups":[]}`);
+    handler = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
+      res.end(bomb);
+    };
+    await expect(client.get('/apis')).rejects.toMatchObject({
+      reason: 'BadResponse',
+      message: expect.stringMatching(/^the API server's answer to \/apis was refused: it holds more than \d+ characters$/),
+    });
+  });
+
+  it('a watch event holding a huge number ends the watch as an error, after the events before it', async () => {
+    const { client } = clientFor(kubeconfig);
+    handler = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write('{"type":"ADDED","object":{"name":"a"}}\n');
+      res.write(`{"type":"ADDED","object":{"n":${'9'.repeat(200 * 1024)}`);
+    };
+    const w = record(client, '/api/v1/configmaps');
+    await until(() => w.ends.length > 0, 'the end of the watch');
+    expect(w.events).toEqual([{ type: 'ADDED', object: { name: 'a' } }]);
+    expect(w.ends[0]).toMatchObject({ reason: 'BadResponse', message: expect.stringContaining('a value of more than 1024 characters outside strings') });
+  });
+
   it('a GET on a kept-alive connection the server has just dropped is retried once on a new one', async () => {
     const { client } = clientFor(kubeconfig);
     const sockets: unknown[] = [];

@@ -9,6 +9,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { StringDecoder } from 'node:string_decoder';
+import { JsonTooLarge, type ScannerBounds } from '../../src/kube/json-scanner.js';
 import { readerFor, type Mode } from './json-reader.js';
 
 /** mulberry32: a tiny seeded generator, so that a failing case can be replayed from its seed. */
@@ -204,12 +205,24 @@ function capStrings(text: string, cap: number): string {
   return out;
 }
 
+/** The values outside strings (numbers, literals) as written in `text`. */
+function tokensOutsideStrings(text: string): string[] {
+  const withoutStrings = text.replace(/"(?:[^"\\]|\\.)*"/g, ' ');
+  return withoutStrings.split(/[\s,{}[\]:]+/).filter((t) => t !== '');
+}
+
 // ---- Reading ----
 
 /** What the reader hands over when `bytes` arrive cut at `cuts`, decoded as the client decodes a body. */
-function read(mode: Mode, bytes: Buffer, cuts: number[], cap?: number): { values: unknown[]; rest: string } {
+function read(
+  mode: Mode,
+  bytes: Buffer,
+  cuts: number[],
+  cap?: number,
+  bounds: Omit<ScannerBounds, 'maxStringChars'> = {},
+): { values: unknown[]; rest: string } {
   const values: unknown[] = [];
-  const stream = readerFor(mode, (text) => values.push(parseOrSay(text)), cap);
+  const stream = readerFor(mode, (text) => values.push(parseOrSay(text)), cap, bounds);
   const decoder = new StringDecoder('utf8');
   let from = 0;
   for (const to of [...cuts, bytes.length]) {
@@ -307,6 +320,47 @@ describe('JsonItems and JsonLines against JSON.parse, cut anywhere', () => {
       for (const cuts of cutsOf(r, bytes, 12)) {
         const got = JSON.stringify(read(mode, bytes, cuts, cap));
         if (got !== whole) expect({ seed, mode, cap, cuts, broken, got }).toEqual({ seed, mode, cap, cuts, broken, got: whole });
+      }
+    }
+  });
+
+  it.each(SEEDS)('bounds of values outside strings and of each item: refused or not whatever the chunking, and never when within them (seed %i)', (seed) => {
+    const r = seeded(seed);
+    for (const mode of ['items', 'lines'] as const) {
+      const text = mode === 'items' ? writeList(r) : writeWatch(r).text;
+      const cap = 5 + r.int(20);
+      // Small bounds, so that some documents pass them and some do not; a watch line under the cap is not scanned.
+      const bounds = { maxTokenChars: 4 + r.int(12), maxValueChars: 10 + r.int(300) };
+      const bytes = Buffer.from(text);
+      const outcome = (cuts: number[]) => {
+        let refused = false;
+        const values: unknown[] = [];
+        const stream = readerFor(mode, (t) => values.push(parseOrSay(t)), cap, bounds);
+        const decoder = new StringDecoder('utf8');
+        let from = 0;
+        try {
+          for (const to of [...cuts, bytes.length]) {
+            stream.push(decoder.write(bytes.subarray(from, to)));
+            from = to;
+          }
+          stream.end();
+        } catch (error) {
+          if (!(error instanceof JsonTooLarge)) throw error;
+          refused = true;
+        }
+        return JSON.stringify({ refused, values });
+      };
+      const whole = outcome([]);
+      const { refused } = JSON.parse(whole) as { refused: boolean };
+      // A value outside strings longer than its bound is always refused (a watch line is scanned when it is
+      // longer than the string cap); one whose every value and item is within the bounds never is.
+      const longestToken = Math.max(0, ...tokensOutsideStrings(text).map((t) => t.length));
+      const scanned = mode === 'items' || text.split('\n').some((line) => line.length > cap);
+      if (scanned && longestToken > bounds.maxTokenChars) expect({ seed, mode, text, refused }).toMatchObject({ refused: true });
+      if (longestToken <= bounds.maxTokenChars && text.length <= bounds.maxValueChars) expect({ seed, mode, text, refused }).toMatchObject({ refused: false });
+      for (const cuts of cutsOf(r, bytes, 12)) {
+        const got = outcome(cuts);
+        if (got !== whole) expect({ seed, mode, bounds, cuts, text, got }).toEqual({ seed, mode, bounds, cuts, text, got: whole });
       }
     }
   });

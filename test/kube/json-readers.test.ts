@@ -1,6 +1,7 @@
 /** The JSON readers by example: watch lines (json-lines.ts) and LIST items (json-items.ts), each chunking spelled
  *  out. Their property test, every chunking of generated documents, is json-readers.property.test.ts. */
 import { describe, expect, it } from '@jest/globals';
+import { JsonTooLarge } from '../../src/kube/json-scanner.js';
 import { readerFor, type Mode } from './json-reader.js';
 
 /** Everything a JSON reader hands over, for these chunks. */
@@ -107,5 +108,44 @@ describe('JsonItems: a LIST page, item by item', () => {
   it('cuts an outsized string in an item', () => {
     const { values } = split('items', chunked(JSON.stringify({ items: [{ metadata: { annotations: { big: 'y'.repeat(1000) } } }] }), 64), 20);
     expect(values).toEqual([{ metadata: { annotations: { big: `${'y'.repeat(20)}…` } } }]);
+  });
+});
+
+describe('the bounds of what cannot be cut: a value outside strings, one item or event, a page', () => {
+  const bounded = (mode: Mode, chunks: string[], bounds: { maxTokenChars?: number; maxValueChars?: number }) => {
+    const values: unknown[] = [];
+    // A watch line shorter than the string cap is handed over whole (it is bounded by that cap): 30 makes these scanned.
+    const stream = readerFor(mode, (text) => values.push(JSON.parse(text)), 30, bounds);
+    for (const chunk of chunks) stream.push(chunk);
+    return { values, rest: stream.end() };
+  };
+
+  it.each(['items', 'lines'] as const)('%s: a number longer than the bound is refused, wherever the chunks fall', (mode) => {
+    const text = mode === 'items' ? `{"items":[{"a":1},{"n":${'9'.repeat(50)}}]}` : `{"type":"ADDED","object":{"n":${'9'.repeat(50)}}}\n`;
+    for (const size of [1, 7, 1000]) {
+      expect(() => bounded(mode, chunked(text, size), { maxTokenChars: 20 })).toThrow(new JsonTooLarge('a value of more than 20 characters outside strings'));
+    }
+    // At the bound, and with whitespace and commas between short values, it is read.
+    expect(bounded(mode, [text.replace('9'.repeat(50), '9'.repeat(20))], { maxTokenChars: 20 }).values).toHaveLength(mode === 'items' ? 2 : 1);
+    expect(bounded('items', [`{"items":[[${'1, '.repeat(100)}true ,\n null]]}`], { maxTokenChars: 4 }).values).toHaveLength(1);
+  });
+
+  it.each(['items', 'lines'] as const)('%s: an item or event larger than the bound is refused, its strings cut or not', (mode) => {
+    const many = JSON.stringify({ list: Array.from({ length: 200 }, (_, i) => i) });
+    const text = mode === 'items' ? `{"items":[{"a":1},${many}]}` : `{"type":"ADDED","object":{"a":1}}\n{"type":"ADDED","object":${many}}\n`;
+    for (const size of [3, 64, 100_000]) {
+      const values: unknown[] = [];
+      const stream = readerFor(mode, (t) => values.push(JSON.parse(t)), 100, { maxValueChars: 500 });
+      expect(() => chunked(text, size).forEach((chunk) => stream.push(chunk))).toThrow(new JsonTooLarge('a value of more than 500 characters'));
+      // What came before it was handed over.
+      expect(values).toHaveLength(1);
+    }
+  });
+
+  it("the page's own fields are bounded too, and the whitespace between items is not kept", () => {
+    expect(() => bounded('items', [`{"extra":[${'1,'.repeat(400)}1],"items":[]}`], { maxValueChars: 500 })).toThrow(JsonTooLarge);
+    const { values, rest } = bounded('items', [`{"items":[{"a":1}${' '.repeat(5000)},{"b":2}]}`], { maxValueChars: 500 });
+    expect(values).toEqual([{ a: 1 }, { b: 2 }]);
+    expect(JSON.parse(rest)).toEqual({ items: [] });
   });
 });

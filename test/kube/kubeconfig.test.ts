@@ -5,7 +5,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
+import { execFileSync } from 'node:child_process';
 import { connect } from '../../src/kube/index.js';
+import { KubeconfigCache } from '../../src/kube/kubeconfig.js';
 import { InputError } from '../../src/settings.js';
 import type { KubeconfigSources } from '../../src/kube/index.js';
 import { startCluster } from '../cluster/index.js';
@@ -331,6 +333,67 @@ describe('unusable kubeconfigs', () => {
     const unreadable = path.join(dir, 'a-directory');
     fs.mkdirSync(unreadable, { recursive: true });
     const error = await loadError({ kubeconfig: '', context: '' }, noSources({ env: { KUBECONFIG: unreadable } }));
-    expect(error.message).toMatch(/cannot read kubeconfig file .*a-directory \(EISDIR\)/);
+    expect(error.message).toMatch(/cannot read kubeconfig file .*a-directory \(not a regular file\)/);
+  });
+
+  // A FIFO nobody writes to blocked the whole process in a synchronous read until it was killed.
+  it.each([
+    ['$KUBECONFIG', (fifo: string) => ({ settings: { kubeconfig: '', context: '' }, sources: noSources({ env: { KUBECONFIG: fifo } }) })],
+    [
+      'a tokenFile',
+      (fifo: string) => ({
+        settings: { kubeconfig: stringify({ ...base(), users: [{ name: 'u', user: { tokenFile: fifo } }] }), context: '' },
+        sources: noSources(),
+      }),
+    ],
+  ])('refuses a FIFO as %s at once, naming it, instead of waiting for a writer', async (_name, setUp) => {
+    const fifo = path.join(dir, `fifo-${Math.random().toString(36).slice(2)}`);
+    execFileSync('mkfifo', [fifo]);
+    const { settings, sources } = setUp(fifo);
+    const error = await loadError(settings, sources);
+    expect(error.input).toBe('kubeconfig');
+    expect(error.message).toContain(`${fifo} (not a regular file)`);
+  });
+});
+
+describe('YAML that expands without bound', () => {
+  it('a kubeconfig of aliases of aliases is refused naming the input, not thrown as it is', async () => {
+    const bomb = [
+      'a: &a [x, x, x, x, x, x, x, x, x, x]',
+      ...Array.from(
+        { length: 8 },
+        (_, i) =>
+          `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10)
+            .fill(`*${String.fromCharCode(97 + i)}`)
+            .join(', ')}]`,
+      ),
+    ].join('\n');
+    const error = await loadError({ kubeconfig: bomb, context: '' });
+    expect(error.input).toBe('kubeconfig');
+    expect(error.message).toMatch(/^the kubeconfig input cannot be read as YAML \(Excessive alias count/);
+  });
+});
+
+describe('one read and one parse per kubeconfig, however many contexts are connected', () => {
+  it('a second connection through the same file uses what the run parsed first', async () => {
+    const file = write('two-contexts.yaml', cluster.kubeconfig());
+    const config = fs.readFileSync(file, 'utf8');
+    const sources = noSources({ env: { KUBECONFIG: file }, cache: new KubeconfigCache() });
+    const { c } = await connectAndDiscover({ kubeconfig: '', context: '' }, sources);
+    // The file changes after the first connection: the run keeps what it read (a fleet's clusters read one
+    // kubeconfig, as one `kubectl` invocation would).
+    fs.writeFileSync(file, 'not: [a kubeconfig');
+    const again = await connectAndDiscover({ kubeconfig: '', context: '' }, sources);
+    expect(again.c.server).toBe(c.server);
+    // Without the run's cache it is read again.
+    expect((await loadError({ kubeconfig: '', context: '' }, noSources({ env: { KUBECONFIG: file } }))).message).toMatch(/is not valid YAML/);
+    fs.writeFileSync(file, config);
+  });
+
+  it('an error is kept too: a bad file is one error, the same for every cluster that reads it', async () => {
+    const file = write('bad.yaml', 'not: [a kubeconfig');
+    const sources = noSources({ env: { KUBECONFIG: file }, cache: new KubeconfigCache() });
+    const first = await loadError({ kubeconfig: '', context: 'a' }, sources);
+    expect(await loadError({ kubeconfig: '', context: 'b' }, sources)).toBe(first);
   });
 });

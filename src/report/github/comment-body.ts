@@ -7,6 +7,7 @@
  * headline, the counts of each cluster, then one section per cluster, the worst first, each as the comment
  * of a one-cluster wait within its share of the length limit.
  */
+import { shownText } from '../shown-text.js';
 import type { ClusterRun, RunResult, TargetReport } from '../../result.js';
 import { describeInputProblem, type WaitFor } from '../../settings.js';
 import { cell, code, details, escapeHtml, escapeMarkdown, table } from '../markdown.js';
@@ -160,8 +161,9 @@ function cautionBlock(error: NonNullable<RunResult['error']>): string {
  * last resort a hard cut; a shortened comment says so and points at the job summary.
  */
 export function renderPrComment(input: CommentInput, limits: CommentLimits = COMMENT_LIMITS): string {
-  if (input.result.clusters) return renderClustersComment(input, input.result.clusters, limits);
-  return fitted(input, limits).body;
+  // What the cluster wrote is shown as text, never acted on (shown-text.ts): stripping only shortens it.
+  if (input.result.clusters) return shownText(renderClustersComment(input, input.result.clusters, limits));
+  return shownText(fitted(input, limits).body);
 }
 
 /** `render` within `limits.maxChars`, and whether it had to be shortened. */

@@ -3,6 +3,7 @@
  * the wait starts, `success` / `failure` / `error` when it ends. A job with `environment:` already has a
  * Deployment that GitHub made and will finish itself; then kubewait makes none (see `findJobDeployment`).
  */
+import { shownText } from '../shown-text.js';
 import type { Result, RunResult } from '../../result.js';
 import type { WaitFor } from '../../settings.js';
 import { publicResult } from '../outputs.js';
@@ -53,7 +54,7 @@ export async function findJobDeployment(client: GitHubClient, run: GitHubRunCont
 }
 
 function description(text: string): string {
-  return truncate(text.replace(/\s+/g, ' ').trim(), MAX_DESCRIPTION_CHARS);
+  return truncate(shownText(text).replace(/\s+/g, ' ').trim(), MAX_DESCRIPTION_CHARS);
 }
 
 async function postStatus(

@@ -57,9 +57,11 @@ export interface GitHubReportResult extends GitHubReportMessages {
   deploymentId?: number;
 }
 
-/** Reporting's time after a cancellation: the runner sends SIGINT, then SIGTERM 7.5 s later, then kills the
- *  process; the outputs and the job summary are written before, and the step ends in time. */
-const CANCELLED_BUDGET_MS = 5_000;
+/** Reporting's time once the verdict is known (the outputs and the job summary are written before): a GitHub
+ *  API that answers slowly or never must not hold the step's end, and so its result, for long (it held a
+ *  Deployment Available from the start for 34 s). After a cancellation it is also what fits between the
+ *  runner's SIGINT and its SIGTERM 7.5 s later. A healthy API answers both reports in a second or two. */
+const REPORTING_GRACE_MS = 5_000;
 
 function wanted(settings: ReporterSettings): { comment: boolean; deployment: boolean } {
   return { comment: settings.prComment !== 'off', deployment: settings.deploymentEnvironment !== '' };
@@ -137,11 +139,10 @@ export async function finishGitHubReports(
   const out: GitHubReportResult = { warnings: [], notices: [] };
   const want = wanted(options.settings);
   if (!want.comment && !want.deployment) return out;
-  if (result.cancelled) {
-    // A cancelled job is killed a few seconds after its first signal: report quickly or not at all.
-    const budgetMs = Math.min(options.client?.budgetMs ?? CLIENT_DEFAULTS.budgetMs, CANCELLED_BUDGET_MS);
-    options = { ...options, client: { ...options.client, budgetMs } };
-  }
+  // The verdict is known: report quickly or not at all (and a cancelled job is killed a few seconds after its
+  // first signal).
+  const budgetMs = Math.min(options.client?.budgetMs ?? CLIENT_DEFAULTS.budgetMs, REPORTING_GRACE_MS);
+  options = { ...options, client: { ...options.client, budgetMs } };
 
   if (want.deployment) {
     let deployment = options.deployment;
@@ -218,8 +219,8 @@ function logMessages(messages: GitHubReportMessages, log: GitHubReportLog): void
 /**
  * Call when the wait starts: starts the Deployment (when one is configured) beside the wait and returns at
  * once. A GitHub API that answers slowly or never must not delay the wait, nor the verdict: `finish` waits for
- * this start, and once `cancelled` is aborted (the job was cancelled, before or during reporting), for at most
- * CANCELLED_BUDGET_MS more. Never rejects.
+ * this start and its own reports for at most REPORTING_GRACE_MS, then abandons them with one warning.
+ * `cancelled` (the job's cancellation) only words that warning. Never rejects.
  */
 export function startGitHubReports(settings: GitHubReportSettings, log: GitHubReportLog, cancelled?: AbortSignal): GitHubReports {
   const options = shellOptions(settings, log);
@@ -232,30 +233,24 @@ export function startGitHubReports(settings: GitHubReportSettings, log: GitHubRe
         logMessages(started, log);
         logMessages(await finishGitHubReports(result, { ...options, deployment: started }), log);
       })();
-      if (!(await withinCancellationGrace(reporting, cancelled))) {
+      if (!(await withinGrace(reporting))) {
+        const of = result.cancelled || cancelled?.aborted ? 'the cancellation' : 'the verdict';
         log.warning(
-          `kubewait: reporting to GitHub did not finish within ${CANCELLED_BUDGET_MS / 1000}s of the cancellation and was abandoned. The wait's result is not affected.`,
+          `kubewait: reporting to GitHub did not finish within ${REPORTING_GRACE_MS / 1000}s of ${of} and was abandoned. The wait's result is not affected.`,
         );
       }
     },
   };
 }
 
-/** Resolves true once `work` is done, or false when `cancelled` has been aborted for CANCELLED_BUDGET_MS first. */
-async function withinCancellationGrace(work: Promise<void>, cancelled: AbortSignal | undefined): Promise<boolean> {
-  if (!cancelled) return (await work, true);
+/** Resolves true once `work` is done, or false when REPORTING_GRACE_MS passed first. */
+async function withinGrace(work: Promise<void>): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let startGrace: (() => void) | undefined;
-  const graceOver = new Promise<false>((resolve) => {
-    startGrace = () => (timer = setTimeout(() => resolve(false), CANCELLED_BUDGET_MS));
-  });
-  if (cancelled.aborted) startGrace!();
-  else cancelled.addEventListener('abort', startGrace!, { once: true });
+  const graceOver = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), REPORTING_GRACE_MS)));
   try {
     return await Promise.race([work.then(() => true as const), graceOver]);
   } finally {
     clearTimeout(timer);
-    cancelled.removeEventListener('abort', startGrace!);
   }
 }
 

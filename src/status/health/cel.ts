@@ -157,12 +157,14 @@ function useRe2(node: unknown, seen = new Set<unknown>()): void {
   useRe2(args, seen);
 }
 
-export type CelValueResult = { ok: true; value: unknown } | { ok: false; error: string; missingField?: string };
+export type CelValueResult = { ok: true; value: unknown } | { ok: false; error: string; missingField?: string; overBudget?: true };
 
-/** Why an evaluation produced no boolean. `missingField` is set when a field or variable is absent. */
+/** Why an evaluation produced no boolean. `missingField` is set when a field or variable is absent;
+ *  `overBudget` when it spent its cost budget (the same object will spend it again). */
 export interface CelEvalError {
   error: string;
   missingField?: string;
+  overBudget?: true;
 }
 
 /** An object's top-level fields converted to CEL values once (`celInput`), then shared by its rule's expressions. */
@@ -225,10 +227,10 @@ function program(text: string, run: (ctx: Record<string, unknown>) => unknown, c
     try {
       const result = run(fields);
       // Over budget is over budget, whatever a macro or `||` made of the error on the way out.
-      if (spending.spent > costLimit) return { ok: false, error: overBudgetMessage(costLimit) };
+      if (spending.spent > costLimit) return { ok: false, error: overBudgetMessage(costLimit), overBudget: true };
       return { ok: true, value: result };
     } catch (error) {
-      if (spending.spent > costLimit) return { ok: false, error: overBudgetMessage(costLimit) };
+      if (spending.spent > costLimit) return { ok: false, error: overBudgetMessage(costLimit), overBudget: true };
       const missing = missingFieldOf(text, error);
       return { ok: false, error: summaryOf(error), ...(missing === undefined ? {} : { missingField: missing }) };
     } finally {
@@ -240,7 +242,10 @@ function program(text: string, run: (ctx: Record<string, unknown>) => unknown, c
     value,
     evaluate(fields) {
       const result = value(fields);
-      if (!result.ok) return result.missingField === undefined ? { error: result.error } : { error: result.error, missingField: result.missingField };
+      if (!result.ok) {
+        if (result.overBudget) return { error: result.error, overBudget: true };
+        return result.missingField === undefined ? { error: result.error } : { error: result.error, missingField: result.missingField };
+      }
       if (typeof result.value !== 'boolean') return { error: `expression returned ${celTypeName(result.value)}, not bool` };
       return result.value;
     },

@@ -14,7 +14,8 @@ import { isInt64, isPlainObject } from '../go-format.js';
 import { current, failed, inProgress } from '../results.js';
 import type { StatusResult } from '../types.js';
 import { celInput, type CelEvalError, type CelProgram } from './cel.js';
-import { EXPRESSION_FIELDS, type ExpressionField, type HealthResult, type HealthRule } from './types.js';
+import { HEALTH_CHECKS_INPUT } from './parse.js';
+import { EXPRESSION_FIELDS, type ExpressionField, type HealthResult, type HealthRule, type HealthRuleProblem } from './types.js';
 
 /** The controller has not written a status yet: expected for a new object, so no warning. */
 export const WAITING_FOR_CONTROLLER = 'waiting for its controller to report status';
@@ -44,7 +45,13 @@ export function evaluateHealth(rule: HealthRule, obj: Record<string, unknown>): 
     if (!program) continue;
     const result = program.evaluate(input);
     if (result === true) return judged(verdict(field, rule, obj));
-    if (result !== false) return judged(...evaluationError(field, rule, obj, result));
+    if (result === false) continue;
+    if (result.overBudget)
+      return {
+        ...judged(inProgress('HealthCheckError', `cannot evaluate the ${field} expression of ${rule.id}: ${result.error}`)),
+        ruleProblem: overBudgetProblem(field, rule, obj, result),
+      };
+    return judged(...evaluationError(field, rule, obj, result));
   }
   return judged(inProgress('HealthCheckPending', ownMessage(obj) ?? `no health expression of ${rule.id} is true yet (current: ${rule.current.text})`));
 }
@@ -60,6 +67,22 @@ function verdict(field: ExpressionField, rule: HealthRule, obj: Record<string, u
     case 'inProgress':
       return inProgress('HealthCheckInProgress', ownMessage(obj) ?? progressMessage(obj) ?? matched);
   }
+}
+
+/** A rule whose expression spends its cost budget on this object can never judge it: the rule's problem, named. */
+function overBudgetProblem(field: ExpressionField, rule: HealthRule, obj: Record<string, unknown>, error: CelEvalError): HealthRuleProblem {
+  const metadata = isPlainObject(obj.metadata) ? obj.metadata : {};
+  const kind = typeof obj.kind === 'string' ? obj.kind : 'object';
+  const name = [metadata.namespace, metadata.name].filter((part) => typeof part === 'string' && part !== '').join('/');
+  const where = rule.file ? ` (${rule.file}${rule.line ? `:${rule.line}` : ''})` : '';
+  return {
+    input: HEALTH_CHECKS_INPUT,
+    message:
+      `Health rule ${rule.id}${where} cannot judge ${kind} ${name}: ${error.error} (its ${field} expression: ${rule[field]?.text ?? ''}). ` +
+      'Read the one field or condition that decides, like current: status.conditions.exists(c, c.type == "Ready" && c.status == "True")',
+    ...(rule.file === undefined ? {} : { file: rule.file }),
+    ...(rule.line === undefined ? {} : { line: rule.line }),
+  };
 }
 
 function evaluationError(field: ExpressionField, rule: HealthRule, obj: Record<string, unknown>, error: CelEvalError): [StatusResult, string?] {

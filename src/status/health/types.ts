@@ -41,6 +41,12 @@ export interface HealthResult extends StatusResult {
    * the object stays InProgress and the engine should warn once per target and rule with this text.
    */
   evaluationWarning?: string;
+  /**
+   * Set when the rule can never judge this object (an expression over its cost budget: the same object
+   * spends it again every time): the wait must not sit it out until the deadline, but end at once with this
+   * problem of the rule, named.
+   */
+  ruleProblem?: HealthRuleProblem;
 }
 
 export interface ResolvedRules {

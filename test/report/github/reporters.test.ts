@@ -71,7 +71,8 @@ function runContext(overrides: Partial<GitHubRunContext> = {}): GitHubRunContext
  * that comes later than it fails the test, so it is the default 10 s, which no loaded machine reaches.
  * The tests of a request that hangs need it to fire: theirs is 2 s, still hundreds of times what an answer takes.
  */
-const HANG_TIMEOUT_MS = 2000;
+// Three attempts fit the 5 s reporting grace after the verdict (src/report/github/index.ts).
+const HANG_TIMEOUT_MS = 1000;
 
 function options(
   run: GitHubRunContext,
@@ -260,8 +261,8 @@ describe('reporting failures never change the verdict', () => {
 
   it.each([
     ['a listing (idempotent) that hangs once is retried and succeeds', ROUTES.listComments, 1, 2, 1, undefined],
-    ['a create that hangs is not retried (it may have been applied) and is one warning', ROUTES.createComment, 1, 1, 0, /no answer within 2s \(1 attempt\)/],
-    ['a listing that always hangs gives up after 3 attempts', ROUTES.listComments, Infinity, 3, 0, /no answer within 2s \(3 attempts\)/],
+    ['a create that hangs is not retried (it may have been applied) and is one warning', ROUTES.createComment, 1, 1, 0, /no answer within 1s \(1 attempt\)/],
+    ['a listing that always hangs gives up after 3 attempts', ROUTES.listComments, Infinity, 3, 0, /no answer within 1s \(3 attempts\)/],
   ])('honours the request timeout: %s', async (_name, route, times, attempts, comments, warning) => {
     const pr = newPull();
     gh.failRoute(route, { kind: 'hang' }, times);
