@@ -3,6 +3,7 @@
  */
 import type { ClusterRun, Result, RunResult, TargetReport } from '../result.js';
 import { boundedJsonArray, boundedLines, MAX_OUTPUT_BYTES } from './bounded.js';
+import { targetCause } from './cause.js';
 import { displayServer, outputRef, roundSeconds } from './text.js';
 
 /** One element of the `resources` output (field order is the documented order). */
@@ -15,6 +16,9 @@ export interface ResourceOutput {
   name: string;
   status: TargetReport['status'];
   message: string;
+  /** Why it is not at the desired status, in one word a workflow can branch on (`QuotaExceeded`,
+   *  `ImagePull`, …; cause.ts); empty when it is. */
+  cause: string;
   seconds: number;
   /** What judged it: `kstatus`, `builtin:<name>`, `health-checks[<i>]` or `gitops:<name>` (Flux and Argo CD kinds). */
   rule: string;
@@ -64,6 +68,7 @@ export function resourceOutput(target: TargetReport): ResourceOutput {
     name: target.name,
     status: target.status,
     message: target.message,
+    cause: targetCause(target),
     seconds: roundSeconds(target.seconds),
     rule: target.rule,
   };
