@@ -28,6 +28,7 @@ export const INPUT_NAMES = [
   'builtin-health-checks',
   'status-grace',
   'stable-for',
+  'failure-grace',
   'paused',
   'pr-comment',
   'deployment-environment',
@@ -56,6 +57,7 @@ export const INPUT_DEFAULTS = {
   'builtin-health-checks': 'true',
   'status-grace': '30s',
   'stable-for': '0s',
+  'failure-grace': '0s',
   paused: 'wait',
   'pr-comment': 'off',
 } as const satisfies Partial<Record<InputName, string>>;

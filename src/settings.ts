@@ -120,6 +120,8 @@ export interface Settings {
   statusGraceMs: number;
   /** `stable-for`; 0 means success as soon as every target is at the desired status. */
   stableForMs: number;
+  /** `failure-grace`: how long a rule's Failed verdict must hold before it counts; 0: at once. */
+  failureGraceMs: number;
   /** `paused`: `wait` keeps waiting for a paused rollout to continue; `ready` counts it ready where it paused. */
   paused: PausedPolicy;
   /** A Helm release name (docs/helm-release.md); empty when not set. Its namespace is `namespace`'s. */

@@ -38,6 +38,8 @@ export interface GroupContext {
   healthRules?: HealthRules;
   /** `status-grace` in ms (0: off). */
   statusGraceMs: number;
+  /** `failure-grace` in ms (0: off). */
+  failureGraceMs?: number;
   /** `paused`: what a paused Rollout or Deployment is for the `ready` goal (default `wait`). */
   paused?: PausedPolicy;
   /** The `revision` input: Flux and Argo CD targets must have applied it. */
@@ -66,6 +68,8 @@ interface Tracked {
   raw?: unknown;
   /** When this object (this uid) was first seen, for `status-grace`. */
   firstSeenMs: number;
+  /** Since when its rule has said Failed, for `failure-grace`. */
+  failingSinceMs?: number;
 }
 
 /** One reported target bound to at most one object name. */
@@ -142,8 +146,8 @@ export class GroupState {
     private readonly ctx: GroupContext,
   ) {
     this.workload = runsPods(type);
-    const { waitFor, jobCompletion, statusGraceMs, healthRules, paused, revision } = ctx;
-    this.judge = new Judge(type, namespace, { waitFor, jobCompletion, statusGraceMs, healthRules, paused, ...(revision ? { revision } : {}) });
+    const { waitFor, jobCompletion, statusGraceMs, failureGraceMs, healthRules, paused, revision } = ctx;
+    this.judge = new Judge(type, namespace, { waitFor, jobCompletion, statusGraceMs, failureGraceMs, healthRules, paused, ...(revision ? { revision } : {}) });
     this.apiVersion = groupVersion(type.group, type.version);
     this.waitingForList = { status: 'Unknown', message: firstListMessage(this.description), done: false };
   }
@@ -370,14 +374,16 @@ export class GroupState {
     const name = object.metadata!.name!;
     const uid = object.metadata?.uid ?? '';
     const known = this.objects.get(name);
-    const firstSeenMs = known && known.uid === uid ? known.firstSeenMs : now.getTime();
-    const verdict = this.judgeNow(object, { now, firstSeenMs });
+    const sameObject = known !== undefined && known.uid === uid;
+    const firstSeenMs = sameObject ? known.firstSeenMs : now.getTime();
+    const verdict = this.judgeNow(object, { now, firstSeenMs, ...(sameObject && known.failingSinceMs !== undefined ? { failingSinceMs: known.failingSinceMs } : {}) });
     for (const warning of verdict.warnings) this.warn(warning);
     const { recheckAtMs } = verdict;
     // An unchanged verdict keeps the one kept already; a changed one, its strings shared (kept.ts).
     const evaluation = keptEvaluation(verdict.evaluation, known?.evaluation);
     const reported = verdict.reported === verdict.evaluation ? evaluation : keptEvaluation(verdict.reported, known?.reported);
     const tracked: Tracked = { uid, resourceVersion: object.metadata?.resourceVersion, evaluation, reported, firstSeenMs };
+    if (verdict.failingSinceMs !== undefined) tracked.failingSinceMs = verdict.failingSinceMs;
     // An opted-out workload is not diagnosed: nothing waits for it, so its pods are not worth a LIST.
     if ((verdict.diagnose || this.ctx.watchPodsWhenDone) && ownsPods(verdict.pods)) tracked.pods = verdict.pods;
     if (verdict.diagnose) this.ctx.workloadPending(this.namespace);

@@ -13,6 +13,7 @@
  *    Deployment as the `paused` input says (paused.ts);
  * 2. `status-grace`: a custom resource with no rule and no status yet waits for its controller when its CRD
  *    declares a status subresource (health/grace.ts);
+ * 2b. `failure-grace`: a rule's Failed holds that long before it counts (failure-grace.ts);
  * 3. the `kubewait.io/wait: "false"` opt-out: judged as above, reported done (opt-out.ts);
  * 4. time: when to judge again (the end of the grace, an unschedulable Pod's 15 s window, workloads.ts);
  * 5. pods: whether a pending workload's pods should be diagnosed, and which pods are its (workloads.ts).
@@ -25,6 +26,7 @@ import type { WaitFor, WantedRevision } from '../settings.js';
 import type { KubeObject } from './fields.js';
 import { gitOpsRuleFor, type GitOpsRule } from './gitops/index.js';
 import { evaluateGoal, type Evaluation } from './goal.js';
+import { withFailureGrace } from './failure-grace.js';
 import { hasNoStatus, statusGrace } from './health/grace.js';
 import { suspendWarning } from './health/suspend.js';
 import type { HealthRule, ResolvedRules } from './health/types.js';
@@ -55,6 +57,8 @@ export interface JudgeOptions {
   paused?: PausedPolicy;
   /** The `revision` input: Flux and Argo CD targets must have applied it. */
   revision?: WantedRevision;
+  /** `failure-grace` in ms (0 or absent: a rule's Failed counts at once; failure-grace.ts). */
+  failureGraceMs?: number;
 }
 
 /** What is known besides the object itself at the moment it is judged. */
@@ -64,6 +68,8 @@ export interface Sighting {
   firstSeenMs: number;
   /** Whether the type's CRD declares a status subresource; undefined while that is not known. */
   statusSubresource?: boolean;
+  /** Since when (epoch ms) its rule has said Failed, as the last verdict said (`failure-grace`). */
+  failingSinceMs?: number;
 }
 
 export interface JudgeWarning {
@@ -89,6 +95,8 @@ export interface Verdict {
   pods?: PodOwnership;
   /** To give now, in this order. */
   warnings: JudgeWarning[];
+  /** Its rule says Failed: since when, to pass in the next sighting (`failure-grace`). */
+  failingSinceMs?: number;
 }
 
 /** A status-grace decision the evaluation must yield to. */
@@ -146,9 +154,15 @@ export class Judge {
     const grace = this.grace(object, judged, sighting);
     if (grace?.warning) warnings.push({ message: grace.warning });
 
-    const evaluation = grace?.evaluation ?? judged;
+    const failure = withFailureGrace(grace?.evaluation ?? judged, {
+      graceMs: this.options.failureGraceMs ?? 0,
+      now: sighting.now,
+      failingSinceMs: sighting.failingSinceMs,
+    });
+    const evaluation = failure.evaluation;
     const optOut = optedOut(object);
-    const recheckAtMs = grace ? grace.recheckAtMs : evaluation.done ? undefined : recheckAt(this.type.kind, object, sighting.now);
+    const recheckAtMs =
+      failure.recheckAtMs ?? (grace ? grace.recheckAtMs : evaluation.done ? undefined : recheckAt(this.type.kind, object, sighting.now));
     return {
       evaluation,
       reported: optOut ? optedOutReport(evaluation) : evaluation,
@@ -157,6 +171,7 @@ export class Judge {
       diagnose: this.runsPods && !evaluation.done && !optOut,
       ...(this.runsPods ? { pods: podOwnership(this.type.kind, object) } : {}),
       warnings,
+      ...(failure.failingSinceMs === undefined ? {} : { failingSinceMs: failure.failingSinceMs }),
     };
   }
 
