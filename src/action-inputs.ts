@@ -29,6 +29,7 @@ export const INPUT_NAMES = [
   'status-grace',
   'stable-for',
   'failure-grace',
+  'endpoints',
   'paused',
   'pr-comment',
   'deployment-environment',
@@ -58,6 +59,7 @@ export const INPUT_DEFAULTS = {
   'status-grace': '30s',
   'stable-for': '0s',
   'failure-grace': '0s',
+  endpoints: 'false',
   paused: 'wait',
   'pr-comment': 'off',
 } as const satisfies Partial<Record<InputName, string>>;

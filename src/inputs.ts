@@ -80,6 +80,7 @@ export function parseSettings(read: InputReader): Settings {
     statusGraceMs: parseWindow('status-grace', value('status-grace'), '30s'),
     stableForMs: parseWindow('stable-for', value('stable-for'), '30s'),
     failureGraceMs: parseWindow('failure-grace', value('failure-grace'), '30s'),
+    endpoints: parseBoolean('endpoints', value('endpoints')),
     paused: parsePaused(value('paused')),
     release,
     releaseMinRevision: parseReleaseMinRevision(value('release-min-revision'), release),

@@ -6,6 +6,7 @@
  */
 import { explainResult } from './engine/explain-result.js';
 import { waitWithGitOps } from './gitops/index.js';
+import { checkServing } from './serving/index.js';
 import { connect, type KubeconfigSources } from './kube/index.js';
 import { SecretMasks } from './kube/masks.js';
 import { bufferedSink, createLiveLog, type LogSink } from './report/live-log.js';
@@ -79,10 +80,21 @@ export async function waitAndReport(settings: Settings, sink: PipelineSink, opti
       // The release's decisions are the live log's too: nothing below the shells writes to stdout itself.
       say: (line) => log.info(line),
     });
+    // Post-ready check stage (issue 31, `endpoints`), added by the `serve` helper: the lead re-homes it among
+    // the pipeline's stages. Once every target is ready, Services need a ready endpoint (src/serving/).
+    const served = settings.endpoints
+      ? await checkServing(cluster.client, waited, {
+          time,
+          signal,
+          deadlineAtMs: time.now() + Math.max(0, settings.timeoutMs - waited.durationSeconds * 1000),
+          pollIntervalMs: settings.pollIntervalMs,
+          warning: (message) => log.warning(message),
+        })
+      : waited;
     cluster.endOfWait();
-    options.waited?.(waited);
+    options.waited?.(served);
     log.flush();
-    const result = await explainResult(cluster.client, waited, settings, {
+    const result = await explainResult(cluster.client, served, settings, {
       mask: (text) => masks.apply(text),
       signal,
       warning: (message) => log.warning(message),

@@ -122,6 +122,8 @@ export interface Settings {
   stableForMs: number;
   /** `failure-grace`: how long a rule's Failed verdict must hold before it counts; 0: at once. */
   failureGraceMs: number;
+  /** `endpoints`: after the wait, Services must have a ready endpoint and Ingresses an address (src/serving/). */
+  endpoints: boolean;
   /** `paused`: `wait` keeps waiting for a paused rollout to continue; `ready` counts it ready where it paused. */
   paused: PausedPolicy;
   /** A Helm release name (docs/helm-release.md); empty when not set. Its namespace is `namespace`'s. */

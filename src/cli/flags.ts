@@ -91,6 +91,7 @@ export const INPUT_FLAGS = {
   'builtin-health-checks': { flag: 'builtin-health-checks', boolean: true, help: 'built-in rules for popular custom resources (false: plain kstatus)' },
   'status-grace': { flag: 'status-grace', value: 'DURATION', help: 'how long a custom resource without status waits for its controller (0s: plain kstatus)' },
   'stable-for': { flag: 'stable-for', value: 'DURATION', help: 'success only after every target stayed ready this long' },
+  endpoints: { flag: 'endpoints', boolean: true, help: 'after the wait, Services need a ready endpoint and Ingresses an address' },
   'failure-grace': { flag: 'failure-grace', value: 'DURATION', help: "how long a health or GitOps rule's Failed must hold before it ends the wait" },
   paused: { flag: 'paused', value: 'WHAT', help: 'a paused Argo Rollout or Deployment: wait (until it continues) or ready (where it paused)' },
   'pr-comment': { flag: 'pr-comment', value: 'WHEN', help: 'the sticky pull-request comment: off, always or on-failure' },

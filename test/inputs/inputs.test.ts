@@ -36,6 +36,7 @@ describe('parseSettings: good inputs', () => {
       statusGraceMs: 30_000,
       stableForMs: 0,
       failureGraceMs: 0,
+      endpoints: false,
       paused: 'wait',
       release: '',
       releaseMinRevision: 0,
