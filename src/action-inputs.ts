@@ -30,6 +30,7 @@ export const INPUT_NAMES = [
   'stable-for',
   'failure-grace',
   'endpoints',
+  'smoke',
   'paused',
   'pr-comment',
   'deployment-environment',

@@ -7,6 +7,8 @@
 import { explainResult } from './engine/explain-result.js';
 import { waitWithGitOps } from './gitops/index.js';
 import { checkServing } from './serving/index.js';
+import { parseSmoke, type SmokeCheck } from './smoke/parse.js';
+import { runSmokeChecks } from './smoke/run.js';
 import { connect, type KubeconfigSources } from './kube/index.js';
 import { SecretMasks } from './kube/masks.js';
 import { bufferedSink, createLiveLog, type LogSink } from './report/live-log.js';
@@ -67,6 +69,25 @@ export async function waitAndReport(settings: Settings, sink: PipelineSink, opti
   const { targets, healthRules } = await loadInputFiles(settings, options.cwd, time);
   const cluster = await connect(settings, masks, options.kubeconfigSources, time);
   const log = bufferedSink(sink.log);
+  const startedAt = time.now();
+  // The `smoke` input's checks (src/smoke/): parsed before the wait, so a bad list is an input error at once.
+  const smokeChecks = parseSmoke(settings.smoke, settings.namespace || cluster.namespace || 'default');
+  const smokeStage = async (checks: SmokeCheck[], waited: RunResult): Promise<RunResult> => {
+    const smoke = await runSmokeChecks(checks, {
+      client: cluster.client,
+      time,
+      signal,
+      deadlineAt: startedAt + settings.timeoutMs,
+      mask: (text) => masks.apply(text),
+    });
+    for (const check of smoke) {
+      const line = `smoke check ${check.name}: ${check.ok ? 'passed' : 'did not pass by the deadline'}: status ${check.status}, ${check.attempts} attempts, ${check.latencyMs} ms`;
+      if (check.ok) log.info(line);
+      else log.warning(check.body ? `${line}; body: ${check.body}` : line);
+    }
+    const durationSeconds = (time.now() - startedAt) / 1000;
+    return { ...waited, smoke, durationSeconds, outcome: smoke.every((c) => c.ok) ? waited.outcome : 'failed' };
+  };
   try {
     await sink.begin?.();
     const waited = await waitWithGitOps(cluster, {
@@ -91,10 +112,13 @@ export async function waitAndReport(settings: Settings, sink: PipelineSink, opti
           warning: (message) => log.warning(message),
         })
       : waited;
+    // Post-ready check stage (issue 31, `smoke`), added by the `serve` helper: once every target is ready (and
+    // serving), the smoke checks run under the same deadline; one that does not pass fails the step.
+    const smoked = smokeChecks.length > 0 && served.outcome === 'ready' ? await smokeStage(smokeChecks, served) : served;
     cluster.endOfWait();
-    options.waited?.(served);
+    options.waited?.(smoked);
     log.flush();
-    const result = await explainResult(cluster.client, served, settings, {
+    const result = await explainResult(cluster.client, smoked, settings, {
       mask: (text) => masks.apply(text),
       signal,
       warning: (message) => log.warning(message),

@@ -124,6 +124,8 @@ export interface Settings {
   failureGraceMs: number;
   /** `endpoints`: after the wait, Services must have a ready endpoint and Ingresses an address (src/serving/). */
   endpoints: boolean;
+  /** `smoke`, as given (a YAML list; parsed by src/smoke/parse.ts before the wait). */
+  smoke: string;
   /** `paused`: `wait` keeps waiting for a paused rollout to continue; `ready` counts it ready where it paused. */
   paused: PausedPolicy;
   /** A Helm release name (docs/helm-release.md); empty when not set. Its namespace is `namespace`'s. */

@@ -39,6 +39,8 @@ export interface Outputs {
   'release-status': string;
   /** With the `clusters` input: `ClusterOutput` by cluster name, as JSON; '' without. */
   clusters: string;
+  /** With `smoke`: each check's `SmokeOutput`, as JSON; '' without. */
+  smoke: string;
 }
 
 /** One cluster's entry of the `clusters` output (and of the command's `-o json`). */
@@ -115,7 +117,21 @@ export function outputsFor(result: RunResult, limits: OutputLimits = {}): Output
     'release-revision': result.release?.revision === undefined ? '' : String(result.release.revision),
     'release-status': result.release?.status ?? '',
     clusters: result.clusters ? JSON.stringify(clustersOutput(result.clusters)) : '',
+    smoke: result.smoke ? JSON.stringify(result.smoke.map(smokeOutput)) : '',
   };
+}
+
+/** One element of the `smoke` output: how a smoke check did, without its body (the summary shows that). */
+export interface SmokeOutput {
+  name: string;
+  ok: boolean;
+  status: number;
+  attempts: number;
+  latencyMs: number;
+}
+
+export function smokeOutput(check: NonNullable<RunResult['smoke']>[number]): SmokeOutput {
+  return { name: check.name, ok: check.ok, status: check.status, attempts: check.attempts, latencyMs: check.latencyMs };
 }
 
 /** The `clusters` output: each cluster's own result, by name, in the input's order. */

@@ -37,6 +37,7 @@ describe('parseSettings: good inputs', () => {
       stableForMs: 0,
       failureGraceMs: 0,
       endpoints: false,
+      smoke: '',
       paused: 'wait',
       release: '',
       releaseMinRevision: 0,

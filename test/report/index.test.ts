@@ -68,6 +68,7 @@ describe('reportResult', () => {
       'setOutput:release-revision',
       'setOutput:release-status',
       'setOutput:clusters',
+      'setOutput:smoke',
       'setOutput:resources-file',
       'info',
       'error',
@@ -83,6 +84,7 @@ describe('reportResult', () => {
           name: 'web',
           status: 'Current',
           message: 'Deployment is available. Replicas: 3',
+          cause: '',
           seconds: 12.4,
           rule: 'kstatus',
         },
@@ -93,6 +95,7 @@ describe('reportResult', () => {
           name: 'api',
           status: 'Failed',
           message: 'Progress deadline exceeded',
+          cause: 'ProgressDeadline',
           seconds: 30,
           rule: 'kstatus',
           file: 'k8s/api.yaml',
@@ -105,6 +108,7 @@ describe('reportResult', () => {
           name: 'worker',
           status: 'InProgress',
           message: 'Ready: 1/3',
+          cause: 'NotReady',
           seconds: 0,
           rule: 'kstatus',
         },
@@ -115,6 +119,7 @@ describe('reportResult', () => {
       'release-revision': '',
       'release-status': '',
       clusters: '',
+      smoke: '',
       'resources-file': expect.stringMatching(/resources\.json$/),
     });
     // The file holds the same JSON, never cut.
@@ -143,14 +148,14 @@ describe('reportResult', () => {
   it('writes no summary when the summary input is false', () => {
     reportResult(failure, { ...base, summary: false }, writer);
     expect(existsSync(summaryPath)).toBe(false);
-    expect(named('setOutput')).toHaveLength(10);
+    expect(named('setOutput')).toHaveLength(11);
   });
 
   it('warns instead of throwing when the summary cannot be written, keeping the outputs', () => {
     summaryFile = undefined;
     expect(() => reportResult(result([ready('a')]), base, writer)).not.toThrow();
     expect(named('warning')).toEqual([['warning', 'kubewait: could not write the job summary: GITHUB_STEP_SUMMARY is not set']]);
-    expect(named('setOutput')).toHaveLength(10);
+    expect(named('setOutput')).toHaveLength(11);
   });
 
   it('annotates nothing on success and says so in the log', () => {
@@ -188,6 +193,7 @@ describe('reportSetupFailure', () => {
       'release-revision': '',
       'release-status': '',
       clusters: '',
+      smoke: '',
       'resources-file': expect.stringMatching(/resources\.json$/),
     });
     expect(readFileSync(outputs['resources-file'], 'utf8')).toBe('[]');
@@ -199,6 +205,6 @@ describe('reportSetupFailure', () => {
   it('writes no summary when asked not to', () => {
     reportSetupFailure({ input: 'kubeconfig', message: 'no context "prod"' }, { summary: false }, writer);
     expect(existsSync(summaryPath)).toBe(false);
-    expect(named('setOutput')).toHaveLength(10);
+    expect(named('setOutput')).toHaveLength(11);
   });
 });

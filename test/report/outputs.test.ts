@@ -16,6 +16,7 @@ describe('outputsFor', () => {
       'release-revision': '',
       'release-status': '',
       clusters: '',
+      smoke: '',
     });
   });
 
