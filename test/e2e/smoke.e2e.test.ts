@@ -53,6 +53,8 @@ describe('smoke (dist/index.js)', () => {
     expect([failed.exitCode, failed.outputs.result]).toEqual([1, 'failed']);
     expect(JSON.parse(failed.outputs.smoke!)).toEqual([expect.objectContaining({ ok: false, status: 503 })]);
     expect(failed.warnings.map((w) => w.message).join('\n')).toContain(`smoke check ${base}/down: did not pass by the deadline: status 503`);
+    expect(failed.summary).toContain('### Smoke checks');
+    expect(failed.summary).toContain('| **did not pass** | 503 |');
   }, 120_000);
 
   it('rejects a bad list, naming smoke with an example', async () => {
@@ -68,6 +70,8 @@ describe('smoke (dist/cli.js)', () => {
     writeFileSync(kubeconfig, cluster.kubeconfig());
     const run = await runCommand(['configmap/config', '--smoke', `[{url: '${base}/down', interval: 500ms}]`, '--timeout', '3s', '-o', 'json'], { env: { KUBECONFIG: kubeconfig } });
     expect(run.exitCode).toBe(1);
-    expect((JSON.parse(run.stdout) as { result: string }).result).toBe('failed');
+    const document = JSON.parse(run.stdout) as { result: string; smoke: unknown[] };
+    expect(document.result).toBe('failed');
+    expect(document.smoke).toEqual([expect.objectContaining({ name: `${base}/down`, ok: false, status: 503 })]);
   }, 60_000);
 });
