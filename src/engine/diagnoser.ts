@@ -197,7 +197,9 @@ export class NamespaceDiagnoser {
         cluster.client,
         `${base}/replicasets`,
         (item) => {
-          const owner = (item as { metadata?: { ownerReferences?: Array<{ uid?: string; controller?: boolean }> } }).metadata?.ownerReferences?.find((o) => o?.controller);
+          const owner = (item as { metadata?: { ownerReferences?: Array<{ uid?: string; controller?: boolean }> } }).metadata?.ownerReferences?.find(
+            (o) => o?.controller,
+          );
           if (owner && owner.uid === uid) replicaSets.push(item);
         },
         { signal },
@@ -211,7 +213,11 @@ export class NamespaceDiagnoser {
   }
 
   /** `NotTriggerScaleUp` events (any type) about the pending workloads' pods, beside the warnings. */
-  private async addScaleUpRefusals(events: Map<DiagnosisSubject, KubeEvent[]>, byOwner: Map<string, DiagnosisSubject>, podOwner: Map<string, DiagnosisSubject>): Promise<void> {
+  private async addScaleUpRefusals(
+    events: Map<DiagnosisSubject, KubeEvent[]>,
+    byOwner: Map<string, DiagnosisSubject>,
+    podOwner: Map<string, DiagnosisSubject>,
+  ): Promise<void> {
     const signal = this.abort.signal;
     await listItems(
       this.options.cluster.client,
@@ -235,9 +241,7 @@ export class NamespaceDiagnoser {
     const creation = diagnosis.creation;
     if (creation?.cause !== 'WebhookUnavailable' || !creation.admission || this.unreachableWarned.has(creation.admission)) return;
     this.unreachableWarned.add(creation.admission);
-    this.options.warn(
-      `${creation.admission} did not answer, so ${creation.object} cannot create pods until it does (waiting): ${creation.message}`,
-    );
+    this.options.warn(`${creation.admission} did not answer, so ${creation.object} cannot create pods until it does (waiting): ${creation.message}`);
   }
 }
 

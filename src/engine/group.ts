@@ -376,7 +376,11 @@ export class GroupState {
     const known = this.objects.get(name);
     const sameObject = known !== undefined && known.uid === uid;
     const firstSeenMs = sameObject ? known.firstSeenMs : now.getTime();
-    const verdict = this.judgeNow(object, { now, firstSeenMs, ...(sameObject && known.failingSinceMs !== undefined ? { failingSinceMs: known.failingSinceMs } : {}) });
+    const verdict = this.judgeNow(object, {
+      now,
+      firstSeenMs,
+      ...(sameObject && known.failingSinceMs !== undefined ? { failingSinceMs: known.failingSinceMs } : {}),
+    });
     for (const warning of verdict.warnings) this.warn(warning);
     const { recheckAtMs } = verdict;
     // An unchanged verdict keeps the one kept already; a changed one, its strings shared (kept.ts).

@@ -100,7 +100,9 @@ async function readVerdicts(client: KubeClient, checked: Checked[], options: Ser
         const what = `${type.resource} in namespace "${namespace}"`;
         if (!unreadable.has(what)) {
           unreadable.add(what);
-          options.warning(`cannot list ${what} (${error.status === 403 ? 'forbidden' : 'not served'}): endpoints are not checked there — grant the list verb on ${type.resource}${type.group ? ` (${type.group})` : ''}`);
+          options.warning(
+            `cannot list ${what} (${error.status === 403 ? 'forbidden' : 'not served'}): endpoints are not checked there — grant the list verb on ${type.resource}${type.group ? ` (${type.group})` : ''}`,
+          );
         }
         return undefined;
       }
@@ -117,7 +119,10 @@ async function readVerdicts(client: KubeClient, checked: Checked[], options: Ser
       }
     }
     if (ingresses.length > 0) {
-      const objects = await byName(INGRESSES, ingresses.map(({ target }) => target.name));
+      const objects = await byName(
+        INGRESSES,
+        ingresses.map(({ target }) => target.name),
+      );
       for (const { index, target } of ingresses) {
         const ingress = objects?.get(target.name)?.[0];
         verdicts.set(index, ingress ? ingressServing(ingress) : { serving: true, message: '', addresses: [] });

@@ -45,7 +45,8 @@ export function serviceServing(service: unknown, slices: unknown[]): ServingVerd
 
 export function ingressServing(ingress: unknown): ServingVerdict {
   const ingresses = list(obj(obj(obj(ingress).status).loadBalancer).ingress);
-  if (ingresses.length === 0) return { serving: false, message: 'the Ingress has no address yet: is an ingress controller running for its class?', addresses: [] };
+  if (ingresses.length === 0)
+    return { serving: false, message: 'the Ingress has no address yet: is an ingress controller running for its class?', addresses: [] };
   const addresses = ingresses.map((i) => str(i.ip) || str(i.hostname)).sort();
   return { serving: true, message: `address ${addresses.join(', ')}`, addresses };
 }

@@ -62,7 +62,13 @@ function passed(check: SmokeCheck, response: { status: number; body: string }): 
   return statusOk && (check.expectBody === undefined || response.body.includes(check.expectBody));
 }
 
-function result(check: SmokeCheck, ok: boolean, attempts: number, last: { status: number; latencyMs: number; body: string }, options: SmokeOptions): SmokeResult {
+function result(
+  check: SmokeCheck,
+  ok: boolean,
+  attempts: number,
+  last: { status: number; latencyMs: number; body: string },
+  options: SmokeOptions,
+): SmokeResult {
   return { name: check.name, ok, status: last.status, attempts, latencyMs: last.latencyMs, body: options.mask(last.body.slice(0, BODY_BYTES)) };
 }
 

@@ -91,7 +91,6 @@ function problemCause(problem: ContainerProblem): string {
   return PROBLEM_CAUSES[problem.reason] ?? (problem.container ? 'ContainerExit' : 'PodFailed');
 }
 
-
 function sortPods(pods: Obj[]): Obj[] {
   const key = (pod: Obj) => `${str(obj(pod.metadata).namespace)}/${str(obj(pod.metadata).name)}`;
   return [...pods].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));

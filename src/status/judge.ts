@@ -161,8 +161,7 @@ export class Judge {
     });
     const evaluation = failure.evaluation;
     const optOut = optedOut(object);
-    const recheckAtMs =
-      failure.recheckAtMs ?? (grace ? grace.recheckAtMs : evaluation.done ? undefined : recheckAt(this.type.kind, object, sighting.now));
+    const recheckAtMs = failure.recheckAtMs ?? (grace ? grace.recheckAtMs : evaluation.done ? undefined : recheckAt(this.type.kind, object, sighting.now));
     return {
       evaluation,
       reported: optOut ? optedOutReport(evaluation) : evaluation,

@@ -47,6 +47,8 @@ export function scaleUpRefusals(events: unknown[], now: Date, graceMs: number): 
 export function hasUnschedulablePod(pods: unknown[]): boolean {
   return pods.some((pod) => {
     const conditions = obj(obj(pod).status).conditions;
-    return (Array.isArray(conditions) ? conditions : []).map(obj).some((c) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable');
+    return (Array.isArray(conditions) ? conditions : [])
+      .map(obj)
+      .some((c) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable');
   });
 }

@@ -10,7 +10,14 @@ import { ApiError, errors } from './errors.js';
 
 export const PROXY_TO_ANNOTATION = 'kubewait.test/proxy-to';
 
-export async function serveServiceProxy(api: Api, res: ServerResponse, rec: { status: number }, namespace: string, nameAndPort: string, path: string): Promise<void> {
+export async function serveServiceProxy(
+  api: Api,
+  res: ServerResponse,
+  rec: { status: number },
+  namespace: string,
+  nameAndPort: string,
+  path: string,
+): Promise<void> {
   const serviceType = api.typeFor('v1', 'Service');
   const name = nameAndPort.split(':')[0] ?? '';
   const service = api.store.get(serviceType, namespace, name);

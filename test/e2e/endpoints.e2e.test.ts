@@ -30,7 +30,12 @@ afterAll(async () => {
 /** A Service `web` whose one endpoint is `ready` or not. */
 function service(namespace: string, ready: boolean): void {
   cluster.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
-  cluster.create({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }], clusterIP: '10.96.0.10' } });
+  cluster.create({
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: 'web', namespace },
+    spec: { selector: { app: 'web' }, ports: [{ port: 80 }], clusterIP: '10.96.0.10' },
+  });
   cluster.create({
     apiVersion: 'discovery.k8s.io/v1',
     kind: 'EndpointSlice',
@@ -66,7 +71,10 @@ describe('endpoints (dist/cli.js)', () => {
     const kubeconfig = path.join(scratch, 'kubeconfig');
     writeFileSync(kubeconfig, cluster.kubeconfig());
 
-    const run = await runCommand(['-n', 'ep-cli', 'service/web', '--endpoints', '-o', 'json', '--timeout', '60s'], { env: { KUBECONFIG: kubeconfig }, killAfterMs: 90_000 });
+    const run = await runCommand(['-n', 'ep-cli', 'service/web', '--endpoints', '-o', 'json', '--timeout', '60s'], {
+      env: { KUBECONFIG: kubeconfig },
+      killAfterMs: 90_000,
+    });
 
     expect({ exitCode: run.exitCode, stderr: run.exitCode === 0 ? '' : run.stderr }).toEqual({ exitCode: 0, stderr: '' });
     const document = JSON.parse(run.stdout) as { result: string; resources: ResourceOutput[] };

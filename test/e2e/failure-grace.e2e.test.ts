@@ -36,7 +36,12 @@ afterAll(async () => {
 /** Degraded at once, Healthy `recoverAfterMs` later (never, without it). */
 function flapping(namespace: string, recoverAfterMs?: number) {
   const script = [{ afterMs: 0, status: { phase: 'Degraded' } }, ...(recoverAfterMs ? [{ afterMs: recoverAfterMs, status: { phase: 'Healthy' } }] : [])];
-  return { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'app', namespace, annotations: { 'kubewait.test/status-script': JSON.stringify(script) } }, spec: {} };
+  return {
+    apiVersion: 'example.com/v1',
+    kind: 'Widget',
+    metadata: { name: 'app', namespace, annotations: { 'kubewait.test/status-script': JSON.stringify(script) } },
+    spec: {},
+  };
 }
 
 const resourcesOf = (outputs: Record<string, string>) => JSON.parse(outputs.resources!) as ResourceOutput[];
@@ -61,7 +66,9 @@ describe('failure-grace (dist/index.js)', () => {
   it('rejects a bad failure-grace, naming the input with an example', async () => {
     const r = await runAction({ kubeconfig: cluster.kubeconfig(), resources: 'widgets.example.com/app', 'failure-grace': 'a while' });
     expect(r.exitCode).toBe(1);
-    expect(r.errors.map((e) => e.message).join('\n')).toContain('Input "failure-grace" is "a while": expected a duration of zero or more, like 30s, 2m or 0s (off).');
+    expect(r.errors.map((e) => e.message).join('\n')).toContain(
+      'Input "failure-grace" is "a while": expected a duration of zero or more, like 30s, 2m or 0s (off).',
+    );
   }, 60_000);
 });
 

@@ -68,7 +68,9 @@ describe('smoke (dist/cli.js)', () => {
   it('--smoke fails the command when a check does not pass', async () => {
     const kubeconfig = path.join(scratch, 'kubeconfig');
     writeFileSync(kubeconfig, cluster.kubeconfig());
-    const run = await runCommand(['configmap/config', '--smoke', `[{url: '${base}/down', interval: 500ms}]`, '--timeout', '3s', '-o', 'json'], { env: { KUBECONFIG: kubeconfig } });
+    const run = await runCommand(['configmap/config', '--smoke', `[{url: '${base}/down', interval: 500ms}]`, '--timeout', '3s', '-o', 'json'], {
+      env: { KUBECONFIG: kubeconfig },
+    });
     expect(run.exitCode).toBe(1);
     const document = JSON.parse(run.stdout) as { result: string; smoke: unknown[] };
     expect(document.result).toBe('failed');

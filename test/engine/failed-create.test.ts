@@ -20,7 +20,8 @@ afterAll(async () => {
 
 const QUOTA = 'Error creating: pods "web-5d8f-x" is forbidden: exceeded quota: team-a, requested: pods=1, used: pods=4, limited: pods=4';
 const DENIED = 'Error creating: admission webhook "policy.example.com" denied the request: images must come from registry.example.com';
-const TIMEOUT = 'Error creating: Internal error occurred: failed calling webhook "policy.example.com": failed to call webhook: Post "https://policy.shop.svc:443/validate": context deadline exceeded';
+const TIMEOUT =
+  'Error creating: Internal error occurred: failed calling webhook "policy.example.com": failed to call webhook: Post "https://policy.shop.svc:443/validate": context deadline exceeded';
 
 function replicaSet(ns: string, owner: string, name: string, revision: number, replicas: number, available: number): Record<string, unknown> {
   return {
@@ -32,14 +33,21 @@ function replicaSet(ns: string, owner: string, name: string, revision: number, r
       annotations: { 'deployment.kubernetes.io/revision': String(revision) },
       ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: owner, controller: true }],
     },
-    spec: { replicas, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'x' }] } } },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'x' }] } },
+    },
     status: { replicas: available, availableReplicas: available },
   };
 }
 
 /** A rollout whose new ReplicaSet cannot create its pod, for `message`; with an old ReplicaSet holding one. */
 function rollout(ns: string, message: string, old: boolean, time: ManualTime): void {
-  const created = server.create({ ...deployment('web', { namespace: ns, state: 'progressing' }), spec: { ...(deployment('web').spec as object), strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 1 } } } });
+  const created = server.create({
+    ...deployment('web', { namespace: ns, state: 'progressing' }),
+    spec: { ...(deployment('web').spec as object), strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 1 } } },
+  });
   const uid = (created.metadata as { uid: string }).uid; // the stand-in gives its own
   if (old) server.create(replicaSet(ns, uid, 'web-1a2b', 1, 1, 1));
   server.create(replicaSet(ns, uid, 'web-5d8f', 2, 1, 0));
@@ -60,8 +68,18 @@ function rollout(ns: string, message: string, old: boolean, time: ManualTime): v
 
 describe('pods never created', () => {
   it.each([
-    ['an exceeded quota the rollout cannot free', QUOTA, 'QuotaExceeded', 'ReplicaSet/web-5d8f: FailedCreate: exceeded quota: team-a, requested: pods=1, used: pods=4, limited: pods=4'],
-    ['a webhook denial', DENIED, 'AdmissionDenied', 'ReplicaSet/web-5d8f: FailedCreate: admission webhook "policy.example.com" denied the request: images must come from registry.example.com'],
+    [
+      'an exceeded quota the rollout cannot free',
+      QUOTA,
+      'QuotaExceeded',
+      'ReplicaSet/web-5d8f: FailedCreate: exceeded quota: team-a, requested: pods=1, used: pods=4, limited: pods=4',
+    ],
+    [
+      'a webhook denial',
+      DENIED,
+      'AdmissionDenied',
+      'ReplicaSet/web-5d8f: FailedCreate: admission webhook "policy.example.com" denied the request: images must come from registry.example.com',
+    ],
   ])('fails %s after the grace, naming it', async (_, message, cause, summary) => {
     const ns = namespace(server, `fc-${cause.toLowerCase()}`);
     const time = new ManualTime();
@@ -97,6 +115,8 @@ describe('pods never created', () => {
     expect(result.outcome).toBe('timeout');
     expect(result.targets[0]).toMatchObject({ status: 'InProgress', diagnosis: { cause: 'WebhookUnavailable', unrecoverable: false } });
     const said = result.warnings.filter((w) => w.includes('policy.example.com'));
-    expect(said).toEqual([expect.stringMatching(/^admission webhook "policy.example.com" did not answer, so ReplicaSet\/web-5d8f cannot create pods until it does \(waiting\)/)]);
+    expect(said).toEqual([
+      expect.stringMatching(/^admission webhook "policy.example.com" did not answer, so ReplicaSet\/web-5d8f cannot create pods until it does \(waiting\)/),
+    ]);
   });
 });

@@ -22,7 +22,10 @@ beforeAll(async () => {
   server = await startCluster({ controllers: false, crdEstablishDelayMs: 20 });
   server.create(CRD);
   await until(
-    () => server.get('apiextensions.k8s.io/v1', 'CustomResourceDefinition', undefined, 'widgets.example.com')?.status?.conditions?.some((c: { type: string; status: string }) => c.type === 'Established' && c.status === 'True') === true,
+    () =>
+      server
+        .get('apiextensions.k8s.io/v1', 'CustomResourceDefinition', undefined, 'widgets.example.com')
+        ?.status?.conditions?.some((c: { type: string; status: string }) => c.type === 'Established' && c.status === 'True') === true,
     'the Widget CRD',
     20_000,
   );
@@ -38,7 +41,13 @@ async function rules() {
   return resolveRules({ user, builtin: true });
 }
 
-const widget = (ns: string, phase: string) => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: ns }, spec: {}, status: { phase } });
+const widget = (ns: string, phase: string) => ({
+  apiVersion: 'example.com/v1',
+  kind: 'Widget',
+  metadata: { name: 'w', namespace: ns },
+  spec: {},
+  status: { phase },
+});
 
 describe('failure-grace', () => {
   it('a Degraded that recovers within the grace does not end the wait', async () => {
@@ -46,7 +55,12 @@ describe('failure-grace', () => {
     server.create(widget(ns, 'Degraded'));
     const time = new ManualTime();
     const started = time.now();
-    const running = runEngine(server, [{ type: 'widgets.example.com', name: 'w', namespace: ns }], { healthRules: await rules(), failureGraceMs: 30_000, timeoutMs: 120_000, time });
+    const running = runEngine(server, [{ type: 'widgets.example.com', name: 'w', namespace: ns }], {
+      healthRules: await rules(),
+      failureGraceMs: 30_000,
+      timeoutMs: 120_000,
+      time,
+    });
     await following(server, 'widgets', ns);
     await driveUntil(time, server, () => time.now() - started >= 10_000, '10 s of virtual time');
     server.patchStatus('example.com/v1', 'Widget', ns, 'w', { phase: 'Healthy' });
@@ -62,7 +76,11 @@ describe('failure-grace', () => {
   it('a Degraded that holds ends the wait once the grace is over', async () => {
     const ns = namespace(server, 'fg-holds');
     server.create(widget(ns, 'Degraded'));
-    const result = await runVirtual(server, [{ type: 'widgets.example.com', name: 'w', namespace: ns }], { healthRules: await rules(), failureGraceMs: 30_000, timeoutMs: 600_000 });
+    const result = await runVirtual(server, [{ type: 'widgets.example.com', name: 'w', namespace: ns }], {
+      healthRules: await rules(),
+      failureGraceMs: 30_000,
+      timeoutMs: 600_000,
+    });
 
     expect(result.outcome).toBe('failed');
     expect(result.targets[0]).toMatchObject({ status: 'Failed', rule: 'health-checks[0]' });

@@ -255,7 +255,11 @@ describe('parseSettings: bad inputs name the input, the problem and an example',
   it.each<[string, Record<string, string>, string]>([
     ['status-grace', { ...target, 'status-grace': 'soon' }, 'Input "status-grace" is "soon": expected a duration of zero or more, like 30s, 2m or 0s (off).'],
     ['stable-for', { ...target, 'stable-for': '-5s' }, 'Input "stable-for" is "-5s": expected a duration of zero or more, like 30s, 2m or 0s (off).'],
-    ['failure-grace', { ...target, 'failure-grace': 'soon' }, 'Input "failure-grace" is "soon": expected a duration of zero or more, like 30s, 2m or 0s (off).'],
+    [
+      'failure-grace',
+      { ...target, 'failure-grace': 'soon' },
+      'Input "failure-grace" is "soon": expected a duration of zero or more, like 30s, 2m or 0s (off).',
+    ],
     [
       'builtin-health-checks',
       { ...target, 'builtin-health-checks': 'yes' },

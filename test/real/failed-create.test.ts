@@ -50,7 +50,10 @@ describeReal('pods never created, on a real control plane', () => {
   it('fails a Deployment whose pods exceed a ResourceQuota, with its figures (dist/index.js)', async () => {
     const ns = 'quota';
     await cluster.apply(namespace(ns), { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'team-a', namespace: ns }, spec: { hard: { pods: '1' } } });
-    await eventually('the quota status', async () => (await cluster.kubectl('get', 'resourcequota', 'team-a', '-n', ns, '-o', 'jsonpath={.status.hard.pods}')) === '1');
+    await eventually(
+      'the quota status',
+      async () => (await cluster.kubectl('get', 'resourcequota', 'team-a', '-n', ns, '-o', 'jsonpath={.status.hard.pods}')) === '1',
+    );
     await cluster.apply({ ...deployment('web', { namespace: ns, replicas: 2, readyAfterMs: 300 }) });
 
     const r = await runAction({ kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: 'deployment/web', timeout: '120s' });

@@ -25,7 +25,10 @@ describe('smokeSection', () => {
   it('is left out without checks, and is in the summary with them', () => {
     expect(smokeSection({})).toBeUndefined();
     const summary = renderSummary(
-      { ...result([ready('web')], { outcome: 'failed' }), smoke: [{ name: 'https://x', ok: false, status: 0, attempts: 1, latencyMs: 0, body: 'ECONNREFUSED' }] },
+      {
+        ...result([ready('web')], { outcome: 'failed' }),
+        smoke: [{ name: 'https://x', ok: false, status: 0, attempts: 1, latencyMs: 0, body: 'ECONNREFUSED' }],
+      },
       { waitFor: { kind: 'ready' } } as Parameters<typeof renderSummary>[1],
     );
     expect(summary).toContain('### Smoke checks');

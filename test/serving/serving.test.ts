@@ -33,10 +33,18 @@ const slice = (namespace: string, ready: boolean) => ({
   endpoints: [{ addresses: ['10.0.0.1'], conditions: { ready } }],
 });
 const readyService = (namespace: string): RunResult =>
-  result([target({ apiVersion: 'v1', kind: 'Service', namespace, name: 'web', status: 'Current', message: 'Service is ready', done: true, seconds: 1 })], { outcome: 'ready', durationSeconds: 1 });
+  result([target({ apiVersion: 'v1', kind: 'Service', namespace, name: 'web', status: 'Current', message: 'Service is ready', done: true, seconds: 1 })], {
+    outcome: 'ready',
+    durationSeconds: 1,
+  });
 
 async function check(namespace: string, time: ManualTime, timeoutMs: number, during?: () => void) {
-  const cluster = await connect({ kubeconfig: server.kubeconfig({ token: 'admin' }), context: '' }, { mask: () => {} }, { env: {}, serviceAccountDir: '/nonexistent' }, time);
+  const cluster = await connect(
+    { kubeconfig: server.kubeconfig({ token: 'admin' }), context: '' },
+    { mask: () => {} },
+    { env: {}, serviceAccountDir: '/nonexistent' },
+    time,
+  );
   const warnings: string[] = [];
   try {
     const running = checkServing(cluster.client, readyService(namespace), {
@@ -94,9 +102,20 @@ describe('checkServing', () => {
   it('leaves a wait that was not ready as it was, reading nothing', async () => {
     const before = server.counters.requests().length;
     const time = new ManualTime();
-    const cluster = await connect({ kubeconfig: server.kubeconfig({ token: 'admin' }), context: '' }, { mask: () => {} }, { env: {}, serviceAccountDir: '/nonexistent' }, time);
+    const cluster = await connect(
+      { kubeconfig: server.kubeconfig({ token: 'admin' }), context: '' },
+      { mask: () => {} },
+      { env: {}, serviceAccountDir: '/nonexistent' },
+      time,
+    );
     const timedOut = { ...readyService('x'), outcome: 'timeout' as const };
-    const checked = await checkServing(cluster.client, timedOut, { time, signal: new AbortController().signal, deadlineAtMs: time.now() + 1000, pollIntervalMs: 1000, warning: () => {} });
+    const checked = await checkServing(cluster.client, timedOut, {
+      time,
+      signal: new AbortController().signal,
+      deadlineAtMs: time.now() + 1000,
+      pollIntervalMs: 1000,
+      warning: () => {},
+    });
     await cluster.close();
     expect(checked).toBe(timedOut);
     expect(server.counters.requests().length).toBe(before);

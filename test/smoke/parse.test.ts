@@ -30,8 +30,22 @@ describe('parseSmoke', () => {
         consecutive: 3,
         intervalMs: 500,
       },
-      { name: 'service shop/web:http/readyz', target: { service: { namespace: 'shop', name: 'web', port: 'http' }, path: '/readyz' }, method: 'GET', expectStatus: [[200, 299]], consecutive: 1, intervalMs: 2000 },
-      { name: 'service default/api:8080/', target: { service: { namespace: 'default', name: 'api', port: '8080' }, path: '/' }, method: 'HEAD', expectStatus: [[200, 299]], consecutive: 1, intervalMs: 2000 },
+      {
+        name: 'service shop/web:http/readyz',
+        target: { service: { namespace: 'shop', name: 'web', port: 'http' }, path: '/readyz' },
+        method: 'GET',
+        expectStatus: [[200, 299]],
+        consecutive: 1,
+        intervalMs: 2000,
+      },
+      {
+        name: 'service default/api:8080/',
+        target: { service: { namespace: 'default', name: 'api', port: '8080' }, path: '/' },
+        method: 'HEAD',
+        expectStatus: [[200, 299]],
+        consecutive: 1,
+        intervalMs: 2000,
+      },
     ]);
   });
 
@@ -61,6 +75,8 @@ describe('parseSmoke', () => {
     }
     expect(thrown).toBeInstanceOf(InputError);
     expect((thrown as InputError).input).toBe('smoke');
-    expect((thrown as InputError).message).toBe(`Input "smoke": ${problem}. Expected a YAML list of checks, like:\nsmoke: |\n  - url: https://staging.example.com/healthz\n    expect-status: 200-299\n    expect-body: '"status":"ok"'\n    consecutive: 3\n    interval: 2s\n  - service: shop/web:http\n    path: /readyz`);
+    expect((thrown as InputError).message).toBe(
+      `Input "smoke": ${problem}. Expected a YAML list of checks, like:\nsmoke: |\n  - url: https://staging.example.com/healthz\n    expect-status: 200-299\n    expect-body: '"status":"ok"'\n    consecutive: 3\n    interval: 2s\n  - service: shop/web:http\n    path: /readyz`,
+    );
   });
 });

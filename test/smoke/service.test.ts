@@ -27,8 +27,18 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
   cluster.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } });
-  cluster.create({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: 'shop', annotations: { [PROXY_TO_ANNOTATION]: base } }, spec: { selector: { app: 'web' }, ports: [{ name: 'http', port: 80 }] } });
-  cluster.create({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'idle', namespace: 'shop' }, spec: { selector: { app: 'idle' }, ports: [{ name: 'http', port: 80 }] } });
+  cluster.create({
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: 'web', namespace: 'shop', annotations: { [PROXY_TO_ANNOTATION]: base } },
+    spec: { selector: { app: 'web' }, ports: [{ name: 'http', port: 80 }] },
+  });
+  cluster.create({
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: 'idle', namespace: 'shop' },
+    spec: { selector: { app: 'idle' }, ports: [{ name: 'http', port: 80 }] },
+  });
 });
 afterAll(async () => {
   await cluster?.close();
@@ -37,9 +47,20 @@ afterAll(async () => {
 
 async function run(text: string, deadlineMs: number) {
   const time = new ManualTime();
-  const kube = await connect({ kubeconfig: cluster.kubeconfig({ token: 'admin' }), context: '' }, { mask: () => {} }, { env: {}, serviceAccountDir: '/nonexistent' }, time);
+  const kube = await connect(
+    { kubeconfig: cluster.kubeconfig({ token: 'admin' }), context: '' },
+    { mask: () => {} },
+    { env: {}, serviceAccountDir: '/nonexistent' },
+    time,
+  );
   try {
-    const work = runSmokeChecks(parseSmoke(text, 'default'), { client: kube.client, time, signal: new AbortController().signal, deadlineAt: time.now() + deadlineMs, mask: (t) => t });
+    const work = runSmokeChecks(parseSmoke(text, 'default'), {
+      client: kube.client,
+      time,
+      signal: new AbortController().signal,
+      deadlineAt: time.now() + deadlineMs,
+      mask: (t) => t,
+    });
     return await driveUntilSettled(time, cluster, work);
   } finally {
     await kube.close();

@@ -9,11 +9,11 @@ const ago = (seconds: number) => new Date(now.getTime() - seconds * 1000).toISOS
 
 const QUOTA =
   'Error creating: pods "api-7c9f5-x2x4q" is forbidden: exceeded quota: team-a, requested: limits.cpu=750m, used: limits.cpu=3600m, limited: limits.cpu=4';
-const WEBHOOK_DENIED =
-  'Error creating: admission webhook "policy.example.com" denied the request: images must come from registry.example.com';
+const WEBHOOK_DENIED = 'Error creating: admission webhook "policy.example.com" denied the request: images must come from registry.example.com';
 const POLICY_DENIED =
   "Error creating: pods \"api-7c9f5-abcde\" is forbidden: ValidatingAdmissionPolicy 'require-team' with binding 'require-team' denied request: every pod needs a team label";
-const INVALID = 'Error creating: Pod "api-7c9f5-abcde" is invalid: spec.containers[0].resources.requests: Invalid value: "2": must be less than or equal to cpu limit';
+const INVALID =
+  'Error creating: Pod "api-7c9f5-abcde" is invalid: spec.containers[0].resources.requests: Invalid value: "2": must be less than or equal to cpu limit';
 const WEBHOOK_TIMEOUT =
   'Error creating: Internal error occurred: failed calling webhook "policy.example.com": failed to call webhook: Post "https://policy.shop.svc:443/validate?timeout=10s": context deadline exceeded';
 const STATEFULSET_QUOTA =
@@ -34,11 +34,31 @@ describe('classifyCreationMessage', () => {
   it.each([
     [QUOTA, 'QuotaExceeded', 'exceeded quota: team-a, requested: limits.cpu=750m, used: limits.cpu=3600m, limited: limits.cpu=4', undefined],
     [STATEFULSET_QUOTA, 'QuotaExceeded', 'exceeded quota: team-a, requested: pods=1, used: pods=10, limited: pods=10', undefined],
-    [WEBHOOK_DENIED, 'AdmissionDenied', 'admission webhook "policy.example.com" denied the request: images must come from registry.example.com', 'admission webhook "policy.example.com"'],
-    [POLICY_DENIED, 'AdmissionDenied', expect.stringMatching(/^ValidatingAdmissionPolicy 'require-team' .*every pod needs a team label$/), "ValidatingAdmissionPolicy 'require-team'"],
+    [
+      WEBHOOK_DENIED,
+      'AdmissionDenied',
+      'admission webhook "policy.example.com" denied the request: images must come from registry.example.com',
+      'admission webhook "policy.example.com"',
+    ],
+    [
+      POLICY_DENIED,
+      'AdmissionDenied',
+      expect.stringMatching(/^ValidatingAdmissionPolicy 'require-team' .*every pod needs a team label$/),
+      "ValidatingAdmissionPolicy 'require-team'",
+    ],
     [INVALID, 'InvalidSpec', expect.stringMatching(/^Pod "api-7c9f5-abcde" is invalid: spec\.containers/), undefined],
-    [WEBHOOK_TIMEOUT, 'WebhookUnavailable', expect.stringMatching(/^failed calling webhook "policy.example.com".*context deadline exceeded$/), 'admission webhook "policy.example.com"'],
-    ['Error creating: pods "x" is forbidden: error looking up service account shop/api: serviceaccount "api" not found', 'CreateFailed', expect.stringContaining('serviceaccount "api" not found'), undefined],
+    [
+      WEBHOOK_TIMEOUT,
+      'WebhookUnavailable',
+      expect.stringMatching(/^failed calling webhook "policy.example.com".*context deadline exceeded$/),
+      'admission webhook "policy.example.com"',
+    ],
+    [
+      'Error creating: pods "x" is forbidden: error looking up service account shop/api: serviceaccount "api" not found',
+      'CreateFailed',
+      expect.stringContaining('serviceaccount "api" not found'),
+      undefined,
+    ],
   ])('%s', (message, cause, detail, admission) => {
     const classified = classifyCreationMessage(message);
     expect(classified).toEqual({ cause, detail, ...(admission ? { admission } : {}) });
@@ -127,7 +147,10 @@ describe('diagnosePods with pods never created', () => {
 describe('unschedulable pods and the autoscaler', () => {
   const unschedulable = {
     metadata: { name: 'api-0', namespace: 'shop', creationTimestamp: ago(600) },
-    status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/3 nodes are available: 3 Insufficient cpu.' }] },
+    status: {
+      phase: 'Pending',
+      conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/3 nodes are available: 3 Insufficient cpu.' }],
+    },
   };
   const refusal = (reason: string, message: string, firstAgo: number, type = 'Normal') => ({
     type,
@@ -146,7 +169,10 @@ describe('unschedulable pods and the autoscaler', () => {
 
   it.each([
     ['cluster-autoscaler', refusal('NotTriggerScaleUp', "pod didn't trigger scale-up: 1 max node group size reached", 30)],
-    ['karpenter', refusal('FailedScheduling', 'Failed to schedule pod, incompatible with nodepool "default", no instance type satisfied resources', 30, 'Warning')],
+    [
+      'karpenter',
+      refusal('FailedScheduling', 'Failed to schedule pod, incompatible with nodepool "default", no instance type satisfied resources', 30, 'Warning'),
+    ],
   ])('fails once %s said it will not add a node, after the grace', (who, event) => {
     const diagnosis = diagnosePods([unschedulable], [event], { now });
     expect(diagnosis.unrecoverable).toBe(true);
