@@ -80,6 +80,10 @@ export function parseSettings(read: InputReader): Settings {
     builtinHealthChecks: parseBoolean('builtin-health-checks', value('builtin-health-checks')),
     statusGraceMs: parseWindow('status-grace', value('status-grace'), '30s'),
     stableForMs: parseWindow('stable-for', value('stable-for'), '30s'),
+    failureGraceMs: parseWindow('failure-grace', value('failure-grace'), '30s'),
+    endpoints: parseBoolean('endpoints', value('endpoints')),
+    // Kept as written (multi-line YAML): parsed with the default namespace before the wait (src/smoke/).
+    smoke: read('smoke'),
     paused: parsePaused(value('paused')),
     release,
     releaseMinRevision: parseReleaseMinRevision(value('release-min-revision'), release),

@@ -14,6 +14,9 @@ import { explainResult } from './engine/explain-result.js';
 import { waitForTargets, type HealthRules, type TargetFeed } from './engine/index.js';
 import { GitOpsFeed } from './gitops/index.js';
 import { ReleaseFeed } from './release/index.js';
+import { checkServing } from './serving/index.js';
+import { parseSmoke, type SmokeCheck } from './smoke/parse.js';
+import { runSmokeChecks } from './smoke/run.js';
 import { connect, type Cluster, type KubeconfigSources } from './kube/index.js';
 import { SecretMasks } from './kube/masks.js';
 import { bufferedSink, createLiveLog, type LogSink } from './report/live-log.js';
@@ -78,6 +81,8 @@ export async function waitAndReport(settings: Settings, sink: PipelineSink, opti
   const { targets, healthRules } = await loadInputFiles(settings, options.cwd, deadline);
   const cluster = await connect(settings, masks, options.kubeconfigSources, time);
   const log = bufferedSink(sink.log);
+  // The `smoke` input's checks (src/smoke/): parsed before the wait, so a bad list is an input error at once.
+  const smokeChecks = parseSmoke(settings.smoke, settings.namespace || cluster.namespace || 'default');
   try {
     await sink.begin?.();
     const defaultNamespace = settings.namespace || cluster.namespace || 'default';
@@ -97,12 +102,12 @@ export async function waitAndReport(settings: Settings, sink: PipelineSink, opti
       deadline,
       feeds,
     });
-    const waited: RunResult = release?.report ? { ...engineResult, release: release.report } : engineResult;
+    const run: StageContext = { cluster, settings, masks, signal, time, log, healthRules, defaultNamespace, deadline, smokeChecks };
+    let result: RunResult = release?.report ? { ...engineResult, release: release.report } : engineResult;
+    for (const stage of ONCE_READY) result = await stage(result, run);
     cluster.endOfWait();
-    options.waited?.(waited);
+    options.waited?.(result);
     log.flush();
-    const run: StageContext = { cluster, settings, masks, signal, time, log, healthRules, defaultNamespace };
-    let result = waited;
     for (const stage of AFTER_THE_WAIT) result = await stage(result, run);
     await sink.report(result, { server: cluster.server, context: cluster.contextName });
     return result;
@@ -122,11 +127,19 @@ interface StageContext {
   log: ReturnType<typeof bufferedSink>;
   healthRules: HealthRules;
   defaultNamespace: string;
+  deadline: Deadline;
+  smokeChecks: SmokeCheck[];
 }
 
 /** One stage after the wait: the result so far in, the result with its own part out (docs/architecture.md,
  *  "Feeds and stages"). Each returns at once when it has nothing to do. */
 type Stage = (result: RunResult, run: StageContext) => Promise<RunResult>;
+
+/**
+ * The checks once every target is ready, in order, under the same deadline: part of the verdict (the fleet
+ * decides on it), so they run before the wait counts as over. Each does nothing unless the wait was ready.
+ */
+const ONCE_READY: Stage[] = [checkEndpoints, smokeTest];
 
 /**
  * The stages after the wait, in order. Every one runs before the one report: the failure's evidence (statuses,
@@ -135,6 +148,31 @@ type Stage = (result: RunResult, run: StageContext) => Promise<RunResult>;
  * `-o json` document, and the fleet's report once.
  */
 const AFTER_THE_WAIT: Stage[] = [explain, rollBackAfterFailure];
+
+/** The `endpoints` input (src/serving/): Services need a ready endpoint, Ingresses an address. */
+async function checkEndpoints(result: RunResult, { cluster, settings, signal, time, log, deadline }: StageContext): Promise<RunResult> {
+  if (!settings.endpoints) return result;
+  return checkServing(cluster.client, result, {
+    time,
+    signal,
+    deadlineAtMs: deadline.at,
+    pollIntervalMs: settings.pollIntervalMs,
+    warning: (message) => log.warning(message),
+  });
+}
+
+/** The `smoke` input (src/smoke/): the HTTP checks; one that does not pass by the deadline fails the step. */
+async function smokeTest(result: RunResult, { cluster, smokeChecks, signal, time, log, masks, deadline }: StageContext): Promise<RunResult> {
+  if (smokeChecks.length === 0 || result.outcome !== 'ready') return result;
+  const smoke = await runSmokeChecks(smokeChecks, { client: cluster.client, time, signal, deadlineAt: deadline.at, mask: (text) => masks.apply(text) });
+  for (const check of smoke) {
+    const line = `smoke check ${check.name}: ${check.ok ? 'passed' : 'did not pass by the deadline'}: status ${check.status}, ${check.attempts} attempts, ${check.latencyMs} ms`;
+    if (check.ok) log.info(line);
+    else log.warning(check.body ? `${line}; body: ${check.body}` : line);
+  }
+  const durationSeconds = (time.now() - deadline.startedAt) / 1000;
+  return { ...result, smoke, durationSeconds, outcome: smoke.every((c) => c.ok) ? result.outcome : 'failed' };
+}
 
 /** The explain step (engine/explain-result.ts): pods, log tails, a failed Job in words, for what did not get there. */
 function explain(result: RunResult, { cluster, settings, masks, signal, time, log }: StageContext): Promise<RunResult> {

@@ -11,6 +11,7 @@
  * Imports only the vocabulary (settings.ts) and the pure status library's types.
  */
 import { documentName, type InputProblem, type TargetSource, type WaitFor } from './settings.js';
+import type { SmokeResult } from './smoke/run.js';
 import type { FailureExplanation } from './status/explain-failure.js';
 import type { ContainerToExplain, PodToExplain } from './status/explain-pods.js';
 import type { Progress } from './status/progressive/progress.js';
@@ -130,6 +131,8 @@ export interface RunResult {
   /** The goal every target was waited for, when it is not the `wait-for` input's (an uninstalling Helm
    *  release: `deleted`). The report phrases the result with it. */
   waitFor?: WaitFor;
+  /** The `smoke` checks' results, when there were checks and every target was ready (src/smoke/). */
+  smoke?: SmokeResult[];
   /** With the `clusters` input: each cluster's own result, in the input's order (`targets` then holds
    *  every cluster's targets, each with its `cluster`). */
   clusters?: ClusterRun[];

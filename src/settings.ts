@@ -120,6 +120,12 @@ export interface Settings {
   statusGraceMs: number;
   /** `stable-for`; 0 means success as soon as every target is at the desired status. */
   stableForMs: number;
+  /** `failure-grace`: how long a rule's Failed verdict must hold before it counts; 0: at once. */
+  failureGraceMs: number;
+  /** `endpoints`: after the wait, Services must have a ready endpoint and Ingresses an address (src/serving/). */
+  endpoints: boolean;
+  /** `smoke`, as given (a YAML list; parsed by src/smoke/parse.ts before the wait). */
+  smoke: string;
   /** `paused`: `wait` keeps waiting for a paused rollout to continue; `ready` counts it ready where it paused;
    *  `step:N` and `analysis` are gates of an Argo Rollout's canary (status/progressive/rollout.ts). */
   paused: PausedPolicy;

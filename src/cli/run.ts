@@ -11,7 +11,7 @@ import { SecretMasks } from '../kube/masks.js';
 import type { ClusterInfo, PipelineSink } from '../pipeline.js';
 import { finalLogLines } from '../report/live-log.js';
 import { logBlocks, logGroup, logRecords } from '../report/logs.js';
-import { clustersOutput, publicResult, resourceOutput } from '../report/outputs.js';
+import { clustersOutput, publicResult, resourceOutput, smokeOutput } from '../report/outputs.js';
 import { rollbackJson, rolledBackLogLines } from '../report/rolled-back.js';
 import { streamWriter } from '../report/stream-writer.js';
 import type { LogSink, ReportWriter } from '../report/writer.js';
@@ -153,6 +153,7 @@ function finish(result: RunResult, settings: Settings, line: CommandLine, io: Co
 function jsonDocument(result: string, wait: RunResult | undefined, problem: string | undefined): string {
   const release = wait?.release && { 'release-revision': wait.release.revision ?? null, 'release-status': wait.release.status ?? null };
   const clusters = wait?.clusters && { clusters: clustersOutput(wait.clusters) };
+  const smoke = wait?.smoke && { smoke: wait.smoke.map(smokeOutput) };
   const logs = logRecords(wait?.targets ?? []);
   return JSON.stringify(
     {
@@ -161,6 +162,7 @@ function jsonDocument(result: string, wait: RunResult | undefined, problem: stri
       ...release,
       ...clusters,
       ...(wait?.rollback && { rollback: rollbackJson(wait.rollback) }), // rollback (issue 32)
+      ...smoke,
       ...(logs.length > 0 && { logs }),
       ...(problem && { error: problem }),
     },

@@ -3,7 +3,9 @@
  * Warning events per poll interval, shared by every workload there (never per watch event, never per
  * workload). A slow namespace (many pods) stretches its own interval so diagnosis never dominates.
  */
-import { diagnosePods } from '../status/index.js';
+import { diagnosePods, type Diagnosis } from '../status/index.js';
+import { canReleaseQuota } from '../status/quota-release.js';
+import { hasUnschedulablePod } from '../status/scale-up.js';
 import { ApiError, corePath, listItems, withKind } from '../kube/index.js';
 import type { Cluster } from '../kube/index.js';
 import type { DiagnosisSubject, PodLike } from './group.js';
@@ -17,6 +19,8 @@ export interface DiagnoserOptions {
   /** A workload is diagnosed once it has been pending this long (most rollouts finish before). */
   minPendingMs: number;
   imagePullGraceMs?: number;
+  /** How long a final-looking `FailedCreate` must stand before it fails a workload (default 20 s). */
+  creationGraceMs?: number;
   /** The run's clock and timers (default: real time). */
   time?: Time;
   subjects(): DiagnosisSubject[];
@@ -44,6 +48,10 @@ export class NamespaceDiagnoser {
   private warned = false;
   private readonly abort = new AbortController();
   private delayMs: number;
+  /** By `Deployment/name`: when its rollout last could free quota (a quota failure is final only after). */
+  private readonly quotaReleasableAt = new Map<string, number>();
+  /** Webhooks already warned about as unreachable: one warning each per run. */
+  private readonly unreachableWarned = new Set<string>();
 
   constructor(private readonly options: DiagnoserOptions) {
     this.delayMs = options.intervalMs;
@@ -142,13 +150,98 @@ export class NamespaceDiagnoser {
       events.clear();
     });
 
+    // The autoscaler's refusal to add a node is a Normal event: read only while a pod is unschedulable.
+    if ([...pods.values()].some(hasUnschedulablePod)) await this.addScaleUpRefusals(events, byOwner, podOwner);
+
     const now = new Date(this.timers.now());
     if (this.stopped) return;
+    const diagnoseSubject = (subject: DiagnosisSubject, quota: { canReleaseQuota?: boolean; quotaReleasableAtMs?: number } = {}): Diagnosis =>
+      diagnosePods(pods.get(subject) ?? [], events.get(subject) ?? [], {
+        now,
+        imagePullGraceMs: this.options.imagePullGraceMs,
+        creationGraceMs: this.options.creationGraceMs,
+        ...quota,
+      });
+    const diagnoses = new Map(subjects.map((subject) => [subject, diagnoseSubject(subject)]));
+    // A Deployment's exceeded quota is final only if its rollout cannot free the quota itself: read its
+    // ReplicaSets then, and only then (one GET and one LIST per round).
+    const quotaBound = subjects.filter((s) => s.kind === 'Deployment' && diagnoses.get(s)?.creation?.cause === 'QuotaExceeded');
+    for (const subject of quotaBound) {
+      const key = `${subject.kind}/${subject.name}`;
+      const releasable = await this.rolloutCanReleaseQuota(subject.name);
+      if (this.stopped) return;
+      if (releasable) this.quotaReleasableAt.set(key, now.getTime());
+      diagnoses.set(subject, diagnoseSubject(subject, { canReleaseQuota: releasable, quotaReleasableAtMs: this.quotaReleasableAt.get(key) }));
+    }
     for (const subject of subjects) {
-      const diagnosis = diagnosePods(pods.get(subject) ?? [], events.get(subject) ?? [], { now, imagePullGraceMs: this.options.imagePullGraceMs });
+      const diagnosis = diagnoses.get(subject)!;
+      this.warnUnreachableWebhook(diagnosis);
       const empty = diagnosis.problems.length === 0 && diagnosis.events.length === 0;
       subject.apply(empty ? undefined : diagnosis);
     }
+  }
+
+  /** Whether the Deployment's rollout can free quota by itself (src/status/quota-release.ts); unreadable: yes,
+   *  so that what cannot be read never fails a wait. */
+  private async rolloutCanReleaseQuota(name: string): Promise<boolean> {
+    const { cluster, namespace } = this.options;
+    const signal = this.abort.signal;
+    const base = `/apis/apps/v1/namespaces/${encodeURIComponent(namespace)}`;
+    try {
+      const deployment = (await cluster.client.get(`${base}/deployments/${encodeURIComponent(name)}`, {}, { signal })) as {
+        metadata?: { uid?: string };
+      };
+      const uid = deployment.metadata?.uid;
+      const replicaSets: unknown[] = [];
+      await listItems(
+        cluster.client,
+        `${base}/replicasets`,
+        (item) => {
+          const owner = (item as { metadata?: { ownerReferences?: Array<{ uid?: string; controller?: boolean }> } }).metadata?.ownerReferences?.find(
+            (o) => o?.controller,
+          );
+          if (owner && owner.uid === uid) replicaSets.push(item);
+        },
+        { signal },
+        () => replicaSets.splice(0),
+      );
+      return canReleaseQuota(deployment, replicaSets);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      return true;
+    }
+  }
+
+  /** `NotTriggerScaleUp` events (any type) about the pending workloads' pods, beside the warnings. */
+  private async addScaleUpRefusals(
+    events: Map<DiagnosisSubject, KubeEvent[]>,
+    byOwner: Map<string, DiagnosisSubject>,
+    podOwner: Map<string, DiagnosisSubject>,
+  ): Promise<void> {
+    const signal = this.abort.signal;
+    await listItems(
+      this.options.cluster.client,
+      corePath('events', this.options.namespace),
+      (item) => {
+        const event = withKind(item, 'v1', 'Event') as KubeEvent;
+        const subject = eventSubject(event, byOwner, podOwner);
+        if (!subject) return;
+        const list = events.get(subject) ?? [];
+        list.push(event);
+        events.set(subject, list);
+      },
+      { signal, fieldSelector: 'reason=NotTriggerScaleUp' },
+    ).catch((error: unknown) => {
+      if (signal.aborted) throw error;
+    });
+  }
+
+  /** A webhook that does not answer holds pod creation until it does: said once, the wait goes on. */
+  private warnUnreachableWebhook(diagnosis: Diagnosis): void {
+    const creation = diagnosis.creation;
+    if (creation?.cause !== 'WebhookUnavailable' || !creation.admission || this.unreachableWarned.has(creation.admission)) return;
+    this.unreachableWarned.add(creation.admission);
+    this.options.warn(`${creation.admission} did not answer, so ${creation.object} cannot create pods until it does (waiting): ${creation.message}`);
   }
 }
 

@@ -38,6 +38,8 @@ export interface GroupContext {
   healthRules?: HealthRules;
   /** `status-grace` in ms (0: off). */
   statusGraceMs: number;
+  /** `failure-grace` in ms (0: off). */
+  failureGraceMs?: number;
   /** `paused`: what a paused Rollout or Deployment is for the `ready` goal (default `wait`). */
   paused?: PausedPolicy;
   /** The `revision` input: Flux and Argo CD targets must have applied it. */
@@ -72,6 +74,8 @@ interface Tracked {
   generation?: number;
   /** What the judge kept of its first sighting (a Flagger Canary's last applied spec); most types keep nothing. */
   baseline?: unknown;
+  /** Since when its rule has said Failed, for `failure-grace`. */
+  failingSinceMs?: number;
 }
 
 /** One reported target bound to at most one object name. */
@@ -151,8 +155,8 @@ export class GroupState {
     private readonly ctx: GroupContext,
   ) {
     this.workload = runsPods(type);
-    const { waitFor, jobCompletion, statusGraceMs, healthRules, paused, revision } = ctx;
-    this.judge = new Judge(type, namespace, { waitFor, jobCompletion, statusGraceMs, healthRules, paused, ...(revision ? { revision } : {}) });
+    const { waitFor, jobCompletion, statusGraceMs, failureGraceMs, healthRules, paused, revision } = ctx;
+    this.judge = new Judge(type, namespace, { waitFor, jobCompletion, statusGraceMs, failureGraceMs, healthRules, paused, ...(revision ? { revision } : {}) });
     this.apiVersion = groupVersion(type.group, type.version);
     this.waitingForList = { status: 'Unknown', message: firstListMessage(this.description), done: false };
   }
@@ -403,7 +407,12 @@ export class GroupState {
     const seenBefore = known !== undefined && known.uid === uid;
     const firstSeenMs = seenBefore ? known.firstSeenMs : now.getTime();
     const baseline = seenBefore ? known.baseline : this.judge.baselineOf(object);
-    const verdict = this.judgeNow(object, { now, firstSeenMs, ...(baseline === undefined ? {} : { baseline }) });
+    const verdict = this.judgeNow(object, {
+      now,
+      firstSeenMs,
+      ...(baseline === undefined ? {} : { baseline }),
+      ...(seenBefore && known.failingSinceMs !== undefined ? { failingSinceMs: known.failingSinceMs } : {}),
+    });
     for (const warning of verdict.warnings) this.warn(warning);
     if (verdict.problem) {
       const { input, message, file, line } = verdict.problem;
@@ -417,6 +426,7 @@ export class GroupState {
     const generation = (object.metadata as { generation?: unknown } | undefined)?.generation;
     if (typeof generation === 'number') tracked.generation = generation;
     if (baseline !== undefined) tracked.baseline = baseline;
+    if (verdict.failingSinceMs !== undefined) tracked.failingSinceMs = verdict.failingSinceMs;
     // An opted-out workload is not diagnosed: nothing waits for it, so its pods are not worth a LIST.
     if ((verdict.diagnose || this.ctx.watchPodsWhenDone) && ownsPods(verdict.pods)) tracked.pods = verdict.pods;
     if (verdict.diagnose) this.ctx.workloadPending(this.namespace);

@@ -186,6 +186,7 @@ export class Engine {
         }),
       healthRules: options.healthRules,
       statusGraceMs: options.statusGraceMs ?? 0,
+      failureGraceMs: options.failureGraceMs ?? 0, // failure-grace (issue 31): judged in src/status/failure-grace.ts
       paused: options.paused ?? 'wait',
       ...(options.revision ? { revision: options.revision } : {}),
       statusSubresource: (() => {

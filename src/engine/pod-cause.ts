@@ -5,9 +5,16 @@
  * details. A failed Job or Pod is explained by its failure (`explanation.failure`) instead. Pure.
  */
 import type { TargetReport } from '../result.js';
+import { describeCreationFailure } from '../status/failed-create.js';
 
 export function withPodCause(target: TargetReport): TargetReport {
   if (target.done || !(target.status === 'InProgress' || failedByItsOwnStatus(target))) return target;
+  // Pods never created, when that is the diagnosis's lead cause: the controller's FailedCreate says why.
+  const creation = target.diagnosis?.creation;
+  if (creation && target.diagnosis?.cause === creation.cause) {
+    const said = describeCreationFailure(creation);
+    return target.message.includes(creation.message) ? target : { ...target, message: target.message ? `${target.message}; ${said}` : said };
+  }
   // The engine's diagnosis, else what the explain step read after the wait (the diagnosis waits for its grace).
   const problem = target.diagnosis?.problems[0] ?? target.explanation?.pods.flatMap((p) => p.containers)[0];
   if (!problem?.reason || target.message.includes(problem.reason)) return target;

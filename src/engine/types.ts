@@ -16,7 +16,7 @@ export type { Mode, WaitFor } from '../settings.js';
 export type EngineSettings = Pick<Settings, 'waitFor' | 'timeoutMs' | 'pollIntervalMs' | 'mode' | 'failFast' | 'jobCompletion'> &
   /** Absent: 0 (plain kstatus, no stability window), `paused: wait`, and no revision to wait for; a type not
    *  served yet and a selector matching nothing yet are then waited for until the deadline. */
-  Partial<Pick<Settings, 'statusGraceMs' | 'stableForMs' | 'paused' | 'revision'>>;
+  Partial<Pick<Settings, 'statusGraceMs' | 'stableForMs' | 'failureGraceMs' | 'paused' | 'revision'>>;
 
 /** The health rules the engine asks per type (user rule > built-in > kstatus); absent: kstatus only. */
 export type HealthRules = Pick<ResolvedRules, 'ruleFor'>;

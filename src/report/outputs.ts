@@ -3,6 +3,7 @@
  */
 import type { ClusterRun, Result, RunResult, TargetReport } from '../result.js';
 import { boundedJsonArray, boundedLines, MAX_OUTPUT_BYTES } from './bounded.js';
+import { targetCause } from './cause.js';
 import { rollbackOutputs } from './rolled-back.js';
 import { displayServer, objectRef, outputRef, roundSeconds } from './text.js';
 
@@ -16,6 +17,9 @@ export interface ResourceOutput {
   name: string;
   status: TargetReport['status'];
   message: string;
+  /** Why it is not at the desired status, in one word a workflow can branch on (`QuotaExceeded`,
+   *  `ImagePull`, …; cause.ts); empty when it is. */
+  cause: string;
   seconds: number;
   /** What judged it: `kstatus`, `builtin:<name>`, `health-checks[<i>]` or `gitops:<name>` (Flux and Argo CD kinds). */
   rule: string;
@@ -44,6 +48,8 @@ export interface Outputs {
   // rollback (issue 32): report/rolled-back.ts
   'rolled-back': string;
   'rollback-result': string;
+  /** With `smoke`: each check's `SmokeOutput`, as JSON; '' without. */
+  smoke: string;
 }
 
 /** One cluster's entry of the `clusters` output (and of the command's `-o json`). */
@@ -74,6 +80,7 @@ export function resourceOutput(target: TargetReport): ResourceOutput {
     name: target.name,
     status: target.status,
     message: target.message,
+    cause: targetCause(target),
     seconds: roundSeconds(target.seconds),
     rule: target.rule,
   };
@@ -125,7 +132,21 @@ export function outputsFor(result: RunResult, limits: OutputLimits = {}): Output
     'release-status': result.release?.status ?? '',
     clusters: result.clusters ? JSON.stringify(clustersOutput(result.clusters)) : '',
     ...rollbackOutputs(result),
+    smoke: result.smoke ? JSON.stringify(result.smoke.map(smokeOutput)) : '',
   };
+}
+
+/** One element of the `smoke` output: how a smoke check did, without its body (the summary shows that). */
+export interface SmokeOutput {
+  name: string;
+  ok: boolean;
+  status: number;
+  attempts: number;
+  latencyMs: number;
+}
+
+export function smokeOutput(check: NonNullable<RunResult['smoke']>[number]): SmokeOutput {
+  return { name: check.name, ok: check.ok, status: check.status, attempts: check.attempts, latencyMs: check.latencyMs };
 }
 
 /** The `clusters` output: each cluster's own result, by name, in the input's order. */

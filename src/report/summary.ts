@@ -12,6 +12,7 @@ import { VERSION } from '../version.js';
 import { cell, code, details, escapeHtml, escapeMarkdown, linkText, table, urlPath } from './markdown.js';
 import { failedPodLines, failureHeadline } from './failure.js';
 import { rolledBackSection } from './rolled-back.js';
+import { smokeSection } from './smoke-section.js';
 import { distinctLogs, logDetails, telling } from './logs.js';
 import {
   byStanding,
@@ -402,6 +403,7 @@ function render(result: RunResult, ctx: SummaryContext, limits: SummaryLimits, s
     warningsBlock(result),
     result.targets.length === 0 ? '_No targets._' : tableMd,
     ...omittedNotes(omitted, limits, shortened, ctx.waitFor),
+    smokeSection(result),
   ];
   if (detailed.length > 0) {
     sections.push(`### Why ${notDone.length === 1 ? 'it is' : 'they are'} not ${escapeMarkdown(desiredPhrase(ctx.waitFor))}`);

@@ -5,6 +5,8 @@
 import { creationTimestampMs } from './fields.js';
 import { isPlainObject } from './go-format.js';
 import { DEFAULT_MAX_EVENTS, recentWarnings, type PodRef } from './events.js';
+import { creationFailure, DEFAULT_CREATION_GRACE_MS, describeCreationFailure, type CreationOptions } from './failed-create.js';
+import { scaleUpRefusals, type ScaleUpRefusal } from './scale-up.js';
 import type { ContainerProblem, Diagnosis } from './types.js';
 
 export interface DiagnoseOptions {
@@ -13,6 +15,11 @@ export interface DiagnoseOptions {
   imagePullGraceMs?: number;
   /** How many warning events to keep. */
   maxEvents?: number;
+  /** How long a final-looking `FailedCreate` or an autoscaler's refusal must stand (failed-create.ts). */
+  creationGraceMs?: number;
+  /** A Deployment's quota facts (failed-create.ts `CreationOptions`). */
+  canReleaseQuota?: boolean;
+  quotaReleasableAtMs?: number;
 }
 
 export const DEFAULT_IMAGE_PULL_GRACE_MS = 15_000;
@@ -40,16 +47,48 @@ export function diagnosePods(pods: unknown[], events: unknown[], opts: DiagnoseO
   const graceMs = opts.imagePullGraceMs ?? DEFAULT_IMAGE_PULL_GRACE_MS;
   const podObjects = pods.filter(isPlainObject).filter((pod) => str(obj(pod.metadata).name) !== '');
   const refs: PodRef[] = podObjects.map((pod) => ({ name: str(obj(pod.metadata).name), namespace: str(obj(pod.metadata).namespace) }));
+  const creationOptions: CreationOptions = {
+    now: opts.now,
+    graceMs: opts.creationGraceMs,
+    canReleaseQuota: opts.canReleaseQuota,
+    quotaReleasableAtMs: opts.quotaReleasableAtMs,
+  };
+  const refusals = scaleUpRefusals(events, opts.now, opts.creationGraceMs ?? DEFAULT_CREATION_GRACE_MS);
   const problems = sortPods(podObjects)
     .filter((pod) => !obj(pod.metadata).deletionTimestamp) // a pod on its way out is not the workload's problem
-    .flatMap((pod) => podProblems(pod, opts.now, graceMs));
+    .flatMap((pod) => podProblems(pod, opts.now, graceMs, refusals));
+  const creation = creationFailure(events, podObjects, creationOptions);
   const warnings = recentWarnings(events, refs, opts.maxEvents ?? DEFAULT_MAX_EVENTS);
+  const worst = worstProblem(problems);
+  // A final creation failure names the cause first; a pod that cannot recover comes before a retried one.
+  const creationFirst = creation && (creation.unrecoverable || !worst?.unrecoverable);
+  const cause = creationFirst ? creation.cause : worst ? problemCause(worst) : undefined;
   return {
     problems,
     events: warnings,
-    summary: summarize(problems, warnings),
-    unrecoverable: problems.some((p) => p.unrecoverable),
+    summary: creationFirst ? describeCreationFailure(creation) : summarize(problems, warnings),
+    unrecoverable: problems.some((p) => p.unrecoverable) || creation?.unrecoverable === true,
+    ...(creation ? { creation } : {}),
+    ...(cause ? { cause } : {}),
   };
+}
+
+/** The class of a pod problem, for the `cause` output field: what a workflow branches on. */
+const PROBLEM_CAUSES: Record<string, string> = {
+  CrashLoopBackOff: 'CrashLoop',
+  ErrImagePull: 'ImagePull',
+  ImagePullBackOff: 'ImagePull',
+  InvalidImageName: 'ImagePull',
+  ErrImageNeverPull: 'ImagePull',
+  CreateContainerConfigError: 'ContainerConfig',
+  CreateContainerError: 'ContainerStart',
+  RunContainerError: 'ContainerStart',
+  Unschedulable: 'Unschedulable',
+  OOMKilled: 'OOMKilled',
+};
+
+function problemCause(problem: ContainerProblem): string {
+  return PROBLEM_CAUSES[problem.reason] ?? (problem.container ? 'ContainerExit' : 'PodFailed');
 }
 
 function sortPods(pods: Obj[]): Obj[] {
@@ -57,7 +96,7 @@ function sortPods(pods: Obj[]): Obj[] {
   return [...pods].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
-function podProblems(pod: Obj, now: Date, graceMs: number): ContainerProblem[] {
+function podProblems(pod: Obj, now: Date, graceMs: number, refusals: Map<string, ScaleUpRefusal>): ContainerProblem[] {
   const name = str(obj(pod.metadata).name);
   const status = obj(pod.status);
   const pastGrace = now.getTime() - creationTimestampMs(pod) >= graceMs;
@@ -67,8 +106,10 @@ function podProblems(pod: Obj, now: Date, graceMs: number): ContainerProblem[] {
     .map(obj)
     .find((c) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable');
   if (unschedulable) {
-    // A cluster autoscaler may still add a node, so this is reported but not final.
-    problems.push({ pod: name, container: '', init: false, reason: 'Unschedulable', message: str(unschedulable.message), unrecoverable: false });
+    // A cluster autoscaler may still add a node, so this is reported but not final, unless it said it will not.
+    const refusal = refusals.get(name);
+    const message = [str(unschedulable.message), refusal?.message].filter(Boolean).join('; ');
+    problems.push({ pod: name, container: '', init: false, reason: 'Unschedulable', message, unrecoverable: refusal?.final === true });
   }
   if (status.phase === 'Failed' && str(status.reason) !== '') {
     problems.push({ pod: name, container: '', init: false, reason: str(status.reason), message: str(status.message), unrecoverable: false });
@@ -152,12 +193,16 @@ export function describeProblem(p: ContainerProblem): string {
   return `${where}: ${p.reason}${p.message ? `: ${p.message}` : ''}`;
 }
 
+function worstProblem(problems: ContainerProblem[]): ContainerProblem | undefined {
+  return problems.length === 0 ? undefined : problems.reduce((best, p) => (severity(p) < severity(best) ? p : best));
+}
+
 function summarize(problems: ContainerProblem[], warnings: Diagnosis['events']): string {
   if (problems.length === 0) {
     const latest = warnings[0];
     return latest ? `${latest.object}: ${latest.reason}${latest.message ? `: ${latest.message}` : ''}` : '';
   }
-  const worst = problems.reduce((best, p) => (severity(p) < severity(best) ? p : best));
+  const worst = worstProblem(problems)!;
   const more = problems.length - 1;
   return describeProblem(worst) + (more > 0 ? ` (and ${more} more)` : '');
 }

@@ -15,6 +15,7 @@
  *    (`step:N`, `analysis`: progressive/rollout.ts); where a Rollout or Canary stands (step, weight, analysis);
  * 2. `status-grace`: a custom resource with no rule and no status yet waits for its controller when its CRD
  *    declares a status subresource (health/grace.ts);
+ * 2b. `failure-grace`: a rule's Failed holds that long before it counts (failure-grace.ts);
  * 3. the `kubewait.io/wait: "false"` opt-out: judged as above, reported done (opt-out.ts);
  * 4. time: when to judge again (the end of the grace, an unschedulable Pod's 15 s window, workloads.ts);
  * 5. pods: whether a pending workload's pods should be diagnosed, and which pods are its (workloads.ts).
@@ -28,6 +29,7 @@ import type { WaitFor, WantedRevision } from '../settings.js';
 import type { KubeObject } from './fields.js';
 import { gitOpsRuleFor, type GitOpsRule } from './gitops/index.js';
 import { evaluateGoal, type Evaluation } from './goal.js';
+import { withFailureGrace } from './failure-grace.js';
 import { hasNoStatus, statusGrace } from './health/grace.js';
 import { suspendWarning } from './health/suspend.js';
 import type { HealthRule, HealthRuleProblem, ResolvedRules } from './health/types.js';
@@ -59,6 +61,8 @@ export interface JudgeOptions {
   paused?: PausedPolicy;
   /** The `revision` input: Flux and Argo CD targets must have applied it. */
   revision?: WantedRevision;
+  /** `failure-grace` in ms (0 or absent: a rule's Failed counts at once; failure-grace.ts). */
+  failureGraceMs?: number;
 }
 
 /** What is known besides the object itself at the moment it is judged. */
@@ -71,6 +75,8 @@ export interface Sighting {
   /** What `Judge.baselineOf` kept of this object (this uid) when it was first seen: a Flagger Canary's verdict
    *  counts only for a revision picked up since. */
   baseline?: unknown;
+  /** Since when (epoch ms) its rule has said Failed, as the last verdict said (`failure-grace`). */
+  failingSinceMs?: number;
 }
 
 export interface JudgeWarning {
@@ -98,6 +104,8 @@ export interface Verdict {
   warnings: JudgeWarning[];
   /** The object's rule can never judge it (an expression over its cost budget): the step's error, at once. */
   problem?: HealthRuleProblem;
+  /** Its rule says Failed: since when, to pass in the next sighting (`failure-grace`). */
+  failingSinceMs?: number;
 }
 
 /** A status-grace decision the evaluation must yield to. */
@@ -164,9 +172,14 @@ export class Judge {
     const grace = this.grace(object, judged, sighting);
     if (grace?.warning) warnings.push({ message: grace.warning });
 
-    const evaluation = grace?.evaluation ?? judged;
+    const failure = withFailureGrace(grace?.evaluation ?? judged, {
+      graceMs: this.options.failureGraceMs ?? 0,
+      now: sighting.now,
+      failingSinceMs: sighting.failingSinceMs,
+    });
+    const evaluation = failure.evaluation;
     const optOut = optedOut(object);
-    const recheckAtMs = grace ? grace.recheckAtMs : evaluation.done ? undefined : recheckAt(this.type.kind, object, sighting.now);
+    const recheckAtMs = failure.recheckAtMs ?? (grace ? grace.recheckAtMs : evaluation.done ? undefined : recheckAt(this.type.kind, object, sighting.now));
     return {
       evaluation,
       reported: optOut ? optedOutReport(evaluation) : evaluation,
@@ -176,6 +189,7 @@ export class Judge {
       ...(this.runsPods ? { pods: podOwnership(this.type.kind, object) } : {}),
       warnings,
       ...(ruleProblem ? { problem: ruleProblem } : {}),
+      ...(failure.failingSinceMs === undefined ? {} : { failingSinceMs: failure.failingSinceMs }),
     };
   }
 

@@ -51,4 +51,24 @@ export interface Diagnosis {
   /** One line for logs and annotations, e.g. `container web: ImagePullBackOff: Back-off pulling image "web:v2"`. */
   summary: string;
   unrecoverable: boolean;
+  /** Pods the workload's controller could not create (a `FailedCreate`), when that is what holds it. */
+  creation?: CreationFailure;
+  /** The class of what holds it, for the `cause` output field (`QuotaExceeded`, `ImagePull`, `CrashLoop`, …). */
+  cause?: string;
+}
+
+/** What keeps a controller from creating pods (src/status/failed-create.ts). `WebhookUnavailable` and
+ *  `CreateFailed` are retried by the controller; the others are final after a short grace. */
+export type CreationCause = 'QuotaExceeded' | 'AdmissionDenied' | 'InvalidSpec' | 'WebhookUnavailable' | 'CreateFailed';
+
+/** A controller's `FailedCreate`, classified. */
+export interface CreationFailure {
+  cause: CreationCause;
+  /** The controller that reported it, `ReplicaSet/web-7d9c5`. */
+  object: string;
+  /** From the part that says why: `exceeded quota: team-a, requested: limits.cpu=750m, used: …, limited: …`. */
+  message: string;
+  /** The webhook or policy that denied (or did not answer): `admission webhook "x.example.com"`. */
+  admission?: string;
+  unrecoverable: boolean;
 }

@@ -71,6 +71,7 @@ const BUILT_INS: Row[] = [
   ['storage.k8s.io', 'v1', 'StorageClass', 'storageclasses', false, ['sc'], [], false],
   ['apiextensions.k8s.io', 'v1', 'CustomResourceDefinition', 'customresourcedefinitions', false, ['crd', 'crds'], ['api-extensions'], true],
   ['coordination.k8s.io', 'v1', 'Lease', 'leases', true, [], [], false],
+  ['discovery.k8s.io', 'v1', 'EndpointSlice', 'endpointslices', true, [], [], false],
 ];
 
 function builtIn([group, version, kind, plural, namespaced, shortNames, categories, status]: Row): ResourceType {

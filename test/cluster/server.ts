@@ -6,6 +6,7 @@ import type { Api } from './api.js';
 import { ApiError, errors } from './errors.js';
 import type { Counters, Faults, RequestRecord } from './faults.js';
 import { serveLog } from './logs.js';
+import { serveServiceProxy } from './service-proxy.js';
 import { openapiV3 } from './openapi.js';
 import { decodeProtobufObject, isProtobuf, ProtobufError } from './protobuf.js';
 import { applyPatch, patchTypeOf } from './patch.js';
@@ -52,6 +53,8 @@ interface Target {
   name?: string;
   subresource?: string;
   watchPath: boolean;
+  /** After `services/NAME/proxy/`: the path the service proxy forwards. */
+  proxyPath?: string;
 }
 
 export function createHandler(deps: ServerDeps) {
@@ -123,6 +126,12 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
       if (err instanceof ApiError) return sendError(res, err, rec);
       throw err;
     }
+  }
+  if (target.subresource === 'proxy' && target.type.plural === 'services' && verb === 'get') {
+    return serveServiceProxy(deps.api, res, rec, target.namespace!, target.name!, target.proxyPath ?? '').catch((err) => {
+      if (err instanceof ApiError) return sendError(res, err, rec);
+      throw err;
+    });
   }
   if (target.subresource && target.subresource !== 'status') return sendError(res, errors.noSuchPath(), rec);
   if (target.subresource === 'status' && !target.type.statusSubresource) return sendError(res, errors.noSuchPath(), rec);
@@ -307,6 +316,10 @@ function parseTarget(deps: ServerDeps, path: string): Target | undefined {
     segs = segs.slice(2);
   }
   const [plural, name, subresource, ...extra] = segs;
+  if (plural === 'services' && subresource === 'proxy' && namespace !== undefined) {
+    const type = deps.api.registry.find(group, version, plural);
+    return type ? { type, namespace, name, subresource, watchPath, proxyPath: extra.join('/') } : undefined;
+  }
   if (!plural || extra.length) return undefined;
   const type = deps.api.registry.find(group, version, plural);
   if (!type) return undefined;

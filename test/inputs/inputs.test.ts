@@ -35,6 +35,9 @@ describe('parseSettings: good inputs', () => {
       builtinHealthChecks: true,
       statusGraceMs: 30_000,
       stableForMs: 0,
+      failureGraceMs: 0,
+      endpoints: false,
+      smoke: '',
       paused: 'wait',
       release: '',
       releaseMinRevision: 0,
@@ -89,6 +92,7 @@ describe('parseSettings: good inputs', () => {
     ['status-grace', '1m', { statusGraceMs: 60_000 }],
     ['stable-for', '30s', { stableForMs: 30_000 }],
     ['stable-for', '1.5', { stableForMs: 1_500 }],
+    ['failure-grace', '45s', { failureGraceMs: 45_000 }],
     ['builtin-health-checks', 'false', { builtinHealthChecks: false }],
   ])('reads %s: %s', (name, value, expected) => {
     expect(settingsFrom({ ...target, [name]: value })).toMatchObject(expected);
@@ -262,6 +266,11 @@ describe('parseSettings: bad inputs name the input, the problem and an example',
   it.each<[string, Record<string, string>, string]>([
     ['status-grace', { ...target, 'status-grace': 'soon' }, 'Input "status-grace" is "soon": expected a duration of zero or more, like 30s, 2m or 0s (off).'],
     ['stable-for', { ...target, 'stable-for': '-5s' }, 'Input "stable-for" is "-5s": expected a duration of zero or more, like 30s, 2m or 0s (off).'],
+    [
+      'failure-grace',
+      { ...target, 'failure-grace': 'soon' },
+      'Input "failure-grace" is "soon": expected a duration of zero or more, like 30s, 2m or 0s (off).',
+    ],
     [
       'builtin-health-checks',
       { ...target, 'builtin-health-checks': 'yes' },

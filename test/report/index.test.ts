@@ -72,6 +72,7 @@ describe('reportResult', () => {
       'setOutput:clusters',
       'setOutput:rolled-back',
       'setOutput:rollback-result',
+      'setOutput:smoke',
       'setOutput:resources-file',
       'info',
       'error',
@@ -87,6 +88,7 @@ describe('reportResult', () => {
           name: 'web',
           status: 'Current',
           message: 'Deployment is available. Replicas: 3',
+          cause: '',
           seconds: 12.4,
           rule: 'kstatus',
         },
@@ -97,6 +99,7 @@ describe('reportResult', () => {
           name: 'api',
           status: 'Failed',
           message: 'Progress deadline exceeded',
+          cause: 'ProgressDeadline',
           seconds: 30,
           rule: 'kstatus',
           file: 'k8s/api.yaml',
@@ -109,6 +112,7 @@ describe('reportResult', () => {
           name: 'worker',
           status: 'InProgress',
           message: 'Ready: 1/3',
+          cause: 'NotReady',
           seconds: 0,
           rule: 'kstatus',
         },
@@ -121,6 +125,7 @@ describe('reportResult', () => {
       clusters: '',
       'rolled-back': '',
       'rollback-result': '',
+      smoke: '',
       'resources-file': expect.stringMatching(/resources\.json$/),
     });
     // The file holds the same JSON, never cut.
@@ -149,14 +154,14 @@ describe('reportResult', () => {
   it('writes no summary when the summary input is false', () => {
     reportResult(failure, { ...base, summary: false }, writer);
     expect(existsSync(summaryPath)).toBe(false);
-    expect(named('setOutput')).toHaveLength(12);
+    expect(named('setOutput')).toHaveLength(13);
   });
 
   it('warns instead of throwing when the summary cannot be written, keeping the outputs', () => {
     summaryFile = undefined;
     expect(() => reportResult(result([ready('a')]), base, writer)).not.toThrow();
     expect(named('warning')).toEqual([['warning', 'kubewait: could not write the job summary: GITHUB_STEP_SUMMARY is not set']]);
-    expect(named('setOutput')).toHaveLength(12);
+    expect(named('setOutput')).toHaveLength(13);
   });
 
   it('annotates nothing on success and says so in the log', () => {
@@ -196,6 +201,7 @@ describe('reportSetupFailure', () => {
       clusters: '',
       'rolled-back': '',
       'rollback-result': '',
+      smoke: '',
       'resources-file': expect.stringMatching(/resources\.json$/),
     });
     expect(readFileSync(outputs['resources-file'], 'utf8')).toBe('[]');
@@ -207,6 +213,6 @@ describe('reportSetupFailure', () => {
   it('writes no summary when asked not to', () => {
     reportSetupFailure({ input: 'kubeconfig', message: 'no context "prod"' }, { summary: false }, writer);
     expect(existsSync(summaryPath)).toBe(false);
-    expect(named('setOutput')).toHaveLength(12);
+    expect(named('setOutput')).toHaveLength(13);
   });
 });

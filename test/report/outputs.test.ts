@@ -9,7 +9,7 @@ describe('outputsFor', () => {
       result: 'ready',
       ready: 'true',
       resources:
-        '[{"apiVersion":"apps/v1","kind":"Deployment","namespace":"shop","name":"web","status":"Current","message":"Deployment is available. Replicas: 3","seconds":12.4,"rule":"kstatus"}]',
+        '[{"apiVersion":"apps/v1","kind":"Deployment","namespace":"shop","name":"web","status":"Current","message":"Deployment is available. Replicas: 3","cause":"","seconds":12.4,"rule":"kstatus"}]',
       pending: '',
       failed: '',
       duration: '12.8',
@@ -18,6 +18,7 @@ describe('outputsFor', () => {
       clusters: '',
       'rolled-back': '',
       'rollback-result': '',
+      smoke: '',
     });
   });
 
@@ -82,6 +83,7 @@ describe('outputsFor', () => {
         name: 'api',
         status: 'Failed',
         message: 'Progress deadline exceeded',
+        cause: 'ProgressDeadline',
         seconds: 30,
         rule: 'kstatus',
         file: 'k8s/api.yaml',
@@ -94,6 +96,7 @@ describe('outputsFor', () => {
         name: 'worker',
         status: 'InProgress',
         message: 'Ready: 1/3',
+        cause: 'NotReady',
         seconds: 0,
         rule: 'kstatus',
       },
@@ -104,6 +107,7 @@ describe('outputsFor', () => {
         name: 'shop',
         status: 'Terminating',
         message: 'Resource scheduled for deletion',
+        cause: 'NotReady',
         seconds: 0,
         rule: 'kstatus',
       },
@@ -114,6 +118,7 @@ describe('outputsFor', () => {
         name: 'web',
         status: 'Current',
         message: 'Deployment is available. Replicas: 3',
+        cause: '',
         seconds: 12.4,
         rule: 'kstatus',
       },
@@ -129,6 +134,7 @@ describe('outputsFor', () => {
       'name',
       'status',
       'message',
+      'cause',
       'seconds',
       'rule',
       'file',

@@ -1,0 +1,104 @@
+/**
+ * The `smoke` input: a YAML list of HTTP checks run once every target is ready. Each has `url:` (fetched
+ * from the runner) or `service: namespace/name:port` with `path:` (through the API server's service
+ * proxy: no ingress or network path from the runner needed), `method` (GET or HEAD), `expect-status`
+ * (codes and ranges, default 200-299), `expect-body` (a substring), `consecutive` passes in a row (default
+ * 1) and `interval` between tries (default 2s). A bad list is an `InputError` naming `smoke`, with an example.
+ */
+import { parse } from 'yaml';
+import { InputError } from '../settings.js';
+import { parseDurationMs } from '../inputs.js';
+
+export interface SmokeCheck {
+  /** How the report names it: the URL, or `service ns/name:port/path`. */
+  name: string;
+  target: { url: string } | { service: { namespace: string; name: string; port: string }; path: string };
+  method: 'GET' | 'HEAD';
+  /** Inclusive ranges of accepted status codes. */
+  expectStatus: Array<[number, number]>;
+  expectBody?: string;
+  consecutive: number;
+  intervalMs: number;
+}
+
+export const SMOKE_EXAMPLE = `smoke: |
+  - url: https://staging.example.com/healthz
+    expect-status: 200-299
+    expect-body: '"status":"ok"'
+    consecutive: 3
+    interval: 2s
+  - service: shop/web:http
+    path: /readyz`;
+
+const METHODS = ['GET', 'HEAD'] as const;
+const KEYS = new Set(['url', 'service', 'path', 'method', 'expect-status', 'expect-body', 'consecutive', 'interval']);
+
+function fail(problem: string): never {
+  throw new InputError('smoke', `Input "smoke": ${problem}. Expected a YAML list of checks, like:\n${SMOKE_EXAMPLE}`);
+}
+
+export function parseSmoke(text: string, defaultNamespace: string): SmokeCheck[] {
+  if (text.trim() === '') return [];
+  let document: unknown;
+  try {
+    document = parse(text);
+  } catch (error) {
+    fail(`it is not YAML (${(error as Error).message.split('\n')[0]})`);
+  }
+  if (!Array.isArray(document)) fail('it is not a list');
+  return document.map((entry, i) => parseCheck(entry, i, defaultNamespace));
+}
+
+function parseCheck(entry: unknown, i: number, defaultNamespace: string): SmokeCheck {
+  const where = `check ${i + 1}`;
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) fail(`${where} is not a mapping`);
+  const check = entry as Record<string, unknown>;
+  const unknown = Object.keys(check).filter((key) => !KEYS.has(key));
+  if (unknown.length > 0) fail(`${where} has the unknown key ${JSON.stringify(unknown[0])}`);
+  const text = (key: string): string | undefined => {
+    const value = check[key];
+    if (value === undefined || value === null) return undefined;
+    if (typeof value !== 'string' && typeof value !== 'number') fail(`${where}: \`${key}\` is not a string`);
+    return String(value);
+  };
+  const url = text('url');
+  const service = text('service');
+  if ((url === undefined) === (service === undefined)) fail(`${where} needs exactly one of \`url\` and \`service\``);
+  const methodText = (text('method') ?? 'GET').toUpperCase();
+  const method = METHODS.find((m) => m === methodText) ?? fail(`${where}: \`method\` is "${methodText}": only GET and HEAD are sent`);
+  const consecutive = Number(text('consecutive') ?? '1');
+  if (!Number.isInteger(consecutive) || consecutive < 1) fail(`${where}: \`consecutive\` is "${text('consecutive')}": expected a whole number of 1 or more`);
+  const intervalText = text('interval') ?? '2s';
+  const intervalMs = parseDurationMs(intervalText);
+  if (intervalMs === undefined || intervalMs <= 0) fail(`${where}: \`interval\` is "${intervalText}": expected a duration like 2s`);
+  const expectStatus = parseStatusRanges(text('expect-status') ?? '200-299', where);
+  const expectBody = text('expect-body');
+  const common = { method, expectStatus, consecutive, intervalMs, ...(expectBody !== undefined ? { expectBody } : {}) };
+  if (url !== undefined) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      fail(`${where}: \`url\` is "${url}": expected an http or https URL`);
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') fail(`${where}: \`url\` is "${url}": expected an http or https URL`);
+    return { name: url, target: { url }, ...common };
+  }
+  const match = /^(?:([a-z0-9-]+)\/)?([a-z0-9-]+):([a-z0-9-]+)$/.exec(service!);
+  if (!match) fail(`${where}: \`service\` is "${service}": expected namespace/name:port, like shop/web:http`);
+  const path = text('path') ?? '/';
+  if (!path.startsWith('/')) fail(`${where}: \`path\` is "${path}": expected a path starting with /`);
+  const namespace = match[1] ?? defaultNamespace;
+  return { name: `service ${namespace}/${match[2]}:${match[3]}${path}`, target: { service: { namespace, name: match[2]!, port: match[3]! }, path }, ...common };
+}
+
+/** `200`, `200-299`, `200,204,300-399`. */
+function parseStatusRanges(text: string, where: string): Array<[number, number]> {
+  return text.split(',').map((part) => {
+    const match = /^\s*(\d{3})(?:\s*-\s*(\d{3}))?\s*$/.exec(part);
+    const low = Number(match?.[1]);
+    const high = Number(match?.[2] ?? match?.[1]);
+    if (!match || low > high) fail(`${where}: \`expect-status\` is "${text}": expected codes or ranges, like 200-299 or 200,204`);
+    return [low, high] as [number, number];
+  });
+}

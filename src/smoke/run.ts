@@ -1,0 +1,108 @@
+/**
+ * Runs the smoke checks (parse.ts) once every target is ready, all at once, under the step's deadline:
+ * each is tried every `interval` until it has passed `consecutive` times in a row, or the deadline comes.
+ * A `url:` is fetched from the runner; a `service:` through the API server's service proxy (the client's
+ * credentials; `get services/proxy`). GET and HEAD only. What is kept of a response: its status, the time
+ * it took, and the first 1 KiB of its body, masked.
+ */
+import type { Cluster } from '../kube/index.js';
+import { ApiError } from '../kube/index.js';
+import type { Time } from '../time.js';
+import type { SmokeCheck } from './parse.js';
+
+export interface SmokeResult {
+  name: string;
+  ok: boolean;
+  /** The last response's status code (0: no response). */
+  status: number;
+  attempts: number;
+  /** The last attempt's time to answer, in ms. */
+  latencyMs: number;
+  /** The first 1 KiB of the last response's body (or the error), masked. */
+  body: string;
+}
+
+export interface SmokeOptions {
+  client: Cluster['client'];
+  time: Time;
+  signal: AbortSignal;
+  /** Epoch ms. */
+  deadlineAt: number;
+  mask(text: string): string;
+  /** Stands in for the global fetch (tests). */
+  fetch?: typeof fetch;
+}
+
+const BODY_BYTES = 1024;
+/** No single request outlives this, so that one hung answer cannot eat the whole deadline. */
+const REQUEST_TIMEOUT_MS = 10_000;
+
+export async function runSmokeChecks(checks: SmokeCheck[], options: SmokeOptions): Promise<SmokeResult[]> {
+  return Promise.all(checks.map((check) => runOne(check, options)));
+}
+
+async function runOne(check: SmokeCheck, options: SmokeOptions): Promise<SmokeResult> {
+  let passes = 0;
+  let attempts = 0;
+  for (;;) {
+    attempts++;
+    const started = options.time.now();
+    const last = await attempt(check, options);
+    last.latencyMs = options.time.now() - started;
+    passes = passed(check, last) ? passes + 1 : 0;
+    if (passes >= check.consecutive) return result(check, true, attempts, last, options);
+    const next = options.time.now() + check.intervalMs;
+    if (next >= options.deadlineAt || options.signal.aborted) return result(check, false, attempts, last, options);
+    await sleep(options.time, check.intervalMs, options.signal);
+  }
+}
+
+function passed(check: SmokeCheck, response: { status: number; body: string }): boolean {
+  const statusOk = check.expectStatus.some(([low, high]) => response.status >= low && response.status <= high);
+  return statusOk && (check.expectBody === undefined || response.body.includes(check.expectBody));
+}
+
+function result(
+  check: SmokeCheck,
+  ok: boolean,
+  attempts: number,
+  last: { status: number; latencyMs: number; body: string },
+  options: SmokeOptions,
+): SmokeResult {
+  return { name: check.name, ok, status: last.status, attempts, latencyMs: last.latencyMs, body: options.mask(last.body.slice(0, BODY_BYTES)) };
+}
+
+async function attempt(check: SmokeCheck, options: SmokeOptions): Promise<{ status: number; latencyMs: number; body: string }> {
+  const signal = AbortSignal.any([options.signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]);
+  if ('url' in check.target) {
+    try {
+      const response = await (options.fetch ?? fetch)(check.target.url, { method: check.method, signal, redirect: 'follow' });
+      return { status: response.status, latencyMs: 0, body: check.method === 'HEAD' ? '' : await response.text() };
+    } catch (error) {
+      // fetch says `fetch failed`; its cause says why (ECONNREFUSED, a certificate, a name not found).
+      const cause = (error as { cause?: { message?: unknown } }).cause;
+      return { status: 0, latencyMs: 0, body: typeof cause?.message === 'string' ? cause.message : (error as Error).message };
+    }
+  }
+  const { namespace, name, port } = check.target.service;
+  const path = `/api/v1/namespaces/${encodeURIComponent(namespace)}/services/${encodeURIComponent(`${name}:${port}`)}/proxy${check.target.path}`;
+  try {
+    return { status: 200, latencyMs: 0, body: await options.client.getText(path, {}, { signal }) };
+  } catch (error) {
+    if (error instanceof ApiError) return { status: error.status, latencyMs: 0, body: error.message };
+    return { status: 0, latencyMs: 0, body: String((error as Error).message) };
+  }
+}
+
+function sleep(time: Time, ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      time.clearTimer(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = time.setTimer(ms, done);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,79 @@
+/**
+ * `smoke` end to end: `dist/index.js` and `dist/cli.js` against the API server stand-in, with an HTTP server
+ * on loopback as the app: a 503 that recovers passes, one that stays down fails the step with the `smoke`
+ * output saying how each check did; a bad list is an input error naming `smoke`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startCluster, type TestCluster } from '../cluster/index.js';
+import { ensureDist } from './dist.js';
+import { runAction } from './runAction.js';
+import { runCommand } from './runCommand.js';
+
+let cluster: TestCluster;
+let app: Server;
+let base: string;
+let scratch: string;
+const hits = new Map<string, number>();
+
+beforeAll(async () => {
+  await ensureDist();
+  cluster = await startCluster({ controllers: false });
+  cluster.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'config', namespace: 'default' }, data: {} });
+  // `/flaky`: 503 for the first two requests, then 200; `/down`: always 503.
+  app = createServer((request, response) => {
+    const n = (hits.get(request.url ?? '') ?? 0) + 1;
+    hits.set(request.url ?? '', n);
+    const up = request.url === '/flaky' && n > 2;
+    response.writeHead(up ? 200 : 503).end(up ? '{"status":"ok"}' : 'not yet');
+  });
+  await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
+  scratch = mkdtempSync(path.join(tmpdir(), 'kubewait-smoke-'));
+}, 300_000);
+
+afterAll(async () => {
+  await cluster?.close();
+  await new Promise((resolve) => app?.close(resolve));
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('smoke (dist/index.js)', () => {
+  it('passes a 503 that recovers in time, and fails one that stays down, with the smoke output', async () => {
+    const inputs = { kubeconfig: cluster.kubeconfig(), resources: 'configmap/config', timeout: '30s' };
+    const passed = await runAction({ ...inputs, smoke: `- url: ${base}/flaky\n  expect-body: '"status":"ok"'\n  interval: 200ms` });
+    expect([passed.exitCode, passed.outputs.result]).toEqual([0, 'ready']);
+    expect(JSON.parse(passed.outputs.smoke!)).toEqual([{ name: `${base}/flaky`, ok: true, status: 200, attempts: 3, latencyMs: expect.any(Number) }]);
+
+    const failed = await runAction({ ...inputs, timeout: '3s', smoke: `- url: ${base}/down\n  interval: 500ms` }, { killAfterMs: 60_000 });
+    expect([failed.exitCode, failed.outputs.result]).toEqual([1, 'failed']);
+    expect(JSON.parse(failed.outputs.smoke!)).toEqual([expect.objectContaining({ ok: false, status: 503 })]);
+    expect(failed.warnings.map((w) => w.message).join('\n')).toContain(`smoke check ${base}/down: did not pass by the deadline: status 503`);
+    expect(failed.summary).toContain('### Smoke checks');
+    expect(failed.summary).toContain('| **did not pass** | 503 |');
+  }, 120_000);
+
+  it('rejects a bad list, naming smoke with an example', async () => {
+    const r = await runAction({ kubeconfig: cluster.kubeconfig(), resources: 'configmap/config', smoke: '- url: ftp://x' });
+    expect(r.exitCode).toBe(1);
+    expect(r.errors.map((e) => e.message).join('\n')).toContain('Input "smoke": check 1: `url` is "ftp://x": expected an http or https URL');
+  }, 60_000);
+});
+
+describe('smoke (dist/cli.js)', () => {
+  it('--smoke fails the command when a check does not pass', async () => {
+    const kubeconfig = path.join(scratch, 'kubeconfig');
+    writeFileSync(kubeconfig, cluster.kubeconfig());
+    const run = await runCommand(['configmap/config', '--smoke', `[{url: '${base}/down', interval: 500ms}]`, '--timeout', '3s', '-o', 'json'], {
+      env: { KUBECONFIG: kubeconfig },
+    });
+    expect(run.exitCode).toBe(1);
+    const document = JSON.parse(run.stdout) as { result: string; smoke: unknown[] };
+    expect(document.result).toBe('failed');
+    expect(document.smoke).toEqual([expect.objectContaining({ name: `${base}/down`, ok: false, status: 503 })]);
+  }, 60_000);
+});
