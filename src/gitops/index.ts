@@ -35,7 +35,7 @@ import { InputError, type Settings } from '../settings.js';
 import type { KubeObject } from '../status/fields.js';
 import { dedupe, type TargetSpec } from '../targets/index.js';
 import { requestReconciliation } from './reconcile.js';
-import { helmReleaseStorage, inventoryReady, inventoryTargets, parentKindOf, type ParentKind } from './inventory.js';
+import { helmReleaseStorage, inventoryReady, InventorySightings, inventoryTargets, parentKindOf, SETTLE_MS, type ParentKind } from './inventory.js';
 
 /** How long the inventory of a wait that already failed is judged (as a failed Helm release's objects):
  *  long enough for a failing image pull to count as unrecoverable (the status library's 15 s grace). */
@@ -124,7 +124,15 @@ async function askToReconcile(
     warnings.push(message);
     options.observer?.warning?.(message);
   };
-  await requestReconciliation(cluster, { parents: read.flat(), now: timers.now(), signal, warn, say: (line) => options.say(line) });
+  // flux branch (issue 30): `sleep` lets the request wait for the sources before it annotates the objects.
+  await requestReconciliation(cluster, {
+    parents: read.flat(),
+    now: timers.now(),
+    signal,
+    warn,
+    say: (line) => options.say(line),
+    sleep: (ms) => timers.sleep(ms),
+  });
 }
 
 async function twoPhases(
@@ -144,16 +152,19 @@ async function twoPhases(
   };
   const deadline = AbortSignal.any([cancelled, abortAfter(timers, options.timeoutMs)]);
   const inventoryReadable = new AbortController();
+  // flux branch (issue 30): what the run saw of the inventories, to know when Flux's inventory write landed.
+  const sightings = new InventorySightings(() => timers.now());
   let read: ReadParent[] = [];
   // The engine watches the parents (they are targets): the parents are read again when one of them changes
   // as the engine sees it, not every poll interval (a LIST beside the watch), with a slow read as a net.
   const poll = (async () => {
     let objects: ParentObjects | undefined = firstRead;
     while (!deadline.aborted && !inventoryReadable.signal.aborted) {
-      read = await readParents(cluster, parents, options, deadline, warn, objects);
+      read = await readParents(cluster, parents, options, deadline, warn, objects, sightings);
       objects = undefined; // read afresh from now on
       if (read.length > 0 && read.every((p) => p.targets)) return inventoryReadable.abort();
-      await timers.sleep(Math.max(options.pollIntervalMs, PARENT_REREAD_MS));
+      // flux branch: an inventory about to land (Flux's write after its health-check conditions) is read again soon.
+      await timers.sleep(sightings.pending ? SETTLE_MS : Math.max(options.pollIntervalMs, PARENT_REREAD_MS));
     }
   })().catch(() => undefined); // a read that fails is retried by the next one, or the wait reports it
   const isParent = (target: TargetReport) => parentKindOf(groupOf(target.apiVersion), target.kind) !== undefined;
@@ -173,7 +184,7 @@ async function twoPhases(
   // The deadline, a cancelled job, or a problem that is the user's to fix (a forbidden target): that is the verdict.
   if (cancelled.aborted || first.error || (!first.cancelled && first.outcome === 'timeout')) return withWarnings(first);
   // The wait ended by itself (ready, or failed) before the poll saw every inventory: read it once more.
-  if (!read.every((p) => p.targets)) read = await readParents(cluster, parents, options, deadline, warn);
+  if (!read.every((p) => p.targets)) read = await readParents(cluster, parents, options, deadline, warn, undefined, sightings);
   const withInventory = read.filter((p): p is Required<ReadParent> => p.targets !== undefined && p.targets.length > 0);
   if (withInventory.length === 0)
     return withWarnings(first.cancelled ? await waitWithRelease(cluster, { ...options, timeoutMs: remaining(options, timers, started) }) : first);
@@ -225,6 +236,7 @@ async function readParents(
   warn: (message: string) => void,
   /** The parents' objects already read (the run's first read), else read now. */
   read?: ParentObjects,
+  sightings?: InventorySightings,
 ): Promise<ReadParent[]> {
   const found = await Promise.all(
     parents.map(async ({ kind, type, namespace, spec }, i) => {
@@ -233,8 +245,8 @@ async function readParents(
         objects.map(async (obj): Promise<ReadParent> => {
           const metadata = (obj.metadata ?? {}) as { name?: string; namespace?: string };
           const parent = { kind: type.kind, namespace: metadata.namespace ?? '', name: metadata.name ?? '' };
-          if (!inventoryReady(kind, obj, options.revision)) return { parent };
-          if (kind !== 'HelmRelease') return { parent, targets: inventoryTargets(kind, obj) };
+          if (!inventoryReady(kind, obj, options.revision, sightings)) return { parent };
+          if (kind !== 'HelmRelease') return { parent, targets: inventoryTargets(kind, obj, warn) };
           const targets = await helmReleaseTargets(cluster, obj, parent, signal, warn);
           return targets ? { parent, targets } : { parent };
         }),
