@@ -21,6 +21,7 @@ import { builtBinDir, NOT_BUILT } from './binaries.js';
 import { startRealCluster, TOKEN_USER, type RealCluster } from './cluster.js';
 import { builtFluxDir, FLUX_NOT_BUILT, startFlux, type GitRepo, type RealFlux } from './flux.js';
 import { namespace } from './objects.js';
+import { kustomization, NEW, OLD } from '../status/gitops/statuses.js';
 
 const missing = builtBinDir() === undefined ? NOT_BUILT : builtFluxDir() === undefined ? FLUX_NOT_BUILT : undefined;
 if (missing) {
@@ -139,6 +140,10 @@ const waitFor = (ns: string, revision: string, inputs: Record<string, string> = 
     { killAfterMs: 180_000 },
   );
 
+/** Every status field the played states set, cleared (a merge patch keeps what it does not name). */
+const EMPTY_STATUS = { lastAppliedRevision: null, lastAttemptedRevision: null, inventory: null, history: null, conditions: null, observedGeneration: null };
+const prefixed = (prefix: string, states: Record<string, object>) => Object.fromEntries(Object.entries(states).map(([k, v]) => [`${prefix}${k}`, v]));
+
 const byName = (resources: ResourceOutput[], kind: string, name: string) => resources.find((r) => r.kind === kind && r.name === name);
 
 describeReal('GitOps against the real Flux controllers', () => {
@@ -152,6 +157,36 @@ describeReal('GitOps against the real Flux controllers', () => {
     await flux?.close();
     await cluster?.close();
   });
+
+  it('the played statuses (test/status/gitops/statuses.ts, `real`) are ones the real CRD accepts', async () => {
+    const ns = 'flux-played';
+    await cluster.apply(namespace(ns));
+    // Suspended: kustomize-controller leaves it alone, so what the server holds is what was played.
+    const played = kustomization.object() as { metadata: Record<string, unknown>; spec: Record<string, unknown> };
+    await cluster.apply({ ...played, metadata: { ...played.metadata, namespace: ns }, spec: { ...played.spec, suspend: true } });
+    const states = {
+      ...kustomization.real(OLD, NEW),
+      ...prefixed('first.', kustomization.real('', NEW, true)),
+      dependencyNotReady: kustomization.dependencyNotReady(OLD),
+    };
+    for (const [state, status] of Object.entries(states)) {
+      await expect(
+        cluster.kubectl(
+          'patch',
+          KUSTOMIZATION,
+          'apps',
+          '-n',
+          ns,
+          '--subresource=status',
+          '--type=merge',
+          '-p',
+          JSON.stringify({ status: { ...EMPTY_STATUS, ...status } }),
+        ),
+      ).resolves.toContain(`patched`);
+      const stored = (JSON.parse(await cluster.kubectl('get', KUSTOMIZATION, 'apps', '-n', ns, '-o', 'json')) as { status: object }).status;
+      expect({ state, stored }).toEqual({ state, stored: status });
+    }
+  }, 120_000);
 
   it('a first deploy: ready once Flux applied the commit and its Deployment is ready, the Deployment judged under its parent', async () => {
     const ns = 'flux-first';
