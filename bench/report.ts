@@ -134,7 +134,7 @@ function latencySection(r: BenchResults): string {
   });
   return `## Detection latency: last ready status written -> process exit
 
-Median (min–max, n runs).
+Median (min–max, n runs). ${supersededNote(r)}
 
 ${table(
   [
@@ -230,7 +230,7 @@ function memorySection(r: BenchResults): string {
     ]);
   return `## Peak RSS
 
-Per process (kubectl: the largest of its processes, and the sum over them when there are several).
+Per process (kubectl: the largest of its processes, and the sum over them when there are several). ${supersededNote(r)}
 
 ${table(['Deployments / namespaces', right('kubewait watch'), right('kubewait watch, esbuild bundle'), right('kubewait poll'), right('kubectl wait'), right('kubectl rollout status')], rows)}
 ${
@@ -343,4 +343,10 @@ export function renderResults(r: BenchResults, explanation: string): string {
     .filter(Boolean)
     .join('\n\n')
     .concat('\n');
+}
+
+/** This full run's tables age as builds change; the sections other scripts write later measure newer
+ *  builds side by side with the one before, and win where the two disagree. */
+function supersededNote(r: BenchResults): string {
+  return `These figures are of the build of this full run (${r.startedAt.toISOString().slice(0, 10)}); the sections further down measure later builds build against build, in the same rounds as kubectl (\`exit_latency\`: decision to exit and peak RSS of the command and the action; \`memory\`: peak RSS of the action), and replace this table where they differ.`;
 }

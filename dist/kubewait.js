@@ -1,2 +1,2 @@
 import { createRequire as __kubewaitCreateRequire } from 'node:module'; const require = __kubewaitCreateRequire(import.meta.url);
-import{a as r}from"./action/chunk-42JTVRYO.js";import{a as o,c as s,e}from"./action/chunk-NQLK5FMY.js";var a=s((n,t)=>{t.exports=o("node:v8")});var i=e(a(),1);r();(0,i.setFlagsFromString)("--semi-space-growth-factor=1");var{run:m}=await import("./action/main-NXXZLKRW.js");await m();
+import{a as r}from"./action/chunk-42JTVRYO.js";import{a as o,c as s,e}from"./action/chunk-NQLK5FMY.js";var a=s((n,t)=>{t.exports=o("node:v8")});var i=e(a(),1);r();(0,i.setFlagsFromString)("--semi-space-growth-factor=1");var{run:m}=await import("./action/main-3SGQ4U5N.js");await m();

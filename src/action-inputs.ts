@@ -29,6 +29,9 @@ export const INPUT_NAMES = [
   'status-grace',
   'stable-for',
   'paused',
+  'rollback',
+  'rollback-timeout',
+  'rollback-scope',
   'pr-comment',
   'deployment-environment',
   'deployment-url',
@@ -57,5 +60,8 @@ export const INPUT_DEFAULTS = {
   'status-grace': '30s',
   'stable-for': '0s',
   paused: 'wait',
+  rollback: 'off',
+  'rollback-timeout': '5m',
+  'rollback-scope': 'failed',
   'pr-comment': 'off',
 } as const satisfies Partial<Record<InputName, string>>;

@@ -1,17 +1,17 @@
 /**
- * dist/cli.js, the file `kubewait` and `kubectl kubewait` start: checks the Node version, installs the
- * SIGINT/SIGTERM handlers, then loads the command's bundle (dist/kubewait-cli.js, built from src/cli.ts), as
- * src/boot.ts does for the action. Parsing that 2 MB bundle takes 60-250 ms, and a Ctrl-C or a CI
- * cancellation in that window killed the command with no JSON document and no exit 130; this file is parsed
- * in well under a millisecond.
+ * dist/cli.js, the file `kubewait` and `kubectl kubewait` start: checks the Node version, then the start-up
+ * (src/startup.ts: signal handlers first, V8's flags, the compile cache), then loads the command's bundle
+ * (dist/kubewait-cli.js, built from src/cli.ts), as src/boot.ts does for the action. Parsing that bundle
+ * takes 60-250 ms, and a Ctrl-C or a CI cancellation in that window killed the command with no JSON document
+ * and no exit 130; this file is parsed in well under a millisecond, and installs the handlers synchronously.
  *
- * The check comes first: static imports are evaluated before this module's body, so the only ones here are
- * the check and the exit-code table, both leaves that any Node runs; the rest is loaded with `import()` after
- * it. No top-level await: this file must parse on the old Node it turns away (scripts/package.ts builds it
- * for Node 12.20).
+ * The check comes first: the modules imported here only define functions and data, so they load on any
+ * Node, and nothing that needs a newer Node runs before the check passes. No top-level await: this file must
+ * parse on the old Node it turns away (scripts/package.ts builds it for Node 12.20).
  */
 import { EXIT_CODES } from './cli/exit-code-table.js';
 import { nodeVersionProblem } from './cli/node-version.js';
+import { startUp } from './startup.js';
 
 const problem = nodeVersionProblem(process.version, process.execPath);
 if (problem) {
@@ -19,10 +19,8 @@ if (problem) {
   process.stderr.write(problem);
   process.exitCode = EXIT_CODES['bad-input'];
 } else {
+  startUp({ compileCache: true });
   // A variable, not a literal: the bundler keeps this import (scripts/package.ts marks it external).
   const bundle = './kubewait-cli.js';
-  void import('./signals.js').then(({ installSignalHandlers }) => {
-    installSignalHandlers();
-    return import(bundle);
-  });
+  void import(bundle);
 }

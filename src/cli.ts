@@ -2,24 +2,11 @@
  * The command (`kubewait`, `kubectl kubewait`), loaded by its entry src/cli-boot.ts (dist/cli.js): runs it
  * and exits with its code once stdout and stderr are flushed. See src/cli/run.ts.
  */
-import nodeModule from 'node:module';
-import { setFlagsFromString } from 'node:v8';
-import { installSignalHandlers } from './signals.js';
+import { startUp } from './startup.js';
 
-// Installed by src/cli-boot.ts before this bundle is parsed; here again in case the bundle is run directly.
-installSignalHandlers();
-
-// This bundle's entry (dist/kubewait-cli.js) is small; what a run needs is loaded below from dist/chunks/
-// (scripts/package.ts). V8 keeps the code it compiles for them on disk (NODE_COMPILE_CACHE, or
-// node-compile-cache in the temp directory), so a second run on the same machine skips compiling about 1 MB
-// (bench/RESULTS.md). The cache is checked against each file's content, and a directory that cannot be
-// written only means no cache; set NODE_DISABLE_COMPILE_CACHE=1 to turn it off. Node has it since 22.8; an
-// older Node 22 (src/cli/node-version.ts) runs without it.
-nodeModule.enableCompileCache?.();
-
-// As in src/index.ts: keep V8's young generation small for waits on thousands of targets (bench/), before
-// the rest of the bundle is evaluated.
-setFlagsFromString('--semi-space-growth-factor=1');
+// Done by dist/cli.js (src/cli-boot.ts) before this bundle is parsed; here for the single executable
+// (scripts/sea.ts), whose only file this is. Once per process either way.
+startUp({ compileCache: true });
 
 /**
  * Libraries written for the action (@actions/glob) log through `core.debug`, which writes `::debug::` lines

@@ -9,6 +9,7 @@ import {
   selectorStandsAlone,
   type Mode,
   type PausedPolicy,
+  type RollbackMode,
   type PrCommentMode,
   type ReleaseMinRevision,
   type ClusterSpec,
@@ -85,6 +86,7 @@ export function parseSettings(read: InputReader): Settings {
     ...parseRevisionInput(value('revision')),
     inventory: parseBoolean('inventory', value('inventory')),
     reconcile: parseBoolean('reconcile', value('reconcile')),
+    ...parseRollbackInputs(value),
     logs: parseBoolean('logs', value('logs')),
     logLines: parseLogLines(value('log-lines')),
   };
@@ -350,6 +352,31 @@ function parseWindow(name: string, text: string, example: string): number {
     throw new InputError(name, `Input "${name}" is "${text}": expected a duration of zero or more, like ${example}, 2m or 0s (off).`);
   }
   return ms;
+}
+
+// rollback (issue 32): src/rollback/.
+const ROLLBACK_MODES: readonly RollbackMode[] = ['off', 'on-failure', 'on-timeout', 'on-failure-or-timeout'];
+
+function parseRollbackInputs(value: (name: string) => string): Pick<Settings, 'rollback' | 'rollbackTimeoutMs' | 'rollbackScope'> {
+  const mode = value('rollback').toLowerCase();
+  if (!ROLLBACK_MODES.includes(mode as RollbackMode)) {
+    throw new InputError(
+      'rollback',
+      `Input "rollback" is "${value('rollback')}": expected off, on-failure, on-timeout or on-failure-or-timeout, like rollback: on-failure.`,
+    );
+  }
+  const scope = value('rollback-scope').toLowerCase();
+  if (scope !== 'failed' && scope !== 'all') {
+    throw new InputError(
+      'rollback-scope',
+      `Input "rollback-scope" is "${value('rollback-scope')}": expected failed (the workloads that did not get there) or all (every workload among the targets), like rollback-scope: all.`,
+    );
+  }
+  const rollbackTimeoutMs = parseDurationMs(value('rollback-timeout'));
+  if (rollbackTimeoutMs === undefined || rollbackTimeoutMs <= 0) {
+    throw new InputError('rollback-timeout', `Input "rollback-timeout" is "${value('rollback-timeout')}": expected a duration above zero, like 5m or 90s.`);
+  }
+  return { rollback: mode as RollbackMode, rollbackTimeoutMs, rollbackScope: scope };
 }
 
 function parsePaused(text: string): PausedPolicy {

@@ -1,20 +1,29 @@
 /**
- * What both shells do once they hold a `Settings` object: targets -> connect -> wait (a Helm release first,
- * when one is named: src/release/; the objects GitOps targets applied, src/gitops/) -> explain (engine/explain-result.ts) -> report. The action
- * (src/main.ts) and the command (src/cli/) differ only in where the live log, the secrets and the report
- * go, which they pass in as a `PipelineSink`; so both reach the same verdict on the same cluster.
+ * What both shells do once they hold a `Settings` object, under the run's one deadline:
+ *
+ *   targets -> connect -> wait (the engine, fed by the feeds) -> explain -> report
+ *
+ * The wait is one engine run (src/engine/): the inputs' targets from the start, and the targets its feeds
+ * add as they learn them: a Helm release's objects once helm has settled it (src/release/), the objects the
+ * GitOps targets applied (src/gitops/). The explain step (engine/explain-result.ts) reads the pods and log
+ * tails of what did not get there. The action (src/main.ts) and the command (src/cli/) differ only in where
+ * the live log, the secrets and the report go, which they pass in as a `PipelineSink`; so both reach the
+ * same verdict on the same cluster. docs/architecture.md, "Feeds and stages", says where new ones go.
  */
 import { explainResult } from './engine/explain-result.js';
-import { waitWithGitOps } from './gitops/index.js';
-import { connect, type KubeconfigSources } from './kube/index.js';
+import { waitForTargets, type HealthRules, type TargetFeed } from './engine/index.js';
+import { GitOpsFeed } from './gitops/index.js';
+import { ReleaseFeed } from './release/index.js';
+import { connect, type Cluster, type KubeconfigSources } from './kube/index.js';
 import { SecretMasks } from './kube/masks.js';
 import { bufferedSink, createLiveLog, type LogSink } from './report/live-log.js';
 import type { RunResult } from './result.js';
 import { secretSettings, type Settings } from './settings.js';
 import { installSignalHandlers } from './signals.js';
+import { rollBack, rollbackWanted } from './rollback/index.js';
 import { healthRulesFromSettings } from './status/health/index.js';
 import { targetsFromInputs } from './targets/index.js';
-import { realTime, timeoutSignal, type Time } from './time.js';
+import { Deadline, realTime, type Time } from './time.js';
 import { workspaceFiles } from './workspace-files.js';
 
 /** The cluster a wait ran against, for the report. */
@@ -50,6 +59,8 @@ export interface PipelineOptions {
   signal?: AbortSignal;
   /** The wait is over, before the explain step reads pods and logs: the fleet stops the other clusters here. */
   waited?(result: Pick<RunResult, 'outcome' | 'error' | 'cancelled'>): void;
+  /** The step's one deadline (default: `timeout` from now, on `time`); the fleet's is every cluster's. */
+  deadline?: Deadline;
 }
 
 /**
@@ -61,33 +72,38 @@ export async function waitAndReport(settings: Settings, sink: PipelineSink, opti
   const masks = new SecretMasks((secret) => sink.mask(secret));
   for (const secret of secretSettings(settings)) masks.mask(secret);
   const time = options.time ?? realTime;
+  const deadline = options.deadline ?? new Deadline(time, settings.timeoutMs);
   // Installed first thing by the entry points (src/signals.ts); here it only hands out the signal.
   const signal = options.signal ?? installSignalHandlers();
-  const { targets, healthRules } = await loadInputFiles(settings, options.cwd, time);
+  const { targets, healthRules } = await loadInputFiles(settings, options.cwd, deadline);
   const cluster = await connect(settings, masks, options.kubeconfigSources, time);
   const log = bufferedSink(sink.log);
   try {
     await sink.begin?.();
-    const waited = await waitWithGitOps(cluster, {
+    const defaultNamespace = settings.namespace || cluster.namespace || 'default';
+    // The feeds' decisions are the live log's too: nothing below the shells writes to stdout itself.
+    const say = (line: string) => log.info(line);
+    const release = settings.release ? new ReleaseFeed({ ...settings, namespace: defaultNamespace }, say) : undefined;
+    const gitOps = { ...settings, targets, defaultNamespace };
+    const feeds: TargetFeed[] = [...(release ? [release] : []), ...(GitOpsFeed.wanted(gitOps) ? [new GitOpsFeed(gitOps, say)] : [])];
+    const engineResult = await waitForTargets(cluster, {
       ...settings,
       targets,
       healthRules,
-      defaultNamespace: settings.namespace || cluster.namespace || 'default',
+      defaultNamespace,
       signal,
       observer: createLiveLog(log, settings),
       time,
-      // The release's decisions are the live log's too: nothing below the shells writes to stdout itself.
-      say: (line) => log.info(line),
+      deadline,
+      feeds,
     });
+    const waited: RunResult = release?.report ? { ...engineResult, release: release.report } : engineResult;
     cluster.endOfWait();
     options.waited?.(waited);
     log.flush();
-    const result = await explainResult(cluster.client, waited, settings, {
-      mask: (text) => masks.apply(text),
-      signal,
-      warning: (message) => log.warning(message),
-      time,
-    });
+    const run: StageContext = { cluster, settings, masks, signal, time, log, healthRules, defaultNamespace };
+    let result = waited;
+    for (const stage of AFTER_THE_WAIT) result = await stage(result, run);
     await sink.report(result, { server: cluster.server, context: cluster.contextName });
     return result;
   } finally {
@@ -96,20 +112,73 @@ export async function waitAndReport(settings: Settings, sink: PipelineSink, opti
   }
 }
 
+/** What a stage after the wait may use: the run's cluster, settings, signal, clock and live log. */
+interface StageContext {
+  cluster: Cluster;
+  settings: Settings;
+  masks: SecretMasks;
+  signal: AbortSignal;
+  time: Time;
+  log: ReturnType<typeof bufferedSink>;
+  healthRules: HealthRules;
+  defaultNamespace: string;
+}
+
+/** One stage after the wait: the result so far in, the result with its own part out (docs/architecture.md,
+ *  "Feeds and stages"). Each returns at once when it has nothing to do. */
+type Stage = (result: RunResult, run: StageContext) => Promise<RunResult>;
+
+/**
+ * The stages after the wait, in order. Every one runs before the one report: the failure's evidence (statuses,
+ * pods, log tails) is read by the explain step before a rollback patches anything, and the report puts it
+ * first and what came after below it; one report keeps one set of outputs, one summary, one PR comment, one
+ * `-o json` document, and the fleet's report once.
+ */
+const AFTER_THE_WAIT: Stage[] = [explain, rollBackAfterFailure];
+
+/** The explain step (engine/explain-result.ts): pods, log tails, a failed Job in words, for what did not get there. */
+function explain(result: RunResult, { cluster, settings, masks, signal, time, log }: StageContext): Promise<RunResult> {
+  return explainResult(cluster.client, result, settings, {
+    mask: (text) => masks.apply(text),
+    signal,
+    warning: (message) => log.warning(message),
+    time,
+  });
+}
+
+/** The `rollback` input (src/rollback/): after a failed or timed-out wait, undo the workloads that did not get there. */
+async function rollBackAfterFailure(result: RunResult, run: StageContext): Promise<RunResult> {
+  const { settings, signal, log } = run;
+  if (!rollbackWanted(settings.rollback, result, signal.aborted)) return result;
+  log.info(`kubewait: the wait ended ${result.outcome}; rolling back (rollback: ${settings.rollback}, scope: ${settings.rollbackScope})`);
+  log.flush();
+  const rollback = await rollBack(run.cluster, result, settings, {
+    signal,
+    time: run.time,
+    say: (line) => log.info(line),
+    warn: (message) => log.warning(message),
+    observer: createLiveLog(log, settings),
+    healthRules: run.healthRules,
+    defaultNamespace: run.defaultNamespace,
+  });
+  log.flush();
+  return { ...result, rollback };
+}
+
 /**
  * The targets and health rules, whose globs are expanded within the step's deadline: a glob over a large
  * tree would otherwise walk for longer than `timeout` before the wait even starts. A cancellation does not
  * cut the reading short: the files are read to the end, so that the report that follows (`cancelled`) still
  * names every target they define; the deadline bounds it.
  */
-async function loadInputFiles(settings: Settings, cwd: string, time: Time) {
-  const deadline = timeoutSignal(time, settings.timeoutMs);
-  const signal = deadline.signal;
+async function loadInputFiles(settings: Settings, cwd: string, deadline: Deadline) {
+  const window = deadline.signal();
+  const { signal } = window;
   try {
     const targets = await targetsFromInputs(settings, { cwd, signal });
     const healthRules = await healthRulesFromSettings(settings, { files: workspaceFiles(cwd, { signal }) });
     return { targets, healthRules };
   } finally {
-    deadline.clear();
+    window.clear();
   }
 }

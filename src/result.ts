@@ -2,12 +2,11 @@
  * The run's result, in one leaf module beside settings.ts: what a wait says about each target, as the
  * report, the outputs and the command's text, JSON and JUnit read it.
  *
- * Three parts fill it in, each with what it owns: the engine (src/engine/) the outcome, every target's
- * status and history, and its warnings (`EngineResult` there is this result without the rest); the Helm
- * release wing (src/release/) the release as last read and, for an uninstalling one, the goal; the GitOps
- * wing (src/gitops/) the `parent` of the targets a Flux or Argo CD object applied; the
- * pipeline's explain step (engine/explain-result.ts) the explanations of the workloads that did not get
- * there. The report layer (src/report/) and the command (src/cli/) import this module, never the engine.
+ * Two parts fill it in, each with what it owns: the engine (src/engine/) the outcome, every target's
+ * status, history and `parent` (the GitOps object that applied it), the goal when every target has its own
+ * (an uninstalling Helm release's objects), and its warnings (`EngineResult` there is this result without
+ * the release, which the release feed, src/release/, read); the pipeline's explain step
+ * (engine/explain-result.ts) the explanations of the workloads that did not get there. The report layer (src/report/) and the command (src/cli/) import this module, never the engine.
  *
  * Imports only the vocabulary (settings.ts) and the pure status library's types.
  */
@@ -63,6 +62,9 @@ export interface TargetReport {
   optedOut?: boolean;
   /** Read after the wait for a workload that is not done: its failing pods, their log tails, a failed Job in words. */
   explanation?: TargetExplanation;
+  /** `metadata.generation` of the object as last judged (the engine): what `rollback` compares with before
+   *  it patches, so that a newer deploy started since is not undone. */
+  generation?: number;
   /** The GitOps object whose inventory made it a target (the `inventory` input, src/gitops/): the report
    *  names it under its parent, `Kustomization flux-system/apps -> Deployment shop/api`. */
   parent?: TargetParent;
@@ -128,6 +130,39 @@ export interface RunResult {
   /** With the `clusters` input: each cluster's own result, in the input's order (`targets` then holds
    *  every cluster's targets, each with its `cluster`). */
   clusters?: ClusterRun[];
+  /** The `rollback` input acted (src/rollback/): what it undid and how the rolled-back workloads stood. */
+  rollback?: RollbackReport;
+}
+
+// rollback (issue 32): filled in by src/rollback/, read by the report and the command.
+/** What `rollback` did after a failed or timed-out wait. The run's `outcome` stays as it was. */
+export interface RollbackReport {
+  /** `ready`: every rolled-back workload is ready again; `failed`/`timeout`: one is not (or a patch failed);
+   *  `refused`: nothing could be rolled back; `none`: nothing to roll back. */
+  result: 'ready' | 'failed' | 'timeout' | 'refused' | 'none';
+  /** One per workload considered, in the targets' order. */
+  workloads: RolledBackWorkload[];
+  /** Seconds from the first patch to the end of the wait for the rolled-back workloads. */
+  durationSeconds: number;
+}
+
+/** One workload `rollback` considered. */
+export interface RolledBackWorkload {
+  /** With `clusters`: the cluster it is in. */
+  cluster?: string;
+  apiVersion: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  /** `rolled-back`: patched (or an Argo Rollout aborted), then waited for (`status`); `unchanged`: nothing
+   *  to do (`reason` says why); `refused`: a guard held (`reason`); `error`: the patch failed (`reason`). */
+  action: 'rolled-back' | 'unchanged' | 'refused' | 'error';
+  /** The revision it was at and the one restored (Deployments, StatefulSets, DaemonSets). */
+  fromRevision?: number;
+  toRevision?: number;
+  reason?: string;
+  /** After a rollback: how it stood at the end of the wait for it (its row, as a target's). */
+  target?: TargetReport;
 }
 
 /** One cluster's part of a run over several (the `clusters` input, src/fleet/). */
@@ -206,4 +241,38 @@ export function unmatchedSelectorName(selector: string): string {
 /** A selector target that stands for objects not matched (or not listed) yet, rather than one object. */
 export function isSelectorPlaceholder(target: Pick<TargetReport, 'name' | 'selector'>): boolean {
   return target.selector !== undefined && target.name === unmatchedSelectorName(target.selector);
+}
+
+/** A target as it is named before (or without) the cluster: what a report needs besides its state. */
+export interface TargetIdentity {
+  apiVersion: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  selector?: string;
+  source?: TargetSource;
+  parent?: TargetParent;
+}
+
+/**
+ * A target that was never judged (a cluster that could not be used, a Helm release still being written at
+ * the deadline): `Unknown`, with `message` saying why, so that every target is reported in every outcome.
+ * The one shape of it for the engine and the fleet.
+ */
+export function notJudgedReport(identity: TargetIdentity, message: string, seconds: number): TargetReport {
+  const { source, selector, parent, ...names } = identity;
+  return {
+    ...names,
+    name: identity.name || (selector !== undefined ? unmatchedSelectorName(selector) : ''),
+    ...(selector !== undefined && !identity.name ? { selector } : {}),
+    status: 'Unknown',
+    message,
+    rule: 'kstatus',
+    done: false,
+    seconds,
+    ...reportedSource(source),
+    ...(parent && { parent }),
+    history: [{ status: 'Unknown', message, atSeconds: seconds }],
+    conditions: [],
+  };
 }

@@ -133,11 +133,24 @@ export interface Settings {
   inventory: boolean;
   /** `reconcile`: ask the GitOps targets' controllers to act now (annotations, src/gitops/reconcile.ts). */
   reconcile: boolean;
+  // rollback (issue 32): src/rollback/.
+  /** `rollback`: which outcome undoes the rollout of the workloads that did not get there. */
+  rollback: RollbackMode;
+  /** `rollback-timeout`: the wait for the rolled-back workloads, outside `timeout`. */
+  rollbackTimeoutMs: number;
+  /** `rollback-scope`: the workloads that did not get there, or every workload among the targets. */
+  rollbackScope: RollbackScope;
   /** Container log tails of failing containers in the report. */
   logs: boolean;
   /** Lines of each failing container's log (1-1000). */
   logLines: number;
 }
+
+/** `rollback` (src/rollback/): off, or the outcomes that undo the rollout. */
+export type RollbackMode = 'off' | 'on-failure' | 'on-timeout' | 'on-failure-or-timeout';
+
+/** `rollback-scope`: `failed` targets only, or `all` the workloads among the targets. */
+export type RollbackScope = 'failed' | 'all';
 
 /** `paused`: what a paused Argo Rollout or Deployment is for the `ready` goal (status/paused.ts). */
 export type PausedPolicy = 'wait' | 'ready';

@@ -151,3 +151,33 @@ export function formatWindow(ms: number): string {
   const seconds = ms / 1000;
   return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)}s`;
 }
+
+/**
+ * The step's one deadline (`timeout`), created once per run on the run's `Time` and handed down: the input
+ * files, the wait and its target feeds all end at the same instant, and none keeps its own clock of what is
+ * left. The fleet creates one for all its clusters.
+ */
+export class Deadline {
+  /** Epoch milliseconds on `time`'s clock. */
+  readonly at: number;
+  /** When the run started (the deadline was set): every `seconds` of the result counts from here. */
+  readonly startedAt: number;
+
+  constructor(
+    readonly time: Time,
+    timeoutMs: number,
+  ) {
+    this.startedAt = time.now();
+    this.at = this.startedAt + timeoutMs;
+  }
+
+  /** What is left of it, never below 0. */
+  remainingMs(): number {
+    return Math.max(0, this.at - this.time.now());
+  }
+
+  /** A signal that aborts at the deadline, or sooner after `withinMs`; `clear` when it no longer matters. */
+  signal(withinMs = Number.POSITIVE_INFINITY): { signal: AbortSignal; clear(): void } {
+    return timeoutSignal(this.time, Math.min(withinMs, this.remainingMs()));
+  }
+}

@@ -5,10 +5,11 @@
  * with several clusters, one testsuite per cluster.
  * Pure: result in, XML out.
  */
-import type { ClusterRun, RunResult, TargetReport } from '../result.js';
+import type { ClusterRun, RollbackReport, RunResult, TargetReport } from '../result.js';
 import { annotatedTargets } from '../report/annotations.js';
 import { distinctLogs, logGroup, telling } from '../report/logs.js';
 import { clusterPublicResult, publicResult } from '../report/outputs.js';
+import { rolledBackLine } from '../report/rolled-back.js';
 import { desiredPhrase, diagnosisLines, formatSeconds, roundSeconds } from '../report/text.js';
 import { describeInputProblem, type WaitFor } from '../settings.js';
 
@@ -36,14 +37,28 @@ interface Suite {
 }
 
 export function renderJunit(result: RunResult, options: JunitOptions): string {
-  if (result.clusters)
-    return document(
-      result.clusters.map((run) => clusterSuite(run, options)),
-      result.durationSeconds,
-    );
+  // rollback (issue 32): one more testsuite, after the wait's.
+  const rollback = result.rollback ? [rollbackSuite(result.rollback)] : [];
+  if (result.clusters) return document([...result.clusters.map((run) => clusterSuite(run, options)), ...rollback], result.durationSeconds);
   const cases = targetCases(result, options.waitFor, options.failFast);
   if (options.problem) cases.push(setupCase(options.problem));
-  return document([{ name: `kubewait: ${publicResult(result)}`, cases, seconds: result.durationSeconds }], result.durationSeconds);
+  return document([{ name: `kubewait: ${publicResult(result)}`, cases, seconds: result.durationSeconds }, ...rollback], result.durationSeconds);
+}
+
+/** The `rollback` input's rows: a workload rolled back and ready passes; refused or nothing to do is skipped, with why; the rest fail. */
+function rollbackSuite(rollback: RollbackReport): Suite {
+  const cases = rollback.workloads.map((row): Case => {
+    const base = {
+      classname: `rollback.${row.cluster !== undefined ? `${row.cluster}.` : ''}${row.namespace ? `${row.namespace}.` : ''}${row.kind}`,
+      name: row.name,
+      seconds: row.target?.seconds ?? 0,
+    };
+    const words = rolledBackLine(row);
+    if (row.action === 'refused' || row.action === 'unchanged') return { ...base, verdict: { element: 'skipped', message: words } };
+    if (row.action === 'rolled-back' && (!row.target || row.target.done)) return { ...base, out: words };
+    return { ...base, verdict: { element: 'failure', type: 'Rollback', message: words } };
+  });
+  return { name: `kubewait rollback: ${rollback.result}`, cases, seconds: rollback.durationSeconds };
 }
 
 function targetCases(result: RunResult, waitFor: WaitFor, failFast: boolean): Case[] {

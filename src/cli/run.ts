@@ -12,6 +12,7 @@ import type { ClusterInfo, PipelineSink } from '../pipeline.js';
 import { finalLogLines } from '../report/live-log.js';
 import { logBlocks, logGroup, logRecords } from '../report/logs.js';
 import { clustersOutput, publicResult, resourceOutput } from '../report/outputs.js';
+import { rollbackJson, rolledBackLogLines } from '../report/rolled-back.js';
 import { streamWriter } from '../report/stream-writer.js';
 import type { LogSink, ReportWriter } from '../report/writer.js';
 import { InputError, type InputProblem, type Settings } from '../settings.js';
@@ -116,6 +117,7 @@ async function wait(settings: Settings, line: CommandLine, io: CommandIO, kubeco
       if (github) (await import('./github.js')).reportToGitHub(result, settings, cluster, github);
       else {
         log.info(finalLogLines(result, settings.waitFor).join('\n'));
+        if (result.rollback) log.info(rolledBackLogLines(result.rollback).join('\n')); // rollback (issue 32)
         writeLogBlocks(result, log);
       }
       await reports?.finish(result);
@@ -158,6 +160,7 @@ function jsonDocument(result: string, wait: RunResult | undefined, problem: stri
       resources: (wait?.targets ?? []).map(resourceOutput),
       ...release,
       ...clusters,
+      ...(wait?.rollback && { rollback: rollbackJson(wait.rollback) }), // rollback (issue 32)
       ...(logs.length > 0 && { logs }),
       ...(problem && { error: problem }),
     },

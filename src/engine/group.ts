@@ -66,6 +66,8 @@ interface Tracked {
   raw?: unknown;
   /** When this object (this uid) was first seen, for `status-grace`. */
   firstSeenMs: number;
+  /** `metadata.generation`, for the target's report (`rollback` compares it). */
+  generation?: number;
 }
 
 /** One reported target bound to at most one object name. */
@@ -117,6 +119,9 @@ export class GroupState {
   private readonly named = new Map<string, Slot>();
   private readonly selectors: SelectorTarget[] = [];
   private readonly objects = new Map<string, Tracked>();
+  /** The names in `objects` whose pods are kept (a workload to diagnose, or to watch once done): what pod
+   *  diagnosis walks each round, instead of every target of the group (bench/RESULTS.md, CPU per target). */
+  private readonly withPods = new Set<string>();
   private seen?: Set<string>;
   /** True once a LIST has succeeded. */
   synced = false;
@@ -164,14 +169,15 @@ export class GroupState {
     return this.selectors.length > 0;
   }
 
-  /** Adds a named target; false when this object is already a target (it is reported once). */
-  addNamed(name: string, state: TargetState): boolean {
-    if (this.named.has(name)) return false;
+  /** Adds a named target; the same object named twice is one target: then the state already reporting it. */
+  addNamed(name: string, state: TargetState): TargetState | undefined {
+    const existing = this.named.get(name);
+    if (existing) return existing.state;
     const slot: Slot = { state, gone: false };
     this.named.set(name, slot);
     state.update(this.waitingForList);
     this.targetsChanged();
-    return true;
+    return undefined;
   }
 
   /** Adds a selector target, part of `set`; returns its members' states, by name. */
@@ -244,13 +250,13 @@ export class GroupState {
       if (!hits[i] && s.members.has(name)) this.leave(s, name);
     });
     if (!claimed) {
-      this.objects.delete(name);
+      this.forget(name);
       return;
     }
 
     const tracked = this.track(object);
     // A named target's own name string as the key: the object's is one more copy per target.
-    this.objects.set(named ? named.state.report.name : name, tracked);
+    this.keep(named ? named.state.report.name : name, tracked);
     if (named) this.applyTo(named, tracked);
     this.selectors.forEach((s, i) => {
       if (!hits[i]) return;
@@ -266,7 +272,7 @@ export class GroupState {
 
   /** A DELETED event (or absence from a LIST). */
   remove(name: string): void {
-    this.objects.delete(name);
+    this.forget(name);
     const named = this.named.get(name);
     if (named) this.markAbsent(named, true);
     for (const s of this.selectors) if (s.members.has(name)) this.leave(s, name);
@@ -330,9 +336,8 @@ export class GroupState {
   pendingWorkloads(): DiagnosisSubject[] {
     if (!this.workload) return [];
     const subjects: DiagnosisSubject[] = [];
-    const add = (name: string, slot: Slot) => {
-      const tracked = this.objects.get(name);
-      if (!tracked?.pods || slot.state.report.done) return;
+    this.forEachWithPods((name, slot, tracked) => {
+      if (slot.state.report.done) return;
       subjects.push({
         kind: this.type.kind,
         name,
@@ -344,9 +349,7 @@ export class GroupState {
           if (current) this.applyTo(slot, current);
         },
       });
-    };
-    for (const [name, slot] of this.named) add(name, slot);
-    for (const s of this.selectors) for (const [name, slot] of s.members) add(name, slot);
+    });
     return subjects;
   }
 
@@ -354,13 +357,36 @@ export class GroupState {
   stableWorkloads(): Array<Pick<DiagnosisSubject, 'kind' | 'name' | 'ownsPod'>> {
     if (!this.workload || this.type.kind === 'Job') return [];
     const found: Array<Pick<DiagnosisSubject, 'kind' | 'name' | 'ownsPod'>> = [];
-    const add = (name: string, slot: Slot) => {
-      const tracked = this.objects.get(name);
-      if (tracked?.pods && slot.state.report.done) found.push({ kind: this.type.kind, name, ownsPod: podsOf(tracked) });
-    };
-    for (const [name, slot] of this.named) add(name, slot);
-    for (const s of this.selectors) for (const [name, slot] of s.members) add(name, slot);
+    this.forEachWithPods((name, slot, tracked) => {
+      if (slot.state.report.done) found.push({ kind: this.type.kind, name, ownsPod: podsOf(tracked) });
+    });
     return found;
+  }
+
+  /** Each slot bound to an object whose pods are kept: the named target first, then the selectors'
+   *  members, as many as there are such objects (not as many as there are targets). */
+  private forEachWithPods(visit: (name: string, slot: Slot, tracked: Tracked) => void): void {
+    for (const name of this.withPods) {
+      const tracked = this.objects.get(name);
+      if (!tracked?.pods) continue;
+      const named = this.named.get(name);
+      if (named) visit(name, named, tracked);
+      for (const s of this.selectors) {
+        const member = s.members.get(name);
+        if (member) visit(name, member, tracked);
+      }
+    }
+  }
+
+  private keep(name: string, tracked: Tracked): void {
+    this.objects.set(name, tracked);
+    if (tracked.pods) this.withPods.add(name);
+    else this.withPods.delete(name);
+  }
+
+  private forget(name: string): void {
+    this.objects.delete(name);
+    this.withPods.delete(name);
   }
 
   // ---- internals -------------------------------------------------------------------------------------
@@ -378,6 +404,8 @@ export class GroupState {
     const evaluation = keptEvaluation(verdict.evaluation, known?.evaluation);
     const reported = verdict.reported === verdict.evaluation ? evaluation : keptEvaluation(verdict.reported, known?.reported);
     const tracked: Tracked = { uid, resourceVersion: object.metadata?.resourceVersion, evaluation, reported, firstSeenMs };
+    const generation = (object.metadata as { generation?: unknown } | undefined)?.generation;
+    if (typeof generation === 'number') tracked.generation = generation;
     // An opted-out workload is not diagnosed: nothing waits for it, so its pods are not worth a LIST.
     if ((verdict.diagnose || this.ctx.watchPodsWhenDone) && ownsPods(verdict.pods)) tracked.pods = verdict.pods;
     if (verdict.diagnose) this.ctx.workloadPending(this.namespace);
@@ -424,6 +452,7 @@ export class GroupState {
       }
       slot.seenUid = tracked.uid;
     }
+    slot.state.sawGeneration(tracked.generation);
     // An opted-out object's report is done, whichever target source (refs, selector, manifests, release) bound it.
     const reported = tracked.reported;
     if (reported.done) {

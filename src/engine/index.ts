@@ -1,15 +1,20 @@
 /**
- * The readiness engine: resolves target types (resolver.ts), follows each (resource type, namespace)
+ * The readiness engine: resolves target types (resolver.ts), follows each (resource type, namespace, goal)
  * group with one list+watch or poll (follower.ts feeding group.ts), diagnoses pending workloads' pods
  * (diagnoser.ts), and decides the outcome as early as it is known. Never throws for cluster problems:
  * they become target statuses, warnings or `result.error`. Every watch, timer and request is stopped
  * before it returns.
+ *
+ * Targets arrive two ways: the inputs' at the start, and a feed's during the wait (`TargetFeed`, types.ts:
+ * a Helm release's objects once helm has settled, the inventory of a GitOps parent once its controller has
+ * applied the revision). Each target carries its own goal (`TargetOrigin.goal`) and, for an inventory's, its
+ * parent; the wait is not ready while a feed still runs, and a feed's own failure ends it as failed.
  */
-import { builtinKind } from '../targets/builtin-kinds.js';
+import { writtenIdentity } from '../targets/builtin-kinds.js';
 import { withPodCause } from './pod-cause.js';
-import { groupVersion } from '../kube/index.js';
+import { groupVersion, isFatal } from '../kube/index.js';
 import type { Cluster, ResourceType } from '../kube/index.js';
-import type { InputProblem } from '../settings.js';
+import type { InputProblem, WaitFor } from '../settings.js';
 import { MAX_TARGETS, type TargetSpec } from '../targets/types.js';
 import { NamespaceDiagnoser } from './diagnoser.js';
 import { Follower } from './follower.js';
@@ -18,14 +23,16 @@ import { SelectorSet, type GiveUp } from './selector-set.js';
 import type { GroupContext } from './group.js';
 import { Reachability } from './reachability.js';
 import { Resolver, connectionProblem, type Unresolved } from './resolver.js';
+import type { Status } from '../status/types.js';
 import { Scheduler } from './scheduler.js';
 import { StatusSubresources } from './crds.js';
 import { StabilityWindow, type StableWorkload } from './stability.js';
-import { formatWindow } from '../time.js';
+import { Deadline, formatWindow } from '../time.js';
 import { Tracker } from './tracker.js';
 import type { Identity, TargetState } from './tracker.js';
-import { RESOLVING_MESSAGE, unmatchedSelectorName, type EngineObserver, type Outcome, type TargetReport } from '../result.js';
-import type { EngineOptions, EngineResult } from './types.js';
+import { notJudgedReport, RESOLVING_MESSAGE, unmatchedSelectorName, type EngineObserver, type Outcome, type TargetReport } from '../result.js';
+import type { EngineOptions, EngineResult, TargetOrigin } from './types.js';
+import { Feeds } from './feeds.js';
 
 export type * from './types.js';
 
@@ -37,6 +44,12 @@ const HEARTBEAT_MS = 30_000;
  * healthy server answers in milliseconds; one that does not costs the step at most this, within `timeout`.
  */
 export const LAST_LOOK_MS = 3_000;
+/**
+ * How long the targets are still judged once a feed has failed (Helm says the release failed): long enough
+ * for a failing image pull to count as unrecoverable (the status library's 15 s grace), so the summary
+ * names the object that broke, not only the release.
+ */
+export const FAILED_JUDGING_MS = 20_000;
 /** What every target says until its type is known: one update for all of them. */
 const RESOLVING = { status: 'Unknown', message: RESOLVING_MESSAGE, done: false } as const;
 
@@ -48,6 +61,8 @@ export async function waitForTargets(cluster: Cluster, options: EngineOptions): 
  *  not a closure per target: thousands of named targets each hold one state. */
 interface Entry {
   spec: TargetSpec;
+  goal: WaitFor;
+  parent?: TargetOrigin['parent'];
   /** The one state of a named target (of a selector target, until its type is known); absent when it is
    *  reported by another entry (the same object named twice). */
   state?: TargetState;
@@ -70,7 +85,25 @@ interface Group {
   follower: Follower;
 }
 
-class Engine {
+/** The same goal, as a key: the run's `wait-for` object and a feed's `{ kind: 'deleted' }` compare by value. */
+function goalKey(goal: WaitFor): string {
+  return JSON.stringify(goal);
+}
+
+/** An early verdict and how the wait ends with it. */
+interface Ending {
+  outcome: () => Outcome;
+  cancelled: boolean;
+  /** Why the targets not listed in time were not checked. */
+  why: string;
+  /** Which targets must have a verdict (done, or Failed) before it ends, not only be listed: every one (a
+   *  failed feed), or those a feed added once the verdict was known (a parent Flux calls failed). */
+  judge: 'all' | Entry[];
+  /** Cancels the bound on the last look. */
+  cancelBound: () => void;
+}
+
+export class Engine {
   private readonly observer: EngineObserver;
   private readonly tracker: Tracker;
   private readonly entries: Entry[] = [];
@@ -88,25 +121,53 @@ class Engine {
   private outcome: Outcome = 'timeout';
   private cancelled = false;
   /** The verdict known before every group was listed: the wait ends once they are (or LAST_LOOK_MS has passed). */
-  private ending?: { outcome: () => Outcome; cancelled: boolean; why: string };
+  private ending?: Ending;
   private finishWait!: () => void;
-  private readonly groupContext: GroupContext;
+  /** What every group shares; `contextFor` adds the goal. */
+  private readonly sharedContext: Omit<GroupContext, 'waitFor' | 'workloadPending' | 'watchPodsWhenDone'>;
+  private readonly contexts = new Map<string, GroupContext>();
+  /** How many entries the observer has been told of (`resolved`). */
+  private announced = 0;
+  private readonly feeds: Feeds;
+  /** An error a feed threw that is no cluster problem: thrown again once the wait has stopped. */
+  private feedCrash?: { error: unknown };
+  private readonly deadline: Deadline;
   /** A tiny interval would turn polling into a busy loop against the server. */
   private readonly pollIntervalMs: number;
   /** `stable-for` (not for `deleted` waits). */
   private readonly stability?: StabilityWindow;
   private unstable?: string;
-  /** Epoch ms (by the scheduler's clock) when the wait times out; set when the clocks start. */
-  private deadlineAt = Number.POSITIVE_INFINITY;
 
   constructor(
     private readonly cluster: Cluster,
     private readonly options: EngineOptions,
   ) {
-    this.observer = safeObserver(options.observer);
+    this.observer = safeObserver(options.observer, (target, previous) => this.feeds.tell(target, previous));
     this.pollIntervalMs = Math.max(options.pollIntervalMs, 50);
     this.timers = new Scheduler(options.time);
-    this.tracker = new Tracker(this.observer, this.timers.now);
+    this.deadline = options.deadline ?? new Deadline(this.timers.time, options.timeoutMs);
+    // Every `seconds` counts from the run's start, where its deadline was set: at the deadline, `duration` is `timeout`.
+    this.tracker = new Tracker(this.observer, this.timers.now, this.deadline.startedAt);
+    this.feeds = new Feeds({
+      cluster,
+      time: this.timers.time,
+      deadline: this.deadline,
+      signal: this.stop.signal,
+      add: (specs, origin) => this.add(specs, origin),
+      warn: (message) => this.warn(message),
+      problem: (problem) => {
+        this.error ??= problem;
+        this.check();
+      },
+      threw: (error) => {
+        // A cluster that cannot be used ends the wait as the engine's own requests would; anything else is a
+        // bug or the step's one clean error, thrown again once everything has stopped.
+        if (isFatal(error)) this.error ??= connectionProblem(this.cluster, error);
+        else this.feedCrash ??= { error };
+        this.finish('failed');
+      },
+      changed: () => this.check(),
+    });
     this.reachability = new Reachability(cluster, this.timers, this.stop.signal);
     this.resolver = new Resolver<Pending>(cluster, options, this.timers, this.stop.signal, {
       attach: (item, type) => this.attach(item, type),
@@ -114,9 +175,8 @@ class Engine {
       problem: (problem) => (this.error ??= problem),
       changed: () => this.check(),
     });
-    this.groupContext = {
+    this.sharedContext = {
       tracker: this.tracker,
-      waitFor: options.waitFor,
       jobCompletion: options.jobCompletion,
       now: () => new Date(this.timers.now()),
       schedule: (atMs, run) =>
@@ -124,9 +184,6 @@ class Engine {
           run();
           this.check();
         }),
-      workloadPending: (namespace) => {
-        if (options.waitFor.kind !== 'deleted') this.diagnoserFor(namespace).poke();
-      },
       healthRules: options.healthRules,
       statusGraceMs: options.statusGraceMs ?? 0,
       paused: options.paused ?? 'wait',
@@ -135,10 +192,9 @@ class Engine {
         const crds = new StatusSubresources(cluster, this.stop.signal, (message) => this.warn(message));
         return (type, known) => crds.of(type, known);
       })(),
-      watchPodsWhenDone: (options.stableForMs ?? 0) > 0 && options.waitFor.kind !== 'deleted',
       warn: (message) => this.warn(message),
     };
-    if (this.groupContext.watchPodsWhenDone) {
+    if ((options.stableForMs ?? 0) > 0 && options.waitFor.kind !== 'deleted') {
       this.stability = new StabilityWindow({
         cluster,
         timers: this.timers,
@@ -152,19 +208,63 @@ class Engine {
     }
   }
 
+  /** The groups' context for targets with `goal`: one per goal. */
+  private contextFor(goal: WaitFor): GroupContext {
+    const key = goalKey(goal);
+    let context = this.contexts.get(key);
+    if (!context) {
+      const deleting = goal.kind === 'deleted';
+      context = {
+        ...this.sharedContext,
+        waitFor: goal,
+        workloadPending: (namespace) => {
+          if (!deleting) this.diagnoserFor(namespace).poke();
+        },
+        watchPodsWhenDone: this.stability !== undefined && !deleting,
+      };
+      this.contexts.set(key, context);
+    }
+    return context;
+  }
+
+  /**
+   * Adds targets, at the start or during the wait: each is resolved and followed like the inputs' own, with
+   * its origin's goal and parent. The same object named twice is one target, reported under the first
+   * parent that named it. Targets added once the wait is over are not judged.
+   */
+  add(specs: TargetSpec[], origin: TargetOrigin = {}): void {
+    if (this.finished || specs.length === 0) return;
+    const goal = origin.goal ?? this.options.waitFor;
+    // Their states change while they are resolved and joined to their groups: the observer hears of them
+    // first as a batch (`announceNew`), then of their changes.
+    const announcing = this.tracker.announcing;
+    this.tracker.announcing = false;
+    const added: Entry[] = [];
+    for (const spec of specs) {
+      const state = this.tracker.add(this.identityOf(spec, origin.parent), RESOLVING);
+      const entry: Entry = { spec, state, goal, ...(origin.parent && { parent: origin.parent }) };
+      this.entries.push(entry);
+      added.push(entry);
+      this.resolver.add({ entry, spec, state, goal });
+    }
+    this.resolver.resolveAdded();
+    this.tracker.announcing = announcing;
+    this.judgeLate(added);
+    if (!this.running) return;
+    this.announceNew();
+    void this.resolver.keepResolving();
+    this.check();
+  }
+
   async run(): Promise<EngineResult> {
     const finishedWaiting = new Promise<void>((resolve) => (this.finishWait = resolve));
-    for (const spec of this.options.targets) {
-      const state = this.tracker.add(this.identityOf(spec), RESOLVING);
-      const entry: Entry = { spec, state };
-      this.entries.push(entry);
-      this.resolver.add({ entry, spec, state });
-    }
+    this.add(this.options.targets);
     this.startClocks();
+    for (const feed of this.options.feeds ?? []) this.feeds.start(feed);
 
     await this.resolver.resolveFirst();
     if (!this.finished) {
-      this.observer.resolved?.(this.reports(), this.options.waitFor);
+      this.announceNew();
       this.tracker.announcing = true;
       for (const message of this.warnings) this.observer.warning?.(message); // held back until now
       this.running = true;
@@ -174,14 +274,76 @@ class Engine {
     }
     await finishedWaiting;
     this.shutdown();
+    // The feeds see the wait is over (the stop signal) and say what they did not get to judge.
+    await this.feeds.settled();
+    if (this.feedCrash) throw this.feedCrash.error;
     return {
       outcome: this.outcome,
       cancelled: this.cancelled,
       durationSeconds: this.tracker.elapsedSeconds(),
-      targets: this.reports().map(withPodCause),
+      targets: [...this.reports().map(withPodCause), ...this.notJudgedReports()],
       warnings: [...this.warnings],
       ...(this.error ? { error: this.error } : {}),
       ...(this.unstable ? { unstable: this.unstable } : {}),
+      ...this.ownGoal(),
+    };
+  }
+
+  /** Tells the observer of the targets added since it last heard: one batch per goal. */
+  private announceNew(): void {
+    const fresh = this.entries.slice(this.announced);
+    this.announced = this.entries.length;
+    // Before a feed added anything, an empty wait is no news: the feed's targets are announced when they come.
+    if (fresh.length === 0 && (this.options.feeds?.length ?? 0) > 0) return;
+    const byGoal = new Map<string, { goal: WaitFor; reports: TargetReport[] }>();
+    if (fresh.length === 0) byGoal.set(goalKey(this.options.waitFor), { goal: this.options.waitFor, reports: [] });
+    for (const entry of fresh) {
+      const key = goalKey(entry.goal);
+      let batch = byGoal.get(key);
+      if (!batch) byGoal.set(key, (batch = { goal: entry.goal, reports: [] }));
+      for (const state of statesOf(entry)) batch.reports.push(state.report);
+    }
+    for (const { goal, reports } of byGoal.values()) this.observer.resolved?.(reports, goal);
+  }
+
+  /** The goal the report names: every target's own when they all share one other than the run's (an
+   *  uninstalling release's objects alone are a deletion wait). */
+  private ownGoal(): { waitFor?: WaitFor } {
+    const [first] = this.entries;
+    if (!first || goalKey(first.goal) === goalKey(this.options.waitFor)) return {};
+    return this.entries.every((entry) => goalKey(entry.goal) === goalKey(first.goal)) ? { waitFor: first.goal } : {};
+  }
+
+  // ---- feeds -----------------------------------------------------------------------------------------
+
+  /** The feeds' targets that were never judged, each once and not when it is a target too. */
+  private notJudgedReports(): TargetReport[] {
+    const seen = new Set(this.reports().map(reportKey));
+    const reports: TargetReport[] = [];
+    const seconds = this.tracker.elapsedSeconds();
+    for (const { specs, message } of this.feeds.notJudged()) {
+      for (const spec of specs) {
+        const report = notJudgedReport(this.resolvedIdentity(spec), message, seconds);
+        if (seen.has(reportKey(report))) continue;
+        seen.add(reportKey(report));
+        reports.push(report);
+      }
+    }
+    return reports;
+  }
+
+  /** A target never judged, named as discovery knows its type when it does (a cluster-scoped object then
+   *  shows no namespace), else as written. */
+  private resolvedIdentity(spec: TargetSpec) {
+    const written = writtenIdentity(spec, this.options.defaultNamespace);
+    const resolution = this.cluster.discovery.loaded ? this.cluster.discovery.resolve(spec) : undefined;
+    if (!resolution?.ok) return written;
+    const { type } = resolution;
+    return {
+      ...written,
+      apiVersion: groupVersion(type.group, type.version),
+      kind: type.kind,
+      namespace: type.namespaced ? spec.namespace || this.options.defaultNamespace : '',
     };
   }
 
@@ -190,12 +352,14 @@ class Engine {
   private attach({ entry, state }: Pending, type: ResourceType): void {
     const { spec } = entry;
     const namespace = type.namespaced ? spec.namespace || this.options.defaultNamespace : '';
-    const group = this.groupFor(type, namespace);
+    const group = this.groupFor(type, namespace, entry.goal);
     // The group's strings, one copy for all its targets.
     state.identify({ apiVersion: group.state.apiVersion, kind: type.kind, namespace: group.state.namespace });
     if (spec.name) {
-      if (!group.state.addNamed(spec.name, state)) {
-        // The same object named twice is one target, reported once.
+      const existing = group.state.addNamed(spec.name, state);
+      if (existing) {
+        // The same object named twice is one target, reported once (under a parent, if one named it).
+        if (entry.parent && !existing.report.parent) existing.report.parent = entry.parent;
         this.tracker.retire(state);
         entry.state = undefined;
       }
@@ -213,14 +377,14 @@ class Engine {
   /** The set of selector targets sharing this spec's selector and namespace; created by its first part. */
   private selectorSet(entry: Entry, type: ResourceType, namespace: string): { set: SelectorSet; lead: Entry } {
     const text = entry.spec.selector ?? '';
-    const key = JSON.stringify([entry.spec.namespace || this.options.defaultNamespace, text]);
+    const key = JSON.stringify([entry.spec.namespace || this.options.defaultNamespace, text, goalKey(entry.goal)]);
     let found = this.sets.get(key);
     if (!found) {
       const placeholder = this.tracker.add(
         { apiVersion: groupVersion(type.group, type.version), kind: type.kind, namespace, name: unmatchedSelectorName(text), selector: text },
         { status: 'Unknown', message: '', done: false },
       );
-      found = { set: new SelectorSet(placeholder, this.tracker, text, namespace, this.options.waitFor, this.selectorGiveUp()), lead: entry };
+      found = { set: new SelectorSet(placeholder, this.tracker, text, namespace, entry.goal, this.selectorGiveUp()), lead: entry };
       this.sets.set(key, found);
     }
     return found;
@@ -240,11 +404,14 @@ class Engine {
     return { graceMs: statusGraceMs, after, problem: (problem) => (this.error ??= problem) };
   }
 
-  private groupFor(type: ResourceType, namespace: string): Group {
-    const key = groupKey(type, namespace);
+  /** The group of `type` in `namespace` for targets with `goal`: targets waiting for deletion beside others
+   *  of the same type and namespace are judged by their own group (one LIST and watch more, only then). */
+  private groupFor(type: ResourceType, namespace: string, goal: WaitFor): Group {
+    const own = goalKey(goal) === goalKey(this.options.waitFor) ? '' : ` ${goalKey(goal)}`;
+    const key = groupKey(type, namespace) + own;
     const existing = this.groups.get(key);
     if (existing) return existing;
-    const state = new GroupState(type, namespace, this.groupContext);
+    const state = new GroupState(type, namespace, this.contextFor(goal));
     const follower = new Follower({
       cluster: this.cluster,
       group: state,
@@ -262,7 +429,7 @@ class Engine {
         this.check();
       },
       answering: () => this.reachability.answering(),
-      timeLeft: () => this.deadlineAt - this.timers.now(),
+      timeLeft: () => this.deadline.at - this.timers.now(),
     });
     const group = { state, follower };
     this.groups.set(key, group);
@@ -316,10 +483,14 @@ class Engine {
     if (this.ending) return this.endOnceListed();
     // Any other bad input (an ambiguous type) fails at once, after the last look at the other targets.
     if (this.error) return this.endEarly(() => 'failed', false, `Input "${this.error.input}" is wrong`);
+    // A feed's own verdict (Helm says the release failed): failed, once every target has one too.
+    if (this.feeds.failure) return this.endEarly(() => 'failed', false, this.feeds.failure, { judgeAll: true });
     if (this.options.failFast && tracker.failed > 0) return this.endEarly(() => 'failed', false, `fail-fast: ${this.firstFailed()} failed`);
     if (tracker.pending === 0) {
       if (!this.resolver.done || ![...this.groups.values()].every((g) => g.state.settled)) return;
       if (this.stability && this.needsWindow() && !this.stability.allReady()) return;
+      // Every target is there, but a feed may still add some: it looks once more now.
+      if (this.feeds.running) return this.feeds.tell();
       this.finish('ready');
       return;
     }
@@ -345,17 +516,55 @@ class Engine {
     return 'a target';
   }
 
-  /** The verdict is known before the deadline: take the last look (LAST_LOOK_MS), then finish. */
-  private endEarly(outcome: () => Outcome, cancelled: boolean, why: string): void {
+  /** The verdict is known before the deadline: take the last look (LAST_LOOK_MS; a failed feed's targets get
+   *  FAILED_JUDGING_MS to reach their verdicts), then finish. */
+  private endEarly(outcome: () => Outcome, cancelled: boolean, why: string, { judgeAll = false } = {}): void {
     if (this.ending || this.finished) return;
-    this.ending = { outcome, cancelled, why };
-    this.timers.after(Math.min(LAST_LOOK_MS, this.deadlineAt - this.timers.now()), () => this.endNow());
+    const judge = judgeAll ? 'all' : this.underFailedParent(this.entries);
+    const boundMs = Math.min(judgeAll || judge.length > 0 ? FAILED_JUDGING_MS : LAST_LOOK_MS, this.deadline.remainingMs());
+    this.ending = { outcome, cancelled, why, judge, cancelBound: this.timers.after(boundMs, () => this.endNow()) };
     this.endOnceListed();
   }
 
+  /**
+   * The objects of a parent Flux or Argo CD already calls failed are judged before an early end, also those a
+   * feed adds during the last look, within FAILED_JUDGING_MS: so the report names which one broke.
+   */
+  private judgeLate(added: Entry[]): void {
+    const { ending } = this;
+    if (!ending || ending.judge === 'all') return;
+    const entries = this.underFailedParent(added);
+    if (entries.length === 0) return;
+    if (ending.judge.length === 0) {
+      ending.cancelBound();
+      ending.cancelBound = this.timers.after(Math.min(FAILED_JUDGING_MS, this.deadline.remainingMs()), () => this.endNow());
+    }
+    ending.judge.push(...entries);
+  }
+
+  /** Ends the early-decided wait once what it waits for is in: every group listed, no feed mid-read, and the
+   *  targets it must judge judged. */
   private endOnceListed(): void {
     // Before the followers start (a cancel during discovery) nothing has been listed yet.
-    if (this.running && [...this.groups.values()].every((g) => g.state.listed)) this.endNow();
+    if (!this.running || this.feeds.busy || ![...this.groups.values()].every((g) => g.state.listed)) return;
+    if (!this.judged(this.ending?.judge ?? [])) return;
+    this.endNow();
+  }
+
+  /** The entries among `entries` whose parent has Failed (one pass over the reports, however many entries). */
+  private underFailedParent(entries: Entry[]): Entry[] {
+    if (!entries.some((entry) => entry.parent)) return [];
+    const failed = new Set(
+      this.reports()
+        .filter((r) => r.status === 'Failed')
+        .map(reportKey),
+    );
+    return entries.filter((entry) => entry.parent && failed.has(reportKey(entry.parent)));
+  }
+
+  private judged(which: 'all' | Entry[]): boolean {
+    if (which === 'all') return this.resolver.done && this.tracker.pending === this.tracker.failed;
+    return which.every((entry) => statesOf(entry).every((state) => state.report.done || state.failed()));
   }
 
   /** Ends the early-decided wait now: a group still not listed says why its targets were not checked. */
@@ -377,8 +586,7 @@ class Engine {
   }
 
   private startClocks(): void {
-    this.deadlineAt = this.timers.now() + this.options.timeoutMs;
-    this.timers.after(this.options.timeoutMs, () => {
+    this.timers.after(this.deadline.remainingMs(), () => {
       if (this.ending) return this.endNow();
       for (const group of this.groups.values()) group.state.deadlinePassed();
       if (this.stability?.running && this.tracker.pending === 0) {
@@ -397,7 +605,12 @@ class Engine {
     const { signal } = this.options;
     const onAbort = () => {
       // The outcome as it stands when the last look is over.
-      const outcome = (): Outcome => (this.tracker.pending === 0 ? 'ready' : this.tracker.failed > 0 ? 'failed' : 'timeout');
+      const outcome = (): Outcome => (this.tracker.pending === 0 && !this.feeds.running ? 'ready' : this.tracker.failed > 0 ? 'failed' : 'timeout');
+      // Stopped mid-way through a last look (a failed feed's judging): no longer.
+      if (this.ending) {
+        this.ending.cancelled = true;
+        return this.endNow();
+      }
       // A stop with a reason in words (the fleet's: another cluster decided) says it; else the job was cancelled.
       this.endEarly(outcome, true, typeof signal?.reason === 'string' ? signal.reason : 'cancelled');
     };
@@ -438,20 +651,9 @@ class Engine {
     return reports;
   }
 
-  /** How a target is named until discovery resolves its type (and for good, if it never does): a built-in
-   *  kind by its Kind and scope; another type as written, with the namespace only when one was given, since
-   *  its scope is not known (a cluster-scoped type must not show the default namespace). */
-  private identityOf(spec: TargetSpec): Identity {
-    const builtin = builtinKind(spec.type);
-    const namespaced = builtin ? builtin.namespaced : spec.namespace !== undefined && spec.namespace !== '';
-    return {
-      apiVersion: spec.apiVersion ?? '',
-      kind: builtin?.kind ?? spec.type,
-      namespace: namespaced ? spec.namespace || this.options.defaultNamespace : '',
-      name: spec.name ?? '',
-      ...(spec.name ? {} : { selector: spec.selector ?? '' }),
-      ...(spec.source ? { source: spec.source } : {}),
-    };
+  /** How a target is named until discovery resolves its type (targets/builtin-kinds.ts), under its parent. */
+  private identityOf(spec: TargetSpec, parent?: TargetOrigin['parent']): Identity {
+    return { ...writtenIdentity(spec, this.options.defaultNamespace), ...(parent && { parent }) };
   }
 
   private warn(message: string): void {
@@ -461,8 +663,12 @@ class Engine {
   }
 }
 
-/** An observer that throws must not break the wait. */
-function safeObserver(observer: EngineObserver | undefined): EngineObserver {
+function reportKey(report: Pick<TargetReport, 'kind' | 'namespace' | 'name'>): string {
+  return JSON.stringify([report.kind, report.namespace, report.name]);
+}
+
+/** An observer that throws must not break the wait; the feeds hear every transition too. */
+function safeObserver(observer: EngineObserver | undefined, tellFeeds: (target: TargetReport, previous?: Status) => void): EngineObserver {
   const guard = (call: (o: EngineObserver) => void): void => {
     try {
       if (observer) call(observer);
@@ -472,7 +678,10 @@ function safeObserver(observer: EngineObserver | undefined): EngineObserver {
   };
   return {
     resolved: (targets, waitFor) => guard((o) => o.resolved?.(targets, waitFor)),
-    transition: (target, previous) => guard((o) => o.transition?.(target, previous)),
+    transition: (target, previous) => {
+      guard((o) => o.transition?.(target, previous));
+      tellFeeds(target, previous);
+    },
     warning: (message) => guard((o) => o.warning?.(message)),
     heartbeat: (pending, elapsed) => guard((o) => o.heartbeat?.(pending, elapsed)),
   };

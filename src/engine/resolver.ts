@@ -20,10 +20,16 @@ import { formatWindow } from '../time.js';
 import type { Scheduler } from './scheduler.js';
 import type { TargetState } from './tracker.js';
 
-/** A target whose type is not known yet, and the state that reports it meanwhile. */
+/** A target whose type is not known yet, the state that reports it meanwhile, and its goal. */
 export interface Unresolved {
   spec: TargetSpec;
   state: TargetState;
+  goal: WaitFor;
+}
+
+/** A target waiting for its object's deletion: a type no longer served may mean its CRD is being deleted. */
+function deleting(item: Unresolved): boolean {
+  return item.goal.kind === 'deleted';
 }
 
 export interface ResolverHost<T extends Unresolved> {
@@ -50,20 +56,19 @@ export class Resolver<T extends Unresolved> {
   /** Since when discovery has found no server at all (refused, DNS, no answer); reset by any answer. */
   private unreachableSince?: number;
   private lastFailure?: unknown;
-
-  private readonly waitFor: WaitFor;
+  /** `keepResolving` is running. */
+  private looping = false;
   /** `status-grace`: how long a type that is not served, and that no known CRD defines, is waited for.
    *  Undefined: until the deadline. */
   private readonly graceMs?: number;
 
   constructor(
     private readonly cluster: Cluster,
-    settings: { waitFor: WaitFor; statusGraceMs?: number },
+    settings: { statusGraceMs?: number },
     private readonly timers: Scheduler,
     private readonly signal: AbortSignal,
     private readonly host: ResolverHost<T>,
   ) {
-    this.waitFor = settings.waitFor;
     this.graceMs = settings.statusGraceMs;
   }
 
@@ -88,8 +93,25 @@ export class Resolver<T extends Unresolved> {
     await this.judgeUnserved(true);
   }
 
-  /** Re-reads discovery while types are missing, as often as discovery allows, until the wait ends. */
+  /** Targets added during the wait: resolved at once when discovery has been read (the engine then calls
+   *  `keepResolving` again for those it could not). */
+  resolveAdded(): void {
+    this.resolvePending();
+  }
+
+  /** Re-reads discovery while types are missing, as often as discovery allows, until the wait ends. Calling
+   *  it while it runs does nothing. */
   async keepResolving(): Promise<void> {
+    if (this.looping) return;
+    this.looping = true;
+    try {
+      await this.resolveWhileMissing();
+    } finally {
+      this.looping = false;
+    }
+  }
+
+  private async resolveWhileMissing(): Promise<void> {
     let failures = 0;
     while (!this.timers.isClosed && this.pending.length > 0) {
       const { discovery } = this.cluster;
@@ -129,7 +151,7 @@ export class Resolver<T extends Unresolved> {
         still.push(item);
         continue;
       }
-      const nearMiss = this.nearMiss(spec);
+      const nearMiss = this.nearMiss(item);
       let crd: CrdLookup | undefined;
       const key = `${spec.apiVersion ?? ''} ${spec.type}`;
       try {
@@ -138,7 +160,7 @@ export class Resolver<T extends Unresolved> {
       } catch (error) {
         if (this.timers.isClosed) return;
         const cannot = `cannot list the CRDs defining "${spec.type}": ${describeFailure(error, this.cluster.server)}`;
-        if (this.waitFor.kind === 'deleted') {
+        if (deleting(item)) {
           state.update({ status: 'Unknown', message: cannot, done: false });
           still.push(item);
         } else {
@@ -148,7 +170,7 @@ export class Resolver<T extends Unresolved> {
         }
         continue;
       }
-      if (crd?.terminating && this.waitFor.kind === 'deleted') {
+      if (crd?.terminating && deleting(item)) {
         state.update({ status: 'NotFound', message: `its CRD ${crd.name} is being deleted, so no such object exists`, done: true });
         this.host.warn(`resource type "${spec.type}" is no longer served (its CRD ${crd.name} is being deleted); counting its targets as deleted`);
       } else if (crd && !crd.terminating) {
@@ -165,7 +187,7 @@ export class Resolver<T extends Unresolved> {
   /** Whether a type not served is judged by its CRDs now: `wait-for: deleted` once discovery was read again
    *  (a CRD just installed); otherwise as `patience` says, the grace once discovery was read again after it. */
   private judgeNow(item: T, first: boolean): boolean {
-    if (this.waitFor.kind === 'deleted') return !first;
+    if (deleting(item)) return !first;
     switch (this.patience(item)) {
       case 'none':
         return true;
@@ -181,21 +203,22 @@ export class Resolver<T extends Unresolved> {
    *  near-miss of a served type; else `status-grace`. */
   private patience(item: T): 'none' | 'grace' | 'deadline' {
     if (this.installing.has(item) || this.definedByTargets.some((defined) => definesType(defined, item.spec))) return 'deadline';
-    if (this.nearMiss(item.spec)) return 'none';
+    if (this.nearMiss(item)) return 'none';
     return this.graceMs === undefined ? 'deadline' : 'grace';
   }
 
   /** The served type a type not served is a typo of (`deploymnet` -> `deployments.apps (deployment, deploy)`);
    *  for `wait-for: deleted`, none: a type no longer served is judged by its CRD first. */
-  private nearMiss(spec: TargetSpec): string | undefined {
-    return this.waitFor.kind === 'deleted' ? undefined : this.cluster.discovery.nearMiss(spec);
+  private nearMiss(item: T): string | undefined {
+    return deleting(item) ? undefined : this.cluster.discovery.nearMiss(item.spec);
   }
 
   /** A type not served, and no CRD on its way (`why`): an input error on the input that named it, with the
    *  closest served type. Only a type that is no near-miss was waited for (`status-grace`). */
-  private unserved({ spec, state }: T, nearMiss: string | undefined, why: string): void {
+  private unserved(item: T, nearMiss: string | undefined, why: string): void {
+    const { spec, state } = item;
     const written = spec.apiVersion ? `${spec.type} (${spec.apiVersion})` : spec.type;
-    const deleted = this.waitFor.kind === 'deleted';
+    const deleted = deleting(item);
     const suggestion = nearMiss ?? this.cluster.discovery.suggest(spec.type);
     const waited = deleted || nearMiss ? '' : ` within ${formatWindow(this.graceMs ?? 0)} (status-grace)`;
     const hint = suggestion ? ` Did you mean ${suggestion}?` : deleted ? '' : ' Install its CRD before the wait, or give it longer with status-grace.';
@@ -209,8 +232,7 @@ export class Resolver<T extends Unresolved> {
   /** Until `status-grace` ends for the types waiting for it (Infinity: none does), so they are judged then
    *  and not at the next re-discovery after it. */
   private graceLeftMs(): number {
-    if (this.firstDiscoveryAt === undefined || !this.pending.some((item) => this.waitFor.kind !== 'deleted' && this.patience(item) === 'grace'))
-      return Infinity;
+    if (this.firstDiscoveryAt === undefined || !this.pending.some((item) => !deleting(item) && this.patience(item) === 'grace')) return Infinity;
     return Math.max(0, this.firstDiscoveryAt + (this.graceMs ?? 0) - this.timers.now());
   }
 
@@ -236,7 +258,7 @@ export class Resolver<T extends Unresolved> {
       } else if (resolution.ambiguous) {
         state.update({ status: 'Unknown', message: resolution.message, done: false, blocked: true });
         this.host.problem({ input: inputOf(spec), message: resolution.message });
-      } else if (this.waitFor.kind === 'deleted') {
+      } else if (deleting(item)) {
         // Not served: a CRD being deleted, or a mistyped type. Discovery is read once more (a CRD just
         // installed), then the CRDs say which (judgeUnserved).
         state.update({ status: 'Unknown', message: `${resolution.message}; checking whether a CRD being deleted defines it`, done: false });

@@ -4,7 +4,7 @@
  * thousands of targets.
  */
 import type { Condition, Diagnosis, Status } from '../status/types.js';
-import { reportedSource, type EngineObserver, type TargetReport, type Transition } from '../result.js';
+import { reportedSource, type EngineObserver, type TargetParent, type TargetReport, type Transition } from '../result.js';
 import type { TargetSource } from '../settings.js';
 
 /** History entries kept per target: the first one and the latest ones. */
@@ -31,6 +31,8 @@ export interface Identity {
   name: string;
   selector?: string;
   source?: TargetSource;
+  /** The GitOps object that applied it. */
+  parent?: TargetParent;
 }
 
 export interface Update {
@@ -69,10 +71,16 @@ export class TargetState {
       done: initial.done,
       seconds: tracker.elapsedSeconds(),
       ...reportedSource(identity.source),
+      ...(identity.parent && { parent: identity.parent }),
       history: [{ status: initial.status, message: initial.message, atSeconds: tracker.elapsedSeconds() }],
       conditions: initial.conditions ?? [],
     };
     this.blocked = initial.blocked ?? false;
+  }
+
+  /** The object's `metadata.generation` as judged now (src/rollback/ compares it before a patch). */
+  sawGeneration(generation: number | undefined): void {
+    if (generation !== undefined) this.report.generation = generation;
   }
 
   /** Type known after discovery (a target whose CRD appeared mid-wait). */
@@ -127,11 +135,13 @@ export class Tracker {
   /** Transitions are announced only after the observer got the resolved targets. */
   announcing = false;
 
+  /** `startedAt`: where every `seconds` counts from (the run's start, where its deadline was set); default now. */
   constructor(
     private readonly observer: EngineObserver | undefined,
     private readonly clock: () => number = Date.now,
+    startedAt = clock(),
   ) {
-    this.started = clock();
+    this.started = startedAt;
   }
 
   elapsedSeconds(): number {

@@ -8,7 +8,7 @@
  * anywhere makes it `failed`. `any`: one ready cluster is enough, whatever the others say.
  */
 import { clusterPublicResult } from '../report/outputs.js';
-import type { ClusterRun, RunResult } from '../result.js';
+import type { ClusterRun, RollbackReport, RunResult } from '../result.js';
 import type { ClusterPolicy, InputProblem } from '../settings.js';
 
 /** `cancelled`: the job was cancelled (the process's signal), not a cluster stopped by fail-fast. */
@@ -18,7 +18,8 @@ export function combineClusterRuns(runs: ClusterRun[], policy: ClusterPolicy, ca
   const warnings = runs.flatMap((run) => run.result.warnings.map((warning) => `[${run.name}] ${warning}`));
   const durationSeconds = Math.max(0, ...results.map((result) => result.durationSeconds));
   const waitFor = results.find((result) => result.waitFor)?.waitFor;
-  const common = { cancelled, durationSeconds, targets, warnings, clusters: runs, ...(waitFor && { waitFor }) };
+  const rollback = combinedRollback(runs);
+  const common = { cancelled, durationSeconds, targets, warnings, clusters: runs, ...(waitFor && { waitFor }), ...(rollback && { rollback }) };
 
   if (policy === 'any' && runs.some((run) => clusterPublicResult(run) === 'ready')) return { ...common, outcome: 'ready' };
   const error = combinedError(runs);
@@ -42,4 +43,21 @@ function combinedError(runs: ClusterRun[]): InputProblem | undefined {
           .join(', ')})`
       : '';
   return { ...first.result.error, message: `[${first.name}] ${first.result.error.message}${more}` };
+}
+
+// rollback (issue 32)
+/** The rollbacks of the clusters that rolled back (only failing ones do), each row with its cluster; the
+ *  worst result first: failed, timeout, refused, none, ready. */
+function combinedRollback(runs: ClusterRun[]): RollbackReport | undefined {
+  const rolled = runs.filter((run) => run.result.rollback);
+  if (rolled.length === 0) return undefined;
+  const order: RollbackReport['result'][] = ['failed', 'timeout', 'ready', 'refused', 'none'];
+  const results = rolled.map((run) => run.result.rollback!.result);
+  return {
+    result: order.find((result) => results.includes(result)) ?? 'none',
+    workloads: rolled.flatMap((run) =>
+      run.result.rollback!.workloads.map((row) => ({ ...row, cluster: run.name, ...(row.target && { target: { ...row.target, cluster: run.name } }) })),
+    ),
+    durationSeconds: Math.max(...rolled.map((run) => run.result.rollback!.durationSeconds)),
+  };
 }

@@ -17,10 +17,12 @@ import type { KubeconfigSources } from '../kube/index.js';
 import { defaultSources } from '../kube/kubeconfig.js';
 import { waitAndReport, type PipelineOptions, type PipelineSink } from '../pipeline.js';
 import type { LogSink } from '../report/writer.js';
-import { reportedSource, type ClusterRun, type RunResult, type TargetReport } from '../result.js';
+import { notJudgedReport, type ClusterRun, type RunResult } from '../result.js';
+import { writtenIdentity } from '../targets/builtin-kinds.js';
 import { targetsFromInputs, type TargetSpec } from '../targets/index.js';
 import { InputError, type ClusterSpec, type Settings } from '../settings.js';
 import { installSignalHandlers } from '../signals.js';
+import { Deadline, realTime } from '../time.js';
 import { ENVIRONMENT_VARIABLE } from './clusters-input.js';
 import { combineClusterRuns } from './combine.js';
 import { ClusterStops } from './stops.js';
@@ -35,6 +37,8 @@ export async function waitEverywhere(settings: Settings, sink: PipelineSink, opt
 
 async function waitAcrossClusters(settings: Settings, sink: PipelineSink, options: PipelineOptions): Promise<RunResult> {
   const cancelled = options.signal ?? installSignalHandlers();
+  // One deadline for every cluster: they start together and end together.
+  const deadline = options.deadline ?? new Deadline(options.time ?? realTime, settings.timeoutMs);
   const sources = options.kubeconfigSources ?? defaultSources();
   const stops = new ClusterStops(
     settings.clusters.map((spec) => spec.name),
@@ -60,6 +64,7 @@ async function waitAcrossClusters(settings: Settings, sink: PipelineSink, option
         const result = await waitAndReport(clusterSettings, clusterSink, {
           ...options,
           kubeconfigSources,
+          deadline,
           signal: AbortSignal.any([cancelled, stops.signal(at)]),
           waited: (waited) => stops.waited(at, waited),
         });
@@ -97,21 +102,7 @@ const CLUSTER_OWN_INPUTS = new Set(['clusters', 'kubeconfig', 'context']);
  *  for, as named (no type was resolved), `Unknown`: not checked. */
 function unusable(spec: ClusterSpec, problem: InputError, targets: TargetSpec[], namespace: string): ClusterRun {
   const error = { input: problem.input, message: problem.message };
-  const reports = targets.map((target): TargetReport => ({
-    apiVersion: target.apiVersion ?? '',
-    kind: target.type,
-    namespace: target.namespace ?? (spec.namespace || namespace),
-    name: target.name ?? '',
-    ...(target.selector && { selector: target.selector }),
-    status: 'Unknown',
-    message: `not checked: ${problem.message}`,
-    rule: 'kstatus',
-    done: false,
-    seconds: 0,
-    history: [],
-    conditions: [],
-    ...reportedSource(target.source),
-  }));
+  const reports = targets.map((target) => notJudgedReport(writtenIdentity(target, spec.namespace || namespace), `not checked: ${problem.message}`, 0));
   return {
     name: spec.name,
     server: '',

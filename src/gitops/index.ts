@@ -1,51 +1,40 @@
 /**
- * The GitOps wing: through to the workloads (the `inventory` input, issue 20). A Flux Kustomization or
+ * The GitOps feed: through to the workloads (the `inventory` input, issue 20). A Flux Kustomization or
  * HelmRelease or an Argo CD Application among the targets is judged by the revision its controller applied
- * (status/gitops/); this wing makes the objects it applied targets too (inventory.ts; a HelmRelease's are its
+ * (status/gitops/); this feed adds the objects it applied to the wait (inventory.ts; a HelmRelease's are its
  * Helm release's, read by the release wing's reader), judged like any other (pods, container causes, log
  * tails), and reported under their parent (`parent` of TargetReport): "Kustomization flux-system/apps ->
  * Deployment shop/api".
  *
- * The engine waits for a fixed set of targets, and the inventory is only known once the controller has
- * applied the revision (inventory.ts says when). So the wait has two phases, one deadline:
- *
- * | phase | what runs | ends when |
- * |---|---|---|
- * | 1 | the usual wait (the release wing, the engine) for the user's targets, beside a read of the parents whenever the engine sees one change (at the latest every 15 s) | every parent's inventory is the shipped revision's (the wait is stopped), the wait ends by itself, or the deadline |
- * | 2 | the same wait for the user's targets and the inventories, with what is left of the deadline | as any wait |
- *
- * At the deadline (or a cancelled job) in phase 1, phase 1's result is the run's: the parents say what their
- * controller has not done yet. A phase 2 that failed before every applied object was judged (Flux already
- * reports HealthCheckFailed, so fail-fast stops at once) judges the applied objects once more, alone and
- * briefly, as the objects of a failed Helm release are judged: the summary then names the workload that
- * broke, and the outcome stays failed.
+ * The inventory is only known once the controller has applied the revision (inventory.ts says when). The
+ * engine watches the parents (they are targets); the feed reads them again whenever one of them changes as
+ * the engine sees it (at the latest every 15 s), and adds a parent's objects once its inventory is the
+ * shipped revision's. When every target has reached its goal while a parent's inventory is still not added,
+ * the feed reads the parents once more: what is there is added, and if nothing is, the wait is ready. At the
+ * deadline, the parents say what their controller has not done yet.
  *
  * Reading the inventory needs list (and watch) on its types in their namespaces. A namespace where that is
  * forbidden (or a type no longer served) is left out with one warning: a workload not judged never turns
  * into a false verdict. Only the user's parents are expanded: a Kustomization in an inventory is a target,
- * judged by its revision, but its own inventory is not read.
+ * judged by its revision, but its own inventory is not read. With `reconcile`, the controllers are asked to
+ * act now, beside the wait (reconcile.ts).
  */
 import { Scheduler } from '../engine/scheduler.js';
+import type { FeedContext, TargetFeed } from '../engine/types.js';
 import { ApiError, listPages, qualifiedResource, resourcePath, type Cluster, type ResourceType } from '../kube/index.js';
 import { readRelease } from '../release/read.js';
-import { waitWithRelease, type ReleaseWaitOptions } from '../release/index.js';
-import type { RunResult, TargetParent, TargetReport } from '../result.js';
-import type { Status } from '../status/types.js';
+import type { TargetParent, TargetReport } from '../result.js';
 import { InputError, type Settings } from '../settings.js';
 import type { KubeObject } from '../status/fields.js';
-import { dedupe, type TargetSpec } from '../targets/index.js';
+import { MAX_TARGETS, type TargetSpec } from '../targets/types.js';
 import { requestReconciliation } from './reconcile.js';
 import { helmReleaseStorage, inventoryReady, InventorySightings, inventoryTargets, parentKindOf, SETTLE_MS, type ParentKind } from './inventory.js';
-
-/** How long the inventory of a wait that already failed is judged (as a failed Helm release's objects):
- *  long enough for a failing image pull to count as unrecoverable (the status library's 15 s grace). */
-const FAILED_JUDGING_MS = 20_000;
 
 /** The parents are read again when the engine sees one change; at the latest after this long, in case a
  *  change of their inventory came without a change of their status or message. */
 const PARENT_REREAD_MS = 15_000;
 
-/** How long finding the parents may wait for discovery before the wait starts without them. */
+/** How long finding the parents may wait for discovery before the wait goes on without them. */
 const DISCOVERY_BUDGET_MS = 10_000;
 
 /** The names a Kustomization's or Application's type may be written with (kind, plural, singular, short
@@ -56,7 +45,11 @@ function mayBeParent(spec: TargetSpec): boolean {
   return PARENT_TYPE_NAMES.has(spec.type.split('.')[0]!.toLowerCase());
 }
 
-export interface GitOpsWaitOptions extends ReleaseWaitOptions, Partial<Pick<Settings, 'inventory' | 'reconcile'>> {}
+export type GitOpsFeedSettings = Pick<Settings, 'inventory' | 'reconcile' | 'revision' | 'pollIntervalMs'> & {
+  /** The user's targets: the parents among them are expanded. */
+  targets: TargetSpec[];
+  defaultNamespace: string;
+};
 
 /** A GitOps parent among the user's targets, as found: its type, and the spec that named it. */
 interface ParentSpec {
@@ -72,188 +65,167 @@ interface ReadParent {
   targets?: TargetSpec[];
 }
 
-/**
- * Waits for the targets and, with `inventory` (the default), for the objects their GitOps parents applied;
- * with `reconcile`, asks their controllers to act now, beside the wait (reconcile.ts).
- */
-export async function waitWithGitOps(cluster: Cluster, options: GitOpsWaitOptions): Promise<RunResult> {
-  const inventory = options.inventory !== false;
-  if ((!inventory && options.reconcile !== true) || !options.targets.some(mayBeParent)) return waitWithRelease(cluster, options);
-  const cancelled = options.signal ?? new AbortController().signal;
-  // Only the types are needed to know the parents; a discovery that fails is the wait's to report.
-  await cluster.discovery.load(AbortSignal.any([cancelled, AbortSignal.timeout(Math.min(options.timeoutMs, DISCOVERY_BUDGET_MS))])).catch(() => undefined);
-  const parents = findParents(cluster, options);
-  if (parents.length === 0) return waitWithRelease(cluster, options);
-
-  const timers = new Scheduler(options.time);
-  const waitOver = new AbortController();
-  const warnings: string[] = [];
-  // The parents as they stand, read once for both: the reconcile request annotates them, and the first look
-  // at their inventories judges them (one LIST per parent, not one each).
-  const firstRead: ParentObjects = parents.map(({ type, namespace, spec }) => readObjects(cluster, type, namespace, spec, cancelled).catch(() => []));
-  const asked = options.reconcile
-    ? askToReconcile(cluster, parents, firstRead, options, timers, AbortSignal.any([cancelled, waitOver.signal]), warnings)
-    : undefined;
-  try {
-    const result = inventory ? await twoPhases(cluster, options, parents, firstRead, timers, cancelled) : await waitWithRelease(cluster, options);
-    waitOver.abort(); // a reconcile request still on its way no longer matters
-    await asked;
-    return warnings.length === 0 ? result : { ...result, warnings: [...new Set([...result.warnings, ...warnings])] };
-  } finally {
-    waitOver.abort();
-    timers.close();
-  }
-}
-
 /** The objects of each parent spec, in the order of the specs. */
 type ParentObjects = Array<Promise<KubeObject[]>>;
 
-/** The `reconcile` input: the parents as they stand, each (and its source) annotated once; warnings to `warnings` and the live log. */
-async function askToReconcile(
-  cluster: Cluster,
-  parents: ParentSpec[],
-  objects: ParentObjects,
-  options: GitOpsWaitOptions,
-  timers: Scheduler,
-  signal: AbortSignal,
-  warnings: string[],
-): Promise<void> {
-  const read = await Promise.all(parents.map(async ({ kind }, i) => (await objects[i]!).map((obj) => ({ kind, obj }))));
-  const warn = (message: string) => {
-    if (warnings.includes(message)) return;
-    warnings.push(message);
-    options.observer?.warning?.(message);
-  };
-  // flux branch (issue 30): `sleep` lets the request wait for the sources before it annotates the objects.
-  await requestReconciliation(cluster, {
-    parents: read.flat(),
-    now: timers.now(),
-    signal,
-    warn,
-    say: (line) => options.say(line),
-    sleep: (ms) => timers.sleep(ms),
-  });
-}
+export class GitOpsFeed implements TargetFeed {
+  /** flux branch (issue 30): the inventories the run saw (inventory.ts), made at the first read of the parents. */
+  private sightings: InventorySightings | undefined;
 
-async function twoPhases(
-  cluster: Cluster,
-  options: GitOpsWaitOptions,
-  parents: ParentSpec[],
-  firstRead: ParentObjects,
-  timers: Scheduler,
-  cancelled: AbortSignal,
-): Promise<RunResult> {
-  const started = timers.now();
-  const warned = new Set<string>();
-  const warn = (message: string) => {
-    if (warned.has(message)) return;
-    warned.add(message);
-    options.observer?.warning?.(message);
-  };
-  const deadline = AbortSignal.any([cancelled, abortAfter(timers, options.timeoutMs)]);
-  const inventoryReadable = new AbortController();
-  // flux branch (issue 30): what the run saw of the inventories, to know when Flux's inventory write landed.
-  const sightings = new InventorySightings(() => timers.now());
-  let read: ReadParent[] = [];
-  // The engine watches the parents (they are targets): the parents are read again when one of them changes
-  // as the engine sees it, not every poll interval (a LIST beside the watch), with a slow read as a net.
-  const poll = (async () => {
-    let objects: ParentObjects | undefined = firstRead;
-    while (!deadline.aborted && !inventoryReadable.signal.aborted) {
-      read = await readParents(cluster, parents, options, deadline, warn, objects, sightings);
-      objects = undefined; // read afresh from now on
-      if (read.length > 0 && read.every((p) => p.targets)) return inventoryReadable.abort();
-      // flux branch: an inventory about to land (Flux's write after its health-check conditions) is read again soon.
-      await timers.sleep(sightings.pending ? SETTLE_MS : Math.max(options.pollIntervalMs, PARENT_REREAD_MS));
-    }
-  })().catch(() => undefined); // a read that fails is retried by the next one, or the wait reports it
-  const isParent = (target: TargetReport) => parentKindOf(groupOf(target.apiVersion), target.kind) !== undefined;
-  const observer = {
-    ...options.observer,
-    transition(target: TargetReport, previous: Status | undefined) {
-      options.observer?.transition?.(target, previous);
-      if (isParent(target)) timers.wakeAll(); // the only sleeper on these timers is the read above
-    },
-  };
+  /** `say`: the feed's news, one line each, for the run's live log. */
+  constructor(
+    private readonly settings: GitOpsFeedSettings,
+    private readonly say: (line: string) => void,
+  ) {}
 
-  const first = await waitWithRelease(cluster, { ...options, observer, signal: AbortSignal.any([cancelled, inventoryReadable.signal]) });
-  inventoryReadable.abort(); // stops the poll when the wait ended first
-  timers.wakeAll();
-  await poll;
-  const withWarnings = (result: RunResult): RunResult => ({ ...result, warnings: [...new Set([...result.warnings, ...warned])] });
-  // The deadline, a cancelled job, or a problem that is the user's to fix (a forbidden target): that is the verdict.
-  if (cancelled.aborted || first.error || (!first.cancelled && first.outcome === 'timeout')) return withWarnings(first);
-  // The wait ended by itself (ready, or failed) before the poll saw every inventory: read it once more.
-  if (!read.every((p) => p.targets)) read = await readParents(cluster, parents, options, deadline, warn, undefined, sightings);
-  const withInventory = read.filter((p): p is Required<ReadParent> => p.targets !== undefined && p.targets.length > 0);
-  if (withInventory.length === 0)
-    return withWarnings(first.cancelled ? await waitWithRelease(cluster, { ...options, timeoutMs: remaining(options, timers, started) }) : first);
-
-  const { targets, parentOf, warnings } = await judgeable(cluster, withInventory, options, deadline);
-  for (const { parent, targets: applied } of withInventory)
-    options.say(`kubewait: ${parentName(parent)} applied ${applied.length} object${applied.length === 1 ? '' : 's'}: waiting for them too`);
-  for (const warning of warnings) warn(warning);
-
-  const phase2 = { ...options, targets: dedupe([...options.targets, ...targets]), timeoutMs: remaining(options, timers, started) };
-  const second = await waitWithRelease(cluster, phase2);
-  if (cancelled.aborted || second.cancelled || second.outcome !== 'failed' || !someUnjudged(second, parentOf))
-    return withParents(second, parentOf, [...warned], (timers.now() - started) / 1000);
-  // Failed (a parent Flux or Argo CD already calls failed, so fail-fast stopped at once) before every
-  // applied object was judged: judge those objects alone, briefly, so that the summary names the one that broke.
-  const judgingMs = Math.min(remaining(options, timers, started), FAILED_JUDGING_MS);
-  const judged = await waitWithRelease(cluster, {
-    ...options,
-    release: '',
-    targets,
-    timeoutMs: judgingMs,
-    signal: AbortSignal.any([cancelled, abortAfter(timers, judgingMs)]),
-  });
-  const outcome = { ...withJudged(second, judged, parentOf), cancelled: cancelled.aborted };
-  return withParents(outcome, parentOf, [...warned], (timers.now() - started) / 1000);
-}
-
-/** The user's targets whose type is a GitOps parent, once discovery has resolved them. */
-function findParents(cluster: Cluster, options: GitOpsWaitOptions): ParentSpec[] {
-  const parents: ParentSpec[] = [];
-  for (const spec of options.targets) {
-    const resolution = cluster.discovery.resolve(spec);
-    if (!resolution.ok) continue;
-    const kind = parentKindOf(resolution.type.group, resolution.type.kind);
-    if (kind) parents.push({ kind, type: resolution.type, namespace: spec.namespace ?? options.defaultNamespace, spec });
+  /** Whether the feed has anything to do for these settings (a parent among the targets may need discovery to tell). */
+  static wanted(settings: GitOpsFeedSettings): boolean {
+    return (settings.inventory !== false || settings.reconcile === true) && settings.targets.some(mayBeParent);
   }
-  return parents;
-}
 
-/**
- * Every parent as it stands, each with its inventory once it is the revision's. A parent that cannot be
- * read (not there yet, forbidden, a failing server) has none: the wait judges and reports it.
- */
-async function readParents(
-  cluster: Cluster,
-  parents: ParentSpec[],
-  options: GitOpsWaitOptions,
-  signal: AbortSignal,
-  warn: (message: string) => void,
-  /** The parents' objects already read (the run's first read), else read now. */
-  read?: ParentObjects,
-  sightings?: InventorySightings,
-): Promise<ReadParent[]> {
-  const found = await Promise.all(
-    parents.map(async ({ kind, type, namespace, spec }, i) => {
-      const objects = await (read?.[i] ?? readObjects(cluster, type, namespace, spec, signal));
-      return Promise.all(
-        objects.map(async (obj): Promise<ReadParent> => {
-          const metadata = (obj.metadata ?? {}) as { name?: string; namespace?: string };
-          const parent = { kind: type.kind, namespace: metadata.namespace ?? '', name: metadata.name ?? '' };
-          if (!inventoryReady(kind, obj, options.revision, sightings)) return { parent };
-          if (kind !== 'HelmRelease') return { parent, targets: inventoryTargets(kind, obj, warn) };
-          const targets = await helmReleaseTargets(cluster, obj, parent, signal, warn);
-          return targets ? { parent, targets } : { parent };
-        }),
-      );
-    }),
-  );
-  return found.flat();
+  async run(ctx: FeedContext): Promise<void> {
+    const added = new Set<string>();
+    // Finding the parents and the first look at their inventories are one piece of work an early verdict
+    // waits for (the last look): a parent Flux already calls failed still gets its objects judged.
+    const parents = await ctx.busy(this.firstLook(ctx, added));
+    if (parents) await this.keepLooking(ctx, parents, added);
+  }
+
+  /** The parents, the reconcile request, and the first look at their inventories; the parents when an
+   *  inventory is still to be added. */
+  private async firstLook(ctx: FeedContext, added: Set<string>): Promise<ParentSpec[] | undefined> {
+    const parents = await this.findParents(ctx);
+    if (parents.length === 0) return undefined;
+    // The parents as they stand, read once for both: the reconcile request annotates them, and the first look
+    // at their inventories judges them (one LIST per parent, not one each).
+    const firstRead: ParentObjects = parents.map(({ type, namespace, spec }) => readObjects(ctx.cluster, type, namespace, spec, ctx.signal).catch(() => []));
+    if (this.settings.reconcile) ctx.beside(this.askToReconcile(ctx, parents, firstRead));
+    if (this.settings.inventory === false) return undefined;
+    const { allAdded } = await this.look(ctx, parents, added, firstRead);
+    return allAdded ? undefined : parents;
+  }
+
+  /** The user's targets whose type is a GitOps parent, once discovery has resolved them. */
+  private async findParents(ctx: FeedContext): Promise<ParentSpec[]> {
+    const budget = ctx.deadline.signal(DISCOVERY_BUDGET_MS);
+    try {
+      // Only the types are needed to know the parents; a discovery that fails is the wait's to report.
+      await ctx.cluster.discovery.load(AbortSignal.any([ctx.signal, budget.signal])).catch(() => undefined);
+    } finally {
+      budget.clear();
+    }
+    const parents: ParentSpec[] = [];
+    for (const spec of this.settings.targets) {
+      const resolution = ctx.cluster.discovery.resolve(spec);
+      if (!resolution.ok) continue;
+      const kind = parentKindOf(resolution.type.group, resolution.type.kind);
+      if (kind) parents.push({ kind, type: resolution.type, namespace: spec.namespace ?? this.settings.defaultNamespace, spec });
+    }
+    return parents;
+  }
+
+  /** The `reconcile` input: the parents as they stand, each (and its source) annotated once. */
+  private async askToReconcile(ctx: FeedContext, parents: ParentSpec[], objects: ParentObjects): Promise<void> {
+    const read = await Promise.all(parents.map(async ({ kind }, i) => (await objects[i]!).map((obj) => ({ kind, obj }))));
+    await requestReconciliation(ctx.cluster, {
+      parents: read.flat(),
+      now: ctx.time.now(),
+      signal: ctx.signal,
+      warn: (message) => ctx.warn(message),
+      say: (line) => this.say(line),
+      // flux branch (issue 30): lets the request wait for the sources before it annotates the objects.
+      sleep: (ms) => new Promise<void>((resolve) => ctx.time.setTimer(ms, resolve)),
+    });
+  }
+
+  /**
+   * Reads the parents whenever one changes (at the latest every PARENT_REREAD_MS) and adds each one's objects
+   * once its inventory is the revision's; returns once every parent's are added, or once every target has
+   * reached its goal and one more look found nothing to add.
+   */
+  private async keepLooking(ctx: FeedContext, parents: ParentSpec[], added: Set<string>): Promise<void> {
+    const timers = new Scheduler(ctx.time);
+    const stop = () => timers.close();
+    ctx.signal.addEventListener('abort', stop, { once: true });
+    let idle = false;
+    const isParent = (target: TargetReport) => parentKindOf(groupOf(target.apiVersion), target.kind) !== undefined;
+    ctx.onChange((target) => {
+      if (!target) idle = true;
+      if (!target || isParent(target)) timers.wakeAll(); // the only sleeper on these timers is the loop below
+    });
+    try {
+      while (!ctx.signal.aborted) {
+        // flux branch: an inventory about to land (Flux's write after its health-check conditions) is read again soon.
+        if (!idle) await timers.sleep(this.sightings?.pending ? SETTLE_MS : Math.max(this.settings.pollIntervalMs, PARENT_REREAD_MS));
+        if (ctx.signal.aborted) return;
+        const lookingIdle = idle;
+        idle = false;
+        const { allAdded, addedNow } = await ctx.busy(this.look(ctx, parents, added));
+        if (allAdded || (lookingIdle && addedNow === 0)) return;
+      }
+    } finally {
+      ctx.signal.removeEventListener('abort', stop);
+      timers.close();
+    }
+  }
+
+  /** One look at the parents: adds the objects of those whose inventory has become the revision's. */
+  private async look(ctx: FeedContext, parents: ParentSpec[], added: Set<string>, objects?: ParentObjects): Promise<{ allAdded: boolean; addedNow: number }> {
+    const read = await this.readParents(ctx, parents, objects).catch(() => undefined); // a failed read: the next one
+    if (!read) return { allAdded: false, addedNow: 0 };
+    const fresh = read.filter((p): p is Required<ReadParent> => p.targets !== undefined && !added.has(parentName(p.parent)));
+    for (const p of fresh) added.add(parentName(p.parent));
+    if (fresh.length > 0) await this.addApplied(ctx, fresh);
+    return { allAdded: read.length > 0 && read.every((p) => p.targets), addedNow: fresh.length };
+  }
+
+  /** Adds what the parents applied, each under its parent; more than the step can wait for is the `inventory` input's problem. */
+  private async addApplied(ctx: FeedContext, read: Array<Required<ReadParent>>): Promise<void> {
+    const total = read.reduce((sum, p) => sum + p.targets.length, 0);
+    if (total > MAX_TARGETS) {
+      const names = read.map((p) => `${parentName(p.parent)} (${p.targets.length})`).join(', ');
+      ctx.problem({
+        input: 'inventory',
+        message:
+          `Input "inventory": ${names} applied ${total} objects; kubewait waits for at most ${MAX_TARGETS} targets in one step. ` +
+          'Wait for the parent alone with inventory: false, or split the wait over several steps by selector.',
+      });
+      return;
+    }
+    const { judged, warnings } = await judgeable(ctx.cluster, read, this.settings.defaultNamespace, ctx.signal);
+    for (const warning of warnings) ctx.warn(warning);
+    for (const { parent, targets } of judged) {
+      const count = read.find((p) => p.parent === parent)?.targets.length ?? targets.length;
+      this.say(`kubewait: ${parentName(parent)} applied ${count} object${count === 1 ? '' : 's'}: waiting for them too`);
+      ctx.add(targets, { parent });
+    }
+  }
+
+  /**
+   * Every parent as it stands, each with its inventory once it is the revision's. A parent that cannot be
+   * read (not there yet, forbidden, a failing server) has none: the wait judges and reports it.
+   */
+  private async readParents(ctx: FeedContext, parents: ParentSpec[], read?: ParentObjects): Promise<ReadParent[]> {
+    const warn = (message: string) => ctx.warn(message);
+    // flux branch (issue 30): what the run saw of the inventories, to know when Flux's inventory write landed.
+    const sightings = (this.sightings ??= new InventorySightings(() => ctx.time.now()));
+    const found = await Promise.all(
+      parents.map(async ({ kind, type, namespace, spec }, i) => {
+        const objects = await (read?.[i] ?? readObjects(ctx.cluster, type, namespace, spec, ctx.signal));
+        return Promise.all(
+          objects.map(async (obj): Promise<ReadParent> => {
+            const metadata = (obj.metadata ?? {}) as { name?: string; namespace?: string };
+            const parent = { kind: type.kind, namespace: metadata.namespace ?? '', name: metadata.name ?? '' };
+            if (!inventoryReady(kind, obj, this.settings.revision, sightings)) return { parent };
+            if (kind !== 'HelmRelease') return { parent, targets: inventoryTargets(kind, obj, warn) };
+            const targets = await helmReleaseTargets(ctx.cluster, obj, parent, ctx.signal, warn);
+            return targets ? { parent, targets } : { parent };
+          }),
+        );
+      }),
+    );
+    return found.flat();
+  }
 }
 
 /**
@@ -296,53 +268,41 @@ async function readObjects(cluster: Cluster, type: ResourceType, namespace: stri
 }
 
 /**
- * The inventories' objects that can be judged, each with its parent. A type that is not served, or a
- * namespace where listing it is forbidden, is left out: one warning says which, and the Role it needs.
+ * The inventories' objects that can be judged, by parent. A type that is not served, or a namespace where
+ * listing it is forbidden, is left out: one warning says which, and the Role it needs.
  */
 async function judgeable(
   cluster: Cluster,
   read: Array<Required<ReadParent>>,
-  options: GitOpsWaitOptions,
+  defaultNamespace: string,
   signal: AbortSignal,
-): Promise<{ targets: TargetSpec[]; parentOf: Map<string, TargetParent>; warnings: string[] }> {
+): Promise<{ judged: Array<Required<ReadParent>>; warnings: string[] }> {
   const forbidden = new Map<string, Promise<boolean>>();
   const unserved = new Set<string>();
   const denied = new Set<string>();
-  const candidates = read.flatMap(({ parent, targets }) =>
-    targets.map(async (spec) => {
-      const resolution = cluster.discovery.resolve(spec);
-      if (!resolution.ok) {
-        unserved.add(`${spec.type} (${spec.apiVersion ?? ''})`);
-        return undefined;
-      }
-      const { type } = resolution;
-      const namespace = type.namespaced ? (spec.namespace ?? options.defaultNamespace) : '';
-      const where = `${qualifiedResource(type)} ${namespace}`;
-      let probe = forbidden.get(where);
-      if (!probe) forbidden.set(where, (probe = listForbidden(cluster, type, namespace, signal)));
-      if (await probe) {
-        denied.add(namespace ? `${qualifiedResource(type)} in namespace ${namespace}` : qualifiedResource(type));
-        return undefined;
-      }
-      return { spec, parent, key: objectKey(type.group, type.kind, namespace, spec.name ?? '') };
+  const mayJudge = async (spec: TargetSpec): Promise<boolean> => {
+    const resolution = cluster.discovery.resolve(spec);
+    if (!resolution.ok) {
+      unserved.add(`${spec.type} (${spec.apiVersion ?? ''})`);
+      return false;
+    }
+    const { type } = resolution;
+    const namespace = type.namespaced ? (spec.namespace ?? defaultNamespace) : '';
+    const where = `${qualifiedResource(type)} ${namespace}`;
+    let probe = forbidden.get(where);
+    if (!probe) forbidden.set(where, (probe = listForbidden(cluster, type, namespace, signal)));
+    if (await probe) {
+      denied.add(namespace ? `${qualifiedResource(type)} in namespace ${namespace}` : qualifiedResource(type));
+      return false;
+    }
+    return true;
+  };
+  const judged = await Promise.all(
+    read.map(async ({ parent, targets }) => {
+      const may = await Promise.all(targets.map(mayJudge));
+      return { parent, targets: targets.filter((_, i) => may[i]) };
     }),
   );
-  // An object the user named too is one target, not two (their spec's type may be written `deploy`, this one's `Deployment`).
-  const named = new Set(
-    options.targets.flatMap((spec) => {
-      const resolution = spec.name ? cluster.discovery.resolve(spec) : undefined;
-      if (!resolution?.ok) return [];
-      const { type } = resolution;
-      return [objectKey(type.group, type.kind, type.namespaced ? (spec.namespace ?? options.defaultNamespace) : '', spec.name!)];
-    }),
-  );
-  const parentOf = new Map<string, TargetParent>();
-  const targets: TargetSpec[] = [];
-  for (const candidate of await Promise.all(candidates)) {
-    if (!candidate) continue;
-    if (!named.has(candidate.key)) targets.push(candidate.spec);
-    if (!parentOf.has(candidate.key)) parentOf.set(candidate.key, candidate.parent);
-  }
   const warnings: string[] = [];
   if (denied.size > 0)
     warnings.push(
@@ -351,7 +311,7 @@ async function judgeable(
     );
   if (unserved.size > 0)
     warnings.push(`Not judged: the objects the GitOps targets applied as ${[...unserved].join(', ')}: the API server does not serve that type.`);
-  return { targets, parentOf, warnings };
+  return { judged, warnings };
 }
 
 /** Whether listing `type` in `namespace` is forbidden (one LIST of one item; other failures are the wait's). */
@@ -364,52 +324,6 @@ async function listForbidden(cluster: Cluster, type: ResourceType, namespace: st
   }
 }
 
-/** Whether an object of an inventory was still unjudged when the wait ended (not done, and not Failed). */
-function someUnjudged(result: RunResult, parentOf: Map<string, TargetParent>): boolean {
-  return result.targets.some((target) => !target.done && target.status !== 'Failed' && parentOf.has(reportKey(target)));
-}
-
-function reportKey(target: TargetReport): string {
-  return objectKey(groupOf(target.apiVersion), target.kind, target.namespace, target.name);
-}
-
-/** `result` (failed) with its inventory targets as `judged` (a wait that followed it) left them; one time base. */
-function withJudged(result: RunResult, judged: RunResult, parentOf: Map<string, TargetParent>): RunResult {
-  const after = (seconds: number) => Math.round((seconds + result.durationSeconds) * 100) / 100;
-  const byKey = new Map(judged.targets.map((target) => [reportKey(target), target]));
-  const targets = result.targets.map((target) => {
-    const again = parentOf.has(reportKey(target)) ? byKey.get(reportKey(target)) : undefined;
-    if (!again) return target;
-    return { ...again, seconds: after(again.seconds), history: again.history.map((entry) => ({ ...entry, atSeconds: after(entry.atSeconds) })) };
-  });
-  return {
-    ...result,
-    targets,
-    durationSeconds: after(judged.durationSeconds),
-    warnings: [...new Set([...result.warnings, ...judged.warnings])],
-  };
-}
-
-/** Each inventory target's parent, and the warnings; the time of phase 1 counts (every `seconds` is from the start). */
-function withParents(result: RunResult, parentOf: Map<string, TargetParent>, warnings: string[], elapsedSeconds: number): RunResult {
-  const offset = Math.max(0, elapsedSeconds - result.durationSeconds);
-  const shift = (seconds: number) => Math.round((seconds + offset) * 100) / 100;
-  const targets = result.targets.map((target): TargetReport => {
-    const parent = parentOf.get(reportKey(target));
-    return {
-      ...target,
-      ...(parent && { parent }),
-      seconds: shift(target.seconds),
-      history: target.history.map((entry) => ({ ...entry, atSeconds: shift(entry.atSeconds) })),
-    };
-  });
-  return { ...result, targets, durationSeconds: shift(result.durationSeconds), warnings: [...new Set([...result.warnings, ...warnings])] };
-}
-
-function objectKey(group: string, kind: string, namespace: string, name: string): string {
-  return JSON.stringify([group, kind, namespace, name]);
-}
-
 function groupOf(apiVersion: string): string {
   const slash = apiVersion.indexOf('/');
   return slash < 0 ? '' : apiVersion.slice(0, slash);
@@ -417,15 +331,4 @@ function groupOf(apiVersion: string): string {
 
 function parentName(parent: TargetParent): string {
   return parent.namespace ? `${parent.kind} ${parent.namespace}/${parent.name}` : `${parent.kind} ${parent.name}`;
-}
-
-function remaining(options: GitOpsWaitOptions, timers: Scheduler, started: number): number {
-  return Math.max(0, options.timeoutMs - (timers.now() - started));
-}
-
-/** A signal that aborts after `ms` on the run's clock. */
-function abortAfter(timers: Scheduler, ms: number): AbortSignal {
-  const controller = new AbortController();
-  timers.after(ms, () => controller.abort());
-  return controller.signal;
 }

@@ -124,9 +124,18 @@ export class KubeClient {
    * reconcile now (src/gitops/reconcile.ts). Returns the object as patched; throws ApiError like `get`.
    */
   async mergePatch(path: string, patch: object, options: RequestOptions = {}): Promise<unknown> {
+    return this.patch(path, patch, 'application/merge-patch+json', options);
+  }
+
+  /**
+   * A PATCH of one object with the given patch type (`application/json-patch+json`,
+   * `application/strategic-merge-patch+json`, `application/merge-patch+json`): `mergePatch`, and the
+   * rollback's restore of a recorded template (src/rollback/), which sets fixed values too. Throws ApiError like `get`.
+   */
+  async patch(path: string, patch: object, contentType: string, options: RequestOptions = {}): Promise<unknown> {
     await this.slots.acquire(options.signal);
     try {
-      return await this.send(path, {}, options, { method: 'PATCH', body: JSON.stringify(patch), contentType: 'application/merge-patch+json' });
+      return await this.send(path, {}, options, { method: 'PATCH', body: JSON.stringify(patch), contentType });
     } finally {
       this.slots.release();
     }

@@ -1,6 +1,7 @@
 /**
  * The only module that does I/O against Kubernetes: connecting (kubeconfig), discovery, LIST and WATCH, and
- * one narrow write: setting annotations on one object (`annotate`, a GitOps controller's reconcile request).
+ * two narrow writes: setting annotations on one object (`annotate`, a GitOps controller's reconcile request),
+ * and restoring a workload's recorded revision (`patchForRollback`, the `rollback` input).
  */
 import { KubeClient } from './client.js';
 import type { Query, RequestOptions, WatchEnd, WatchHandle } from './client.js';
@@ -215,6 +216,40 @@ export async function annotate(
 ): Promise<unknown> {
   const path = `${resourcePath(type, namespace)}/${encodeURIComponent(name)}`;
   return client.mergePatch(path, { metadata: { annotations } }, signal && { signal });
+}
+
+/**
+ * How `rollback` restores one workload (src/rollback/), as kubectl sends it: `json`, the JSON patch of
+ * `kubectl rollout undo` for a Deployment (replace `spec.template` and the annotations; a `test` of the
+ * generation first); `strategic-merge`, a StatefulSet's or DaemonSet's ControllerRevision data as it is;
+ * `merge` on the `status` subresource, `kubectl argo rollouts abort`.
+ */
+export type RollbackPatch =
+  { type: 'json'; operations: object[] } | { type: 'strategic-merge'; body: object } | { type: 'merge'; body: object; subresource?: 'status' };
+
+const PATCH_CONTENT_TYPES = {
+  json: 'application/json-patch+json',
+  'strategic-merge': 'application/strategic-merge-patch+json',
+  merge: 'application/merge-patch+json',
+} as const;
+
+/**
+ * The rollback's one write: `patch` on one workload (or its status subresource). Only the `rollback` input
+ * calls it, after the failure report's evidence was read. Throws ApiError (a 403 when `patch` is not granted,
+ * a 422 when the generation `test` fails, a 404 when there is no status subresource).
+ */
+export async function patchForRollback(
+  client: KubeClient,
+  type: Pick<ResourceType, 'group' | 'version' | 'resource' | 'namespaced'>,
+  namespace: string,
+  name: string,
+  patch: RollbackPatch,
+  signal?: AbortSignal,
+): Promise<unknown> {
+  const subresource = patch.type === 'merge' && patch.subresource ? `/${patch.subresource}` : '';
+  const path = `${resourcePath(type, namespace)}/${encodeURIComponent(name)}${subresource}`;
+  const body = patch.type === 'json' ? patch.operations : patch.body;
+  return client.patch(path, body, PATCH_CONTENT_TYPES[patch.type], signal && { signal });
 }
 
 /** WATCH a collection from a resourceVersion, with bookmarks. */

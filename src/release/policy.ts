@@ -1,6 +1,6 @@
 /**
  * What to do with a Helm release as last read (pure). follow.ts asks it after every read of the
- * release, and wait.ts acts on the settled answer:
+ * release, and feed.ts acts on the settled answer:
  *
  * | latest revision's status | decision |
  * |---|---|

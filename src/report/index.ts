@@ -13,6 +13,7 @@ import { annotationsFor, inputProblemAnnotation } from './annotations.js';
 import { finalLogLines } from './live-log.js';
 import { logBlocks, logGroup } from './logs.js';
 import { completeResources, outputsFor } from './outputs.js';
+import { rolledBackLogLines } from './rolled-back.js';
 import { runnerContext } from './github/runner-context.js';
 import { renderSummary, type RunInfo } from './summary.js';
 import type { ReportWriter } from './writer.js';
@@ -63,6 +64,7 @@ export function reportResult(result: RunResult, ctx: ReportContext, writer: Repo
 
   const waitFor = result.waitFor ?? ctx.waitFor;
   writer.info(finalLogLines(result, waitFor).join('\n'));
+  if (result.rollback) writer.info(rolledBackLogLines(result.rollback).join('\n'));
   writeLogGroups(result, writer);
 
   for (const { message, ...properties } of annotationsFor(result, waitFor, { failFast: ctx.failFast })) writer.error(message, properties);
@@ -121,7 +123,7 @@ export function setOutputs(result: RunResult, writer: ReportWriter, overrides: P
     'resources-file': file ?? '',
     ...overrides,
   };
-  for (const [name, value] of Object.entries(outputs)) writer.setOutput(name, value ?? '');
+  writer.setOutputs(Object.fromEntries(Object.entries(outputs).map(([name, value]) => [name, value ?? ''])));
 }
 
 function writeResourcesFile(complete: string, writer: ReportWriter): string | undefined {

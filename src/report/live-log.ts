@@ -113,23 +113,28 @@ export function bufferedSink(sink: LogSink): LogSink & { flush(): void } {
 export function createLiveLog(sink: LogSink, options: LiveLogOptions): EngineObserver {
   let total = 0;
   let resolved = false;
-  /** Selector placeholders: they stand for objects not listed yet, and are not counted as targets. */
-  let placeholders = 0;
   const members = new Set<TargetReport>();
   /** Listed without a state (not read yet): their first status is said as it is, not as a change from Unknown. */
   const unread = new Set<TargetReport>();
   const lone = (options.resources?.length ?? 0) === 0 && (options.manifests?.length ?? 0) === 0;
-  // The engine says what it waits for: an uninstalling Helm release is a deletion wait whatever wait-for says.
-  let goal = options.waitFor;
+  // The engine says what each batch waits for: an uninstalling Helm release's objects are a deletion wait
+  // whatever wait-for says; every other target keeps it.
+  const goals = new WeakMap<TargetReport, WaitFor>();
   return {
+    // Called once per batch of targets: the inputs' at the start, then those a feed adds (a Helm release's
+    // objects, a GitOps parent's inventory), each batch under its own heading and goal.
     resolved(targets, waitFor) {
-      const waitingFor = targets.filter((t) => isSelectorPlaceholder(t));
-      placeholders = waitingFor.length;
-      total = targets.length - placeholders;
+      // Selector placeholders stand for objects not listed yet, and are not counted as targets.
+      const batchPlaceholders = targets.filter((t) => isSelectorPlaceholder(t)).length;
+      const count = targets.length - batchPlaceholders;
+      total += count;
       resolved = true;
-      goal = waitFor ?? options.waitFor;
+      const goal = waitFor ?? options.waitFor;
+      for (const target of targets) goals.set(target, goal);
       const heading =
-        total === 0 && placeholders > 0 ? `${resolvedHeading(0, goal).replace('0 targets', 'the targets a selector matches')}` : resolvedHeading(total, goal);
+        count === 0 && batchPlaceholders > 0
+          ? `${resolvedHeading(0, goal).replace('0 targets', 'the targets a selector matches')}`
+          : resolvedHeading(count, goal);
       sink.startGroup(heading);
       try {
         for (const target of targets) {
@@ -150,7 +155,7 @@ export function createLiveLog(sink: LogSink, options: LiveLogOptions): EngineObs
       }
       // Still not read (a type resolved mid-wait, now waiting for its list): nothing new to say.
       if (unread.has(target) && notReadYet(target)) return;
-      sink.info(transitionLine(target, unread.delete(target) ? undefined : previous, goal));
+      sink.info(transitionLine(target, unread.delete(target) ? undefined : previous, goals.get(target) ?? options.waitFor));
     },
     warning(message) {
       sink.warning(message);

@@ -48,7 +48,9 @@ export function telling(target: Pick<TargetReport, 'explanation' | 'diagnosis'>)
 
 /** Every log block of a run, as the step log shows them: worst target first, each container's log once. */
 export function logBlocks(targets: readonly TargetReport[]): Array<{ target: TargetReport; view: ContainerLogView; samePods: string[] }> {
-  return byStanding(targets).flatMap((target) => distinctLogs(telling(target)).map((kept) => ({ target, ...kept })));
+  // Only targets with a log read: at the end of a wait on thousands of ready targets, that is none of them.
+  const withLogs = targets.filter((target) => (target.explanation?.logs.length ?? 0) > 0);
+  return byStanding(withLogs).flatMap((target) => distinctLogs(telling(target)).map((kept) => ({ target, ...kept })));
 }
 
 const DEFAULT_LINES = 30;

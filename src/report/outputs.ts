@@ -3,6 +3,7 @@
  */
 import type { ClusterRun, Result, RunResult, TargetReport } from '../result.js';
 import { boundedJsonArray, boundedLines, MAX_OUTPUT_BYTES } from './bounded.js';
+import { rollbackOutputs } from './rolled-back.js';
 import { displayServer, outputRef, roundSeconds } from './text.js';
 
 /** One element of the `resources` output (field order is the documented order). */
@@ -35,6 +36,9 @@ export interface Outputs {
   'release-status': string;
   /** With the `clusters` input: `ClusterOutput` by cluster name, as JSON; '' without. */
   clusters: string;
+  // rollback (issue 32): report/rolled-back.ts
+  'rolled-back': string;
+  'rollback-result': string;
 }
 
 /** One cluster's entry of the `clusters` output (and of the command's `-o json`). */
@@ -110,6 +114,7 @@ export function outputsFor(result: RunResult, limits: OutputLimits = {}): Output
     'release-revision': result.release?.revision === undefined ? '' : String(result.release.revision),
     'release-status': result.release?.status ?? '',
     clusters: result.clusters ? JSON.stringify(clustersOutput(result.clusters)) : '',
+    ...rollbackOutputs(result),
   };
 }
 

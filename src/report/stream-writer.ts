@@ -3,8 +3,7 @@
  * would print, written to a stream the caller picks (stderr with `-o json`, so stdout stays one JSON document),
  * and the runner's GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, as `@actions/core` writes them.
  */
-import { appendFileSync } from 'node:fs';
-import { appendStepSummary, registeringOnce, type AnnotationProperties, type LogSink, type ReportWriter } from './writer.js';
+import { appendOutputs, appendStepSummary, registeringOnce, type AnnotationProperties, type LogSink, type ReportWriter } from './writer.js';
 
 /** A workflow command line (`::error title=...::message`), escaped as @actions/core escapes it. */
 export function workflowCommand(command: string, properties: Record<string, string | number | undefined>, message: string): string {
@@ -45,13 +44,10 @@ export function streamWriter(options: StreamWriterOptions): ReportWriter {
     ...workflowCommandLog((text) => write(redact(text))),
     // Escaped: a multi-line secret (a PEM key) is one command, not one line registered and the rest printed.
     setSecret: registeringOnce((secret) => write(`${workflowCommand('add-mask', {}, secret)}\n`)),
-    setOutput(name, value) {
+    setOutputs(outputs) {
       const file = options.env.GITHUB_OUTPUT;
       if (!file) return; // not a step that has outputs
-      // The heredoc form @actions/core writes, with a delimiter no value can contain. The global Web Crypto,
-      // not node:crypto: loading that module costs `--version` milliseconds it never needs.
-      const delimiter = `ghadelimiter_${crypto.randomUUID()}`;
-      appendFileSync(file, `${name}<<${delimiter}\n${redact(value)}\n${delimiter}\n`);
+      appendOutputs(file, Object.fromEntries(Object.entries(outputs).map(([name, value]) => [name, redact(value)])));
     },
     appendSummary: (markdown) => appendStepSummary(redact(markdown), options.env),
   };

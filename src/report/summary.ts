@@ -10,6 +10,7 @@ import { describeInputProblem } from '../settings.js';
 import { VERSION } from '../version.js';
 import { cell, code, details, escapeHtml, escapeMarkdown, linkText, table, urlPath } from './markdown.js';
 import { failedPodLines, failureHeadline } from './failure.js';
+import { rolledBackSection } from './rolled-back.js';
 import { distinctLogs, logDetails, telling } from './logs.js';
 import {
   byStanding,
@@ -404,6 +405,7 @@ function render(result: RunResult, ctx: SummaryContext, limits: SummaryLimits, s
       );
     }
   }
+  sections.push(rolledBackSection(result.rollback)); // rollback (issue 32): after the failure's sections
   sections.push(footer());
   return `${sections.filter((s): s is string => s !== undefined).join('\n\n')}\n`;
 }

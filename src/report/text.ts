@@ -139,14 +139,13 @@ export function standing(target: Pick<TargetReport, 'done' | 'status'>): Standin
   return target.status === 'Failed' ? 'failed' : 'pending';
 }
 
-const standingOrder: Record<Standing, number> = { failed: 0, pending: 1, done: 2 };
-
-/** Stable: within a standing, targets keep the order the user gave them. */
+/** Stable: within a standing, targets keep the order the user gave them. One pass, no sort: the report
+ *  orders every target several times (summary, log blocks, annotations), thousands of them at the end of a
+ *  wait, when every millisecond is one the step waits for (bench/RESULTS.md, decision to exit). */
 export function byStanding<T extends Pick<TargetReport, 'done' | 'status'>>(targets: readonly T[]): T[] {
-  return targets
-    .map((target, index) => ({ target, index }))
-    .sort((a, b) => standingOrder[standing(a.target)] - standingOrder[standing(b.target)] || a.index - b.index)
-    .map(({ target }) => target);
+  const by: Record<Standing, T[]> = { failed: [], pending: [], done: [] };
+  for (const target of targets) by[standing(target)].push(target);
+  return by.failed.concat(by.pending, by.done);
 }
 
 export interface DiagnosisLineOptions {

@@ -24,8 +24,8 @@ export interface AnnotationProperties {
 export interface ReportWriter extends LogSink {
   /** An error annotation. */
   error(message: string, properties?: AnnotationProperties): void;
-  /** A step output. */
-  setOutput(name: string, value: string): void;
+  /** Step outputs, all of them in one write (one file append, not one per output). */
+  setOutputs(outputs: Readonly<Record<string, string>>): void;
   /** Registers a credential with the runner before anything could show it. */
   setSecret(secret: string): void;
   /** Appends markdown to the job summary; throws when there is none to append to (the report warns). */
@@ -41,6 +41,23 @@ export function appendStepSummary(markdown: string, env: Record<string, string |
   const file = env.GITHUB_STEP_SUMMARY;
   if (!file) throw new Error('GITHUB_STEP_SUMMARY is not set');
   appendFileSync(file, markdown.endsWith('\n') ? markdown : `${markdown}\n`);
+}
+
+/**
+ * Appends outputs to the file the runner names in GITHUB_OUTPUT, in the heredoc form `@actions/core` writes
+ * (`name<<DELIMITER`, the value, `DELIMITER`), all in one append: one open, write and close instead of one
+ * per output, after the outcome is known (bench/RESULTS.md, decision to exit). One delimiter for all, that no
+ * value contains; from the global Web Crypto, not node:crypto (loading it costs milliseconds).
+ */
+export function appendOutputs(file: string, outputs: Readonly<Record<string, string>>): void {
+  const values = Object.values(outputs);
+  let delimiter: string;
+  do delimiter = `ghadelimiter_${crypto.randomUUID()}`;
+  while (values.some((value) => value.includes(delimiter)));
+  const text = Object.entries(outputs)
+    .map(([name, value]) => `${name}<<${delimiter}\n${value}\n${delimiter}\n`)
+    .join('');
+  appendFileSync(file, text);
 }
 
 /** `setSecret` that registers each value once: the shell, the kubeconfig and the GitHub client may each

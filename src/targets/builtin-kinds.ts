@@ -4,6 +4,8 @@
  * `shop/Deployment/redis-master`, and a cluster-scoped kind never gets the default namespace. Discovery stays
  * the authority once it answers; this table only names.
  */
+import type { TargetSpec } from './types.js';
+
 interface BuiltinKind {
   kind: string;
   group: string;
@@ -40,9 +42,29 @@ const KINDS: BuiltinKind[] = [
 ];
 
 /** The built-in kind a type as written names (`deploy`, `deployments.apps`, `Deployment`), if any. */
-export function builtinKind(type: string): Pick<BuiltinKind, 'kind' | 'namespaced'> | undefined {
+export function builtinKind(type: string): Pick<BuiltinKind, 'kind' | 'group' | 'namespaced'> | undefined {
   const lower = type.toLowerCase();
   const dot = lower.indexOf('.');
   const [name, group] = dot < 0 ? [lower, undefined] : [lower.slice(0, dot), lower.slice(dot + 1)];
   return KINDS.find((k) => (group === undefined || group === k.group) && (k.names.includes(name) || k.kind.toLowerCase() === name));
+}
+
+/**
+ * How a target is named until discovery resolves its type (and for good, if it never does, or the cluster
+ * cannot be used): a built-in kind by its Kind, apiVersion (every one of them is served at `v1`) and scope;
+ * another type as written, with the namespace only when one was given, since its scope is not known (a
+ * cluster-scoped type must not show the default namespace).
+ */
+export function writtenIdentity(spec: TargetSpec, defaultNamespace: string) {
+  const builtin = builtinKind(spec.type);
+  const namespaced = builtin ? builtin.namespaced : spec.namespace !== undefined && spec.namespace !== '';
+  const builtinVersion = builtin && (builtin.group ? `${builtin.group}/v1` : 'v1');
+  return {
+    apiVersion: spec.apiVersion ?? builtinVersion ?? '',
+    kind: builtin?.kind ?? spec.type,
+    namespace: namespaced ? spec.namespace || defaultNamespace : '',
+    name: spec.name ?? '',
+    ...(spec.name ? {} : { selector: spec.selector ?? '' }),
+    ...(spec.source ? { source: spec.source } : {}),
+  };
 }

@@ -420,6 +420,22 @@ describe('through to the workloads (inventory)', () => {
     expect(resourcesOf(run.outputs)).toMatchObject([{ kind: 'Kustomization', name: 'apps', status: 'Current' }]);
   }, 120_000);
 
+  it('an inventory larger than the step may wait for: an error of input inventory naming the parent, before any object is listed', async () => {
+    const ns = 'inv-huge';
+    const entries = Array.from({ length: 20_001 }, (_, i) => ({ id: `inv-huge-shop_cm-${i}__ConfigMap`, v: 'v1' }));
+    createKustomization(ns, { ...kustomization.ready(NEW), inventory: { entries } });
+
+    const run = await runAction({ kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: `${KUSTOMIZATION}/apps`, revision: SHORT, timeout: '60s' });
+
+    expect(run.outputs.result).toBe('error');
+    const annotation = run.errors.find((e) => e.properties.title === 'kubewait: input "inventory"')?.message ?? '';
+    expect(annotation).toContain(`Kustomization ${ns}/apps (20001) applied 20001 objects; kubewait waits for at most 20000`);
+    expect(run.errors.map((e) => e.message).join('\n')).not.toContain('Input "selector"');
+    // The cap came before the objects: none of them was listed or watched.
+    expect(cluster.counters.requests().filter((r) => r.namespace === 'inv-huge-shop')).toEqual([]);
+    expect(resourcesOf(run.outputs).map((r) => `${r.kind} ${r.namespace}/${r.name}`)).toEqual([`Kustomization ${ns}/apps`]);
+  }, 120_000);
+
   it('a namespace of the inventory the step may not list: one warning, the rest judged, no false verdict', async () => {
     const ns = 'inv-rbac';
     const web = deployment('web', { namespace: 'inv-rbac-shop', replicas: 1, readyAfterMs: 300 });

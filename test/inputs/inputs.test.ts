@@ -40,6 +40,9 @@ describe('parseSettings: good inputs', () => {
       releaseMinRevision: 0,
       inventory: true,
       reconcile: false,
+      rollback: 'off',
+      rollbackTimeoutMs: 300_000,
+      rollbackScope: 'failed',
       logs: true,
       logLines: 30,
     });

@@ -18,7 +18,9 @@ const writtenSummary = () => (existsSync(summaryPath) ? readFileSync(summaryPath
 let summaryFile: string | undefined;
 
 const writer: ReportWriter = {
-  setOutput: (name, value) => calls.push(['setOutput', name, value]),
+  setOutputs(outputs) {
+    for (const [name, value] of Object.entries(outputs)) calls.push(['setOutput', name, value]);
+  },
   error: (message, properties) => calls.push(['error', message, properties]),
   warning: (message) => calls.push(['warning', message]),
   info: (message) => calls.push(['info', message]),
@@ -68,6 +70,8 @@ describe('reportResult', () => {
       'setOutput:release-revision',
       'setOutput:release-status',
       'setOutput:clusters',
+      'setOutput:rolled-back',
+      'setOutput:rollback-result',
       'setOutput:resources-file',
       'info',
       'error',
@@ -115,6 +119,8 @@ describe('reportResult', () => {
       'release-revision': '',
       'release-status': '',
       clusters: '',
+      'rolled-back': '',
+      'rollback-result': '',
       'resources-file': expect.stringMatching(/resources\.json$/),
     });
     // The file holds the same JSON, never cut.
@@ -143,14 +149,14 @@ describe('reportResult', () => {
   it('writes no summary when the summary input is false', () => {
     reportResult(failure, { ...base, summary: false }, writer);
     expect(existsSync(summaryPath)).toBe(false);
-    expect(named('setOutput')).toHaveLength(10);
+    expect(named('setOutput')).toHaveLength(12);
   });
 
   it('warns instead of throwing when the summary cannot be written, keeping the outputs', () => {
     summaryFile = undefined;
     expect(() => reportResult(result([ready('a')]), base, writer)).not.toThrow();
     expect(named('warning')).toEqual([['warning', 'kubewait: could not write the job summary: GITHUB_STEP_SUMMARY is not set']]);
-    expect(named('setOutput')).toHaveLength(10);
+    expect(named('setOutput')).toHaveLength(12);
   });
 
   it('annotates nothing on success and says so in the log', () => {
@@ -188,6 +194,8 @@ describe('reportSetupFailure', () => {
       'release-revision': '',
       'release-status': '',
       clusters: '',
+      'rolled-back': '',
+      'rollback-result': '',
       'resources-file': expect.stringMatching(/resources\.json$/),
     });
     expect(readFileSync(outputs['resources-file'], 'utf8')).toBe('[]');
@@ -199,6 +207,6 @@ describe('reportSetupFailure', () => {
   it('writes no summary when asked not to', () => {
     reportSetupFailure({ input: 'kubeconfig', message: 'no context "prod"' }, { summary: false }, writer);
     expect(existsSync(summaryPath)).toBe(false);
-    expect(named('setOutput')).toHaveLength(10);
+    expect(named('setOutput')).toHaveLength(12);
   });
 });

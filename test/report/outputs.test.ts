@@ -16,6 +16,8 @@ describe('outputsFor', () => {
       'release-revision': '',
       'release-status': '',
       clusters: '',
+      'rolled-back': '',
+      'rollback-result': '',
     });
   });
 

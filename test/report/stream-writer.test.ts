@@ -45,20 +45,23 @@ describe('streamWriter', () => {
     ]);
   });
 
-  it('writes outputs as heredocs, multi-line values whole, and appends to the summary', () => {
+  it('writes outputs as heredocs in one append, multi-line values whole, and appends to the summary', () => {
     const env = files('outputs');
     const writer = streamWriter({ write: () => undefined, env });
-    writer.setOutput('result', 'failed');
-    writer.setOutput('pending', 'shop/Deployment/api\nshop/Deployment/worker');
+    writer.setOutputs({ result: 'failed', pending: 'shop/Deployment/api\nshop/Deployment/worker', message: 'a line\nghadelimiter_1234\nof its own' });
     writer.appendSummary('## one');
     writer.appendSummary('## two\n');
-    expect(parseOutputFile(readFileSync(env.GITHUB_OUTPUT, 'utf8'))).toEqual({ result: 'failed', pending: 'shop/Deployment/api\nshop/Deployment/worker' });
+    expect(parseOutputFile(readFileSync(env.GITHUB_OUTPUT, 'utf8'))).toEqual({
+      result: 'failed',
+      pending: 'shop/Deployment/api\nshop/Deployment/worker',
+      message: 'a line\nghadelimiter_1234\nof its own',
+    });
     expect(readFileSync(env.GITHUB_STEP_SUMMARY, 'utf8')).toBe('## one\n## two\n');
   });
 
   it('has no outputs outside a step that has them, and says so when there is no summary', () => {
     const writer = streamWriter({ write: () => undefined, env: {} });
-    expect(() => writer.setOutput('result', 'ready')).not.toThrow();
+    expect(() => writer.setOutputs({ result: 'ready' })).not.toThrow();
     expect(() => writer.appendSummary('## x')).toThrow('GITHUB_STEP_SUMMARY is not set');
   });
 
@@ -70,7 +73,7 @@ describe('streamWriter', () => {
     writer.setSecret(secret);
     writer.info('key MIIEvQIBADAN');
     writer.error('key MIIEvQIBADAN', { title: 'MIIEvQIBADAN' });
-    writer.setOutput('resources', '["MIIEvQIBADAN"]');
+    writer.setOutputs({ resources: '["MIIEvQIBADAN"]' });
     writer.appendSummary('MIIEvQIBADAN');
     expect(out).toEqual(['::add-mask::-----BEGIN KEY-----%0AMIIEvQIBADAN%0A-----END KEY-----\n', 'key ***\n', '::error title=***::key ***\n']);
     expect(parseCommands(out[0]!)).toEqual([{ command: 'add-mask', properties: {}, message: secret }]);

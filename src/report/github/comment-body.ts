@@ -10,6 +10,7 @@
 import type { ClusterRun, RunResult, TargetReport } from '../../result.js';
 import { describeInputProblem, type WaitFor } from '../../settings.js';
 import { cell, code, details, escapeHtml, escapeMarkdown, table } from '../markdown.js';
+import { rolledBackSection } from '../rolled-back.js';
 import { clustersHeadline, clustersTable, clustersWorstFirst, headline, statusSymbol } from '../summary.js';
 import { byStanding, desiredPhrase, diagnosisLines, formatSeconds, targetCount, titleRef, truncate } from '../text.js';
 import { matrixLabel, reportKey, runLink, summaryLink, type GitHubRunContext } from './run-context.js';
@@ -145,6 +146,8 @@ function render(input: CommentInput, limits: CommentLimits, rows: number, shorte
   if (notes.length > 0) sections.push(`_${notes.join('; ')}: the job summary lists every target._`);
   const failure = firstFailure(input, limits, (target) => shown.includes(target));
   if (failure) sections.push(failure);
+  const rolledBack = rolledBackSection(result.rollback); // rollback (issue 32): after the failure
+  if (rolledBack) sections.push(rolledBack);
   return `${sections.join('\n\n')}\n`;
 }
 

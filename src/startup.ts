@@ -1,0 +1,50 @@
+/**
+ * Start-up, in one place: what every way kubewait starts does before its bundle is evaluated.
+ * dist/index.js (src/boot.ts, the action), dist/cli.js (src/cli-boot.ts, the command) and the single
+ * executable (src/cli.ts, its only file) call `startUp` first; it runs once per process, however many
+ * copies of this module the entry and the bundle it loads carry.
+ *
+ * 1. The SIGINT/SIGTERM handlers (src/signals.ts), first: from here on a signal ends in a report. Before
+ *    this line only Node's own start runs (25-50 ms, more on a busy machine), which no JavaScript can
+ *    shorten: Node resets every inherited disposition and the signal mask when it starts.
+ * 2. V8's flags, set in this process (`v8.setFlagsFromString`) before the bundle is parsed. Never by
+ *    restarting Node with them: a restart (`process.execve`) ran a user's `NODE_OPTIONS=--require` preload
+ *    twice and opened a second Node start in which a signal killed the step with nothing written
+ *    (bench/RESULTS.md, start-up).
+ * 3. For the command, V8's compile cache on disk (`module.enableCompileCache`).
+ */
+import nodeModule from 'node:module';
+import { setFlagsFromString } from 'node:v8';
+import { installSignalHandlers } from './signals.js';
+
+/**
+ * What they save (bench/RESULTS.md, memory). Each is one V8 reads while the process runs, not only when it
+ * starts (`--max-opt=2` is not: V8 applies its implications once, at start):
+ * - `--semi-space-growth-factor=1`: V8 doubles its young generation each time a burst of short-lived
+ *   objects survives a scavenge; the list pages and watch events of thousands of targets grew it to its
+ *   16 MB maximum, about 40 MB of RSS.
+ * - `--no-turbofan`: Maglev is the highest tier. At 5,000 targets optimized code and the optimizing
+ *   compiler's threads held about 15 MB; the work is I/O and JSON, which Maglev runs about as fast.
+ */
+export const V8_FLAGS = ['--semi-space-growth-factor=1', '--no-turbofan'] as const;
+
+const STARTED = Symbol.for('kubewait.started');
+const shared = globalThis as { [STARTED]?: true };
+
+export interface StartUpOptions {
+  /** Keep the code V8 compiles on disk (the command: a second run on the same machine skips compiling about
+   *  1 MB; NODE_COMPILE_CACHE names the directory, NODE_DISABLE_COMPILE_CACHE=1 turns it off). A runner
+   *  starts on a fresh machine, so the action has no use for it. */
+  compileCache: boolean;
+}
+
+/** Installs the signal handlers, sets V8's flags and, for the command, the compile cache; once per process. */
+export function startUp({ compileCache }: StartUpOptions): void {
+  installSignalHandlers();
+  if (shared[STARTED]) return;
+  shared[STARTED] = true;
+  for (const flag of V8_FLAGS) setFlagsFromString(flag);
+  // Node has it since 22.8; an older Node 22 (src/cli/node-version.ts) runs without it. The cache is checked
+  // against each file's content, and a directory that cannot be written only means no cache.
+  if (compileCache) nodeModule.enableCompileCache?.();
+}

@@ -1,0 +1,20 @@
+/** The start-up (src/startup.ts) runs once per process, however many entries call it: dist/cli.js and the
+ *  bundle it loads both do (the bundle is also the single executable's only file). Its effect on a run, a
+ *  signal at its first moment and a preload run once, is held through dist/: test/e2e/start-once.e2e.test.ts. */
+import { describe, expect, it } from '@jest/globals';
+import { installSignalHandlers } from '../src/signals.js';
+import { startUp } from '../src/startup.js';
+
+describe('startUp', () => {
+  it('installs one SIGINT and one SIGTERM handler, called once or twice, and the signal is the one the wait reads', () => {
+    const before = { SIGINT: process.listenerCount('SIGINT'), SIGTERM: process.listenerCount('SIGTERM') };
+
+    startUp({ compileCache: false });
+    startUp({ compileCache: false });
+
+    expect(process.listenerCount('SIGINT')).toBe(before.SIGINT + 1);
+    expect(process.listenerCount('SIGTERM')).toBe(before.SIGTERM + 1);
+    expect(installSignalHandlers().aborted).toBe(false);
+    expect(installSignalHandlers()).toBe(installSignalHandlers());
+  });
+});
