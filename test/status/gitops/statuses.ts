@@ -191,6 +191,11 @@ export const kustomization = {
     lastAppliedRevision: applied,
     lastAttemptedRevision: revision,
     inventory,
+    // A failed health check (or apply, prune) is recorded with the revision's build; a build failure is not.
+    history: [
+      ...(['HealthCheckFailed', 'ReconciliationFailed', 'PruneFailed'].includes(reason) ? [fluxSnapshot(revision, reason)] : []),
+      fluxSnapshot(applied, 'ReconciliationSucceeded'),
+    ],
     conditions: [
       // The last progress message of the step that failed: building, applying (drift detection) or health checks.
       condition('Reconciling', 'True', 'ProgressingWithRetry', `${STEP_OF[reason] ?? 'Detecting drift'} for revision ${revision} with a timeout of ${TIMEOUT}`),
