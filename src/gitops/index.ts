@@ -28,7 +28,7 @@ import { InputError, type Settings } from '../settings.js';
 import type { KubeObject } from '../status/fields.js';
 import { MAX_TARGETS, type TargetSpec } from '../targets/types.js';
 import { requestReconciliation } from './reconcile.js';
-import { helmReleaseStorage, inventoryReady, inventoryTargets, parentKindOf, type ParentKind } from './inventory.js';
+import { helmReleaseStorage, inventoryReady, InventorySightings, inventoryTargets, parentKindOf, SETTLE_MS, type ParentKind } from './inventory.js';
 
 /** The parents are read again when the engine sees one change; at the latest after this long, in case a
  *  change of their inventory came without a change of their status or message. */
@@ -69,6 +69,9 @@ interface ReadParent {
 type ParentObjects = Array<Promise<KubeObject[]>>;
 
 export class GitOpsFeed implements TargetFeed {
+  /** flux branch (issue 30): the inventories the run saw (inventory.ts), made at the first read of the parents. */
+  private sightings: InventorySightings | undefined;
+
   /** `say`: the feed's news, one line each, for the run's live log. */
   constructor(
     private readonly settings: GitOpsFeedSettings,
@@ -130,6 +133,8 @@ export class GitOpsFeed implements TargetFeed {
       signal: ctx.signal,
       warn: (message) => ctx.warn(message),
       say: (line) => this.say(line),
+      // flux branch (issue 30): lets the request wait for the sources before it annotates the objects.
+      sleep: (ms) => new Promise<void>((resolve) => ctx.time.setTimer(ms, resolve)),
     });
   }
 
@@ -150,7 +155,8 @@ export class GitOpsFeed implements TargetFeed {
     });
     try {
       while (!ctx.signal.aborted) {
-        if (!idle) await timers.sleep(Math.max(this.settings.pollIntervalMs, PARENT_REREAD_MS));
+        // flux branch: an inventory about to land (Flux's write after its health-check conditions) is read again soon.
+        if (!idle) await timers.sleep(this.sightings?.pending ? SETTLE_MS : Math.max(this.settings.pollIntervalMs, PARENT_REREAD_MS));
         if (ctx.signal.aborted) return;
         const lookingIdle = idle;
         idle = false;
@@ -201,6 +207,8 @@ export class GitOpsFeed implements TargetFeed {
    */
   private async readParents(ctx: FeedContext, parents: ParentSpec[], read?: ParentObjects): Promise<ReadParent[]> {
     const warn = (message: string) => ctx.warn(message);
+    // flux branch (issue 30): what the run saw of the inventories, to know when Flux's inventory write landed.
+    const sightings = (this.sightings ??= new InventorySightings(() => ctx.time.now()));
     const found = await Promise.all(
       parents.map(async ({ kind, type, namespace, spec }, i) => {
         const objects = await (read?.[i] ?? readObjects(ctx.cluster, type, namespace, spec, ctx.signal));
@@ -208,8 +216,8 @@ export class GitOpsFeed implements TargetFeed {
           objects.map(async (obj): Promise<ReadParent> => {
             const metadata = (obj.metadata ?? {}) as { name?: string; namespace?: string };
             const parent = { kind: type.kind, namespace: metadata.namespace ?? '', name: metadata.name ?? '' };
-            if (!inventoryReady(kind, obj, this.settings.revision)) return { parent };
-            if (kind !== 'HelmRelease') return { parent, targets: inventoryTargets(kind, obj) };
+            if (!inventoryReady(kind, obj, this.settings.revision, sightings)) return { parent };
+            if (kind !== 'HelmRelease') return { parent, targets: inventoryTargets(kind, obj, warn) };
             const targets = await helmReleaseTargets(ctx.cluster, obj, parent, ctx.signal, warn);
             return targets ? { parent, targets } : { parent };
           }),

@@ -203,7 +203,8 @@ export async function listCoreByLabel(
 /**
  * Sets `annotations` on one object by a JSON merge patch, the way `flux reconcile` and Argo CD's refresh ask
  * their controller to act now: nothing else of the object is sent, so no resourceVersion and no conflict.
- * The only write kubewait makes. Throws ApiError (a 403 when `patch` is not granted).
+ * The only write kubewait makes. Resolves to the object as patched (as the server answered). Throws ApiError
+ * (a 403 when `patch` is not granted).
  */
 export async function annotate(
   client: KubeClient,
@@ -212,9 +213,9 @@ export async function annotate(
   name: string,
   annotations: Record<string, string>,
   signal?: AbortSignal,
-): Promise<void> {
+): Promise<unknown> {
   const path = `${resourcePath(type, namespace)}/${encodeURIComponent(name)}`;
-  await client.mergePatch(path, { metadata: { annotations } }, signal && { signal });
+  return client.mergePatch(path, { metadata: { annotations } }, signal && { signal });
 }
 
 /**

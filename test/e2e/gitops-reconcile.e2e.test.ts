@@ -20,6 +20,7 @@ const FIXTURES = new URL('../cluster/fixtures/gitops/', import.meta.url);
 const KUSTOMIZATION = 'kustomizations.kustomize.toolkit.fluxcd.io';
 const REQUESTED_AT = 'reconcile.fluxcd.io/requestedAt';
 const ASKED = 'asked the GitOps controllers to reconcile now';
+const SOURCES_ASKED = 'asked Flux to fetch the sources now';
 const SHORT = NEW_SHA.slice(0, 7);
 let cluster: TestCluster;
 
@@ -62,11 +63,13 @@ function applyNewRevision(namespace: string, handled: string | undefined): void 
 }
 
 describe('reconcile: true', () => {
-  it('annotates the Kustomization and its GitRepository as flux reconcile --with-source does, then waits as usual', async () => {
+  it('annotates the GitRepository, then, once it has handled that, the Kustomization, as flux reconcile --with-source does', async () => {
     const ns = 'reconcile-flux';
     createFluxObjects(ns);
     let seenOnObject: string | undefined;
     let seenOnSource: string | undefined;
+    let onObjectBeforeSourceHandled: string | undefined;
+    let fetched = false;
     let played = false;
 
     const run = await runAction(
@@ -80,11 +83,17 @@ describe('reconcile: true', () => {
       },
       {
         onStdout: (stdout) => {
+          if (!fetched && stdout.includes(SOURCES_ASKED)) {
+            fetched = true;
+            // source-controller: the object is asked only once the source has handled the request (fetched).
+            seenOnSource = annotationsOf('source.toolkit.fluxcd.io/v1', 'GitRepository', ns, 'flux-system')[REQUESTED_AT];
+            onObjectBeforeSourceHandled = annotationsOf('kustomize.toolkit.fluxcd.io/v1', 'Kustomization', ns, 'apps')[REQUESTED_AT];
+            cluster.patchStatus('source.toolkit.fluxcd.io/v1', 'GitRepository', ns, 'flux-system', { lastHandledReconcileAt: seenOnSource });
+          }
           if (played || !stdout.includes(ASKED)) return;
           played = true;
           // What the controllers read: the annotation on the object and on its source.
           seenOnObject = annotationsOf('kustomize.toolkit.fluxcd.io/v1', 'Kustomization', ns, 'apps')[REQUESTED_AT];
-          seenOnSource = annotationsOf('source.toolkit.fluxcd.io/v1', 'GitRepository', ns, 'flux-system')[REQUESTED_AT];
           applyNewRevision(ns, seenOnObject);
         },
       },
@@ -97,6 +106,7 @@ describe('reconcile: true', () => {
     // RFC 3339 with fractions of a second, as Flux's CLI writes it, the same on the source and the object.
     expect(seenOnObject).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z$/);
     expect(seenOnSource).toBe(seenOnObject);
+    expect(onObjectBeforeSourceHandled).toBeUndefined();
     expect(Math.abs(Date.parse(seenOnObject!) - Date.now())).toBeLessThan(120_000);
     expect(resourcesOf(run.outputs)).toMatchObject([{ kind: 'Kustomization', name: 'apps', status: 'Current', message: `Applied revision: ${NEW}` }]);
   }, 120_000);

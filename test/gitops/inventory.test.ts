@@ -3,7 +3,15 @@
  * application controller write (test/status/gitops/statuses.ts), and when it is the shipped revision's.
  */
 import { describe, expect, it } from '@jest/globals';
-import { helmReleaseStorage, inventoryReady, inventoryTargets, parentKindOf, parseObjMetadata } from '../../src/gitops/inventory.js';
+import {
+  helmReleaseStorage,
+  inventoryReady,
+  InventorySightings,
+  inventoryTargets,
+  parentKindOf,
+  parseObjMetadata,
+  SETTLE_MS,
+} from '../../src/gitops/inventory.js';
 import type { KubeObject } from '../../src/status/fields.js';
 import { parseRevision } from '../../src/status/gitops/revision.js';
 import { application, helmRelease, kustomization, NEW, NEW_SHA, OLD, OLD_SHA } from '../status/gitops/statuses.js';
@@ -43,13 +51,90 @@ describe('Flux inventory entries', () => {
     expect(inventoryTargets('Kustomization', obj as KubeObject)).toEqual([{ type: 'Deployment', apiVersion: 'apps/v1', namespace: 'shop', name: 'web' }]);
   });
 
-  it('is taken once the shipped revision is attempted (applied, health checks running), not before', () => {
+  it('is the shipped revision’s once applied or its health checks ended, never at "Building manifests" (lastAttemptedRevision)', () => {
     const at = (status: object) => inventoryReady('Kustomization', kustomization.object(status), SHIPPED);
+    const real = kustomization.real(OLD, NEW);
     expect(at(kustomization.ready(OLD))).toBe(false);
-    expect(at(kustomization.fetching(OLD, NEW))).toBe(false);
-    expect(at(kustomization.checkingHealth(OLD, NEW))).toBe(true);
-    expect(at(kustomization.failed(OLD, NEW, 'HealthCheckFailed', 'x'))).toBe(true);
-    expect(at(kustomization.ready(NEW))).toBe(true);
+    expect(at(real.fetching)).toBe(false);
+    expect(at(real.building)).toBe(false); // lastAttemptedRevision is the shipped one, the inventory the previous commit's
+    expect(at(real.drift)).toBe(false);
+    expect(at(real.healthConditions)).toBe(false);
+    expect(at(real.healthInventory)).toBe(false); // without sightings, the status alone cannot tell
+    expect(at(real.appliedConditionsNoWait)).toBe(false); // Ready=True written, the inventory and lastAppliedRevision not yet
+    expect(at(real.applied)).toBe(true);
+    expect(at(real.healthFailed)).toBe(true); // the history says the health checks of this revision failed
+    expect(at(real.buildFailed)).toBe(false); // nothing applied: the previous inventory is no answer
+    expect(at(real.pathNotFound)).toBe(false);
+  });
+
+  it('during the health checks, once the run has seen the inventory write land after their conditions', () => {
+    let now = 0;
+    const sightings = new InventorySightings(() => now);
+    const at = (status: object) => inventoryReady('Kustomization', kustomization.object(status), SHIPPED, sightings);
+    const real = kustomization.real(OLD, NEW);
+    expect(at(real.building)).toBe(false);
+    expect(at(real.healthConditions)).toBe(false);
+    expect(sightings.pending).toBe(true); // read again soon
+    now += 40;
+    expect(at(real.healthInventory)).toBe(true); // another inventory than at an earlier step of the revision: the new one
+  });
+
+  it('the same inventory at the health checks is the revision’s once seen SETTLE_MS apart (a commit that kept the set)', () => {
+    let now = 0;
+    const sightings = new InventorySightings(() => now);
+    const at = (status: object) => inventoryReady('Kustomization', kustomization.object(status), SHIPPED, sightings);
+    const real = kustomization.real(OLD, NEW);
+    expect(at(real.healthConditions)).toBe(false);
+    now += SETTLE_MS - 1;
+    expect(at(real.healthConditions)).toBe(false);
+    now += 1;
+    expect(at(real.healthConditions)).toBe(true);
+  });
+
+  it('a sighting at another revision’s step says nothing about the shipped one', () => {
+    const now = 0;
+    const sightings = new InventorySightings(() => now);
+    const at = (status: object) => inventoryReady('Kustomization', kustomization.object(status), SHIPPED, sightings);
+    expect(at(kustomization.real(OLD, `main@sha1:${'1'.repeat(40)}`).healthInventory)).toBe(false); // at the health checks of another commit
+    expect(at(kustomization.real(OLD, NEW).healthConditions)).toBe(false);
+    expect(sightings.pending).toBe(true);
+  });
+
+  it('a first deploy: no inventory until the write that holds it', () => {
+    const sightings = new InventorySightings(() => 0);
+    const at = (status: object) => inventoryReady('Kustomization', kustomization.object(status), SHIPPED, sightings);
+    const first = kustomization.real('', NEW, true);
+    expect(at(first.building)).toBe(false);
+    expect(at(first.healthConditions)).toBe(false);
+    expect(at(first.healthInventory)).toBe(true);
+    expect(inventoryReady('Kustomization', kustomization.object(first.appliedConditionsNoWait), SHIPPED, new InventorySightings(() => 0))).toBe(false);
+    expect(inventoryReady('Kustomization', kustomization.object(first.appliedConditionsNoWait), undefined)).toBe(false);
+    expect(inventoryReady('Kustomization', kustomization.object(first.applied), undefined)).toBe(true);
+  });
+
+  it('the inventory of the revision leaves out what Flux pruned', () => {
+    const targets = inventoryTargets('Kustomization', kustomization.object(kustomization.real(OLD, NEW).applied));
+    expect(targets.map((t) => `${t.type}/${t.name}`)).toEqual(['Deployment/api', 'Deployment/web']);
+  });
+
+  it('ids no controller writes are left out with one warning naming the parent', () => {
+    const entries = [
+      { id: 'shop_api_apps_Deployment', v: 'v1' },
+      { id: '.._web_apps_Deployment', v: 'v1' },
+      { id: 'shop_a%2F..%2Fb_apps_Deployment', v: 'v1' },
+      { id: 'shop_web?watch=1_apps_Deployment', v: 'v1' },
+      { id: `shop_${'a'.repeat(10_000)}_apps_Deployment`, v: 'v1' },
+      { id: 'shop_web_apps_Deploy/ment', v: 'v1' },
+    ];
+    const warnings: string[] = [];
+    const obj = kustomization.object({ inventory: { entries } }) as KubeObject;
+    expect(inventoryTargets('Kustomization', obj, (w) => warnings.push(w))).toEqual([
+      { type: 'Deployment', apiVersion: 'apps/v1', namespace: 'shop', name: 'api' },
+    ]);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^Not judged: 5 entries of status.inventory of Kustomization flux-system\/apps: ".._web_apps_Deployment", /);
+    expect(warnings[0]).toContain('and 2 more');
+    expect(warnings[0]!.length).toBeLessThan(500);
   });
 
   it('without a revision, once Flux has finished (Ready True or False)', () => {

@@ -36,6 +36,18 @@ describe('reconcileRequests', () => {
     });
   });
 
+  it.each([
+    [{ kind: 'GitRepository', name: 'fleet', namespace: '..' }, '"..'],
+    [{ kind: 'GitRepository', name: 'x?watch=1' }, '"x?watch=1"'],
+    [{ kind: 'GitRepository', name: 'a'.repeat(300) }, 'is not a valid object name'],
+  ])('a sourceRef no API server would hold (%j): itself alone, the reference said in `skipped`', (sourceRef, said) => {
+    const skipped: string[] = [];
+    const obj = withSpec(kustomization.object(), { sourceRef });
+    expect(reconcileRequests('Kustomization', obj, AT, skipped).map((r) => r.kind)).toEqual(['Kustomization']);
+    expect(skipped).toEqual([expect.stringContaining('the spec.sourceRef of Kustomization flux-system/apps: ')]);
+    expect(skipped[0]).toContain(said);
+  });
+
   it('a Kustomization from a source kind the CLI cannot reconcile (ExternalArtifact): itself alone', () => {
     const obj = withSpec(kustomization.object(), { sourceRef: { kind: 'ExternalArtifact', name: 'x' } });
     expect(reconcileRequests('Kustomization', obj, AT).map((r) => r.kind)).toEqual(['Kustomization']);

@@ -46,28 +46,66 @@ export interface GitOpsJudgeOptions {
   revision?: WantedRevision;
 }
 
+/** kustomize-controller's progress messages: `<step> for revision <R> with a timeout of <T>`. */
+const STEP = /^(Fetching manifests|Building manifests|Detecting drift|Running health checks) for revision (\S+) with a timeout of /;
+
+/**
+ * The step a Kustomization is at and the revision it is at it for, from its Reconciling condition. After a
+ * failure finalizeStatus keeps the condition (reason ProgressingWithRetry): it then names the step that failed.
+ */
+export function reconcilingStep(obj: KubeObject): { step: string; revision: string } | undefined {
+  const reconciling = conditionOf(obj, 'Reconciling');
+  const match = reconciling?.status === 'True' ? STEP.exec(reconciling.message) : null;
+  return match ? { step: match[1]!, revision: match[2]! } : undefined;
+}
+
 /** A Kustomization: with `revision`, Current only once it is applied and ready; a terminal failure fails
  *  (without `revision`, that is all it decides: undefined leaves the rest to kstatus). */
 export function kustomizationStatus(obj: KubeObject, { now, revision }: GitOpsJudgeOptions): StatusResult | undefined {
   const kstatus = computeStatus(obj, { now });
   if (kstatus.status === 'Terminating' || kstatus.status === 'Unknown' || kstatus.status === 'Failed') return kstatus;
   const ready = conditionOf(obj, 'Ready');
-  const failure = terminalFailure(obj, ready, KUSTOMIZATION_FAILURES);
+  const step = reconcilingStep(obj);
+  const failure = terminalFailure(obj, ready, KUSTOMIZATION_FAILURES) ?? pathNotFound(obj, ready, step);
   const attempted = stringAt(obj, 'lastAttemptedRevision');
   const applied = stringAt(obj, 'lastAppliedRevision');
+  // The revision that failed: the one of the step that failed (a path not found fails before
+  // lastAttemptedRevision is written), else the last attempted.
+  const failedRevision = step?.revision || attempted;
 
   // Without a revision kstatus judges it, but for the failures it would wait out.
-  if (!revision) return failure ? failed(failure.reason, failureMessage(failure, attempted)) : undefined;
+  if (!revision) return failure ? failed(failure.reason, failureMessage(failure, failedRevision)) : undefined;
 
-  if (failure && revisionMatches(revision, attempted)) return failed(failure.reason, failureMessage(failure, attempted));
+  if (failure && revisionMatches(revision, failedRevision)) return failed(failure.reason, failureMessage(failure, failedRevision));
   if (revisionMatches(revision, applied)) {
     if (kstatus.status === 'Current' && ready?.status === 'True' && readyForGeneration(obj, ready))
       return current(ready.message || `Applied revision: ${applied}`);
     return inProgress(ready?.reason || 'Progressing', `Flux applied ${applied}, not ready yet: ${progress(obj, ready, kstatus)}`);
   }
   const lastAttempt =
-    attempted && attempted !== applied ? `; ${failure ? `its last attempt, ${attempted}, failed: ${failure.message}` : `attempting: ${attempted}`}` : '';
-  return inProgress('RevisionNotApplied', `Flux has not applied ${revision.text} yet; applied: ${applied || 'nothing yet'}${lastAttempt}`);
+    failedRevision && failedRevision !== applied
+      ? `; ${failure ? `its last attempt, ${failedRevision}, failed: ${failure.message}` : `attempting: ${failedRevision}${step ? ` (${step.step})` : ''}`}`
+      : '';
+  const why = fluxSays(obj, ready, failure !== undefined && failedRevision !== applied);
+  return inProgress('RevisionNotApplied', `Flux has not applied ${revision.text} yet; applied: ${applied || 'nothing yet'}${lastAttempt}${why}`);
+}
+
+/**
+ * kustomize-controller's ArtifactFailed "kustomization path not found" (spec.path is not in the revision's
+ * artifact): a new commit is needed, retrying this one will not find it. Its other ArtifactFailed (the source
+ * has no artifact yet, a download failed) are waited for.
+ */
+function pathNotFound(obj: KubeObject, ready: RawCondition | undefined, step: ReturnType<typeof reconcilingStep>): RawCondition | undefined {
+  const found = ready?.status === 'False' && ready.reason === 'ArtifactFailed' && ready.message.startsWith('kustomization path not found');
+  return found && step && readyForGeneration(obj, ready) ? ready : undefined;
+}
+
+/** Why Flux has not applied the revision, in its own words: suspended, or Ready=False's reason and message (a
+ *  dependency not ready, no artifact yet). `failureShown`: the message says it already. */
+function fluxSays(obj: KubeObject, ready: RawCondition | undefined, failureShown: boolean): string {
+  const spec = isRecord(obj.spec) ? obj.spec : {};
+  if (spec.suspend === true) return '; the Kustomization is suspended (spec.suspend: true): Flux applies nothing until it is resumed';
+  return ready?.status === 'False' && !failureShown ? `; Flux says ${ready.reason}: ${ready.message}` : '';
 }
 
 /** A HelmRelease: with `revision`, Current only once the chart version is released and ready; without, kstatus. */

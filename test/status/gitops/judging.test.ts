@@ -8,7 +8,20 @@ import { resolveRules } from '../../../src/status/health/resolve.js';
 import { parseRuleText } from '../../../src/status/health/parse.js';
 import { Judge, type JudgedType } from '../../../src/status/judge.js';
 import type { WantedRevision } from '../../../src/settings.js';
-import { application, BUILD_FAILED, HEALTH_CHECK_FAILED, helmRelease, kustomization, NEW, NEW_SHA, OLD, OLD_SHA, PROGRESS_DEADLINE } from './statuses.js';
+import {
+  application,
+  BUILD_FAILED,
+  DEPENDENCY_NOT_READY,
+  HEALTH_CHECK_FAILED,
+  helmRelease,
+  kustomization,
+  NEW,
+  NEW_SHA,
+  OLD,
+  OLD_SHA,
+  PATH_NOT_FOUND,
+  PROGRESS_DEADLINE,
+} from './statuses.js';
 
 const KUSTOMIZATION: JudgedType = { group: 'kustomize.toolkit.fluxcd.io', version: 'v1', kind: 'Kustomization', namespaced: true };
 const HELM_RELEASE: JudgedType = { group: 'helm.toolkit.fluxcd.io', version: 'v2', kind: 'HelmRelease', namespaced: true };
@@ -42,8 +55,18 @@ describe('Flux Kustomization with revision: old revision ready -> new revision p
   const k = kustomization;
   it.each([
     ['ready for the previous commit', k.ready(OLD), 'InProgress', `Flux has not applied ${SHORT} yet; applied: ${OLD}`],
-    ['fetching the new commit', k.fetching(OLD, NEW), 'InProgress', `Flux has not applied ${SHORT} yet; applied: ${OLD}`],
-    ['health checks of the new commit', k.checkingHealth(OLD, NEW), 'InProgress', `Flux has not applied ${SHORT} yet; applied: ${OLD}; attempting: ${NEW}`],
+    [
+      'fetching the new commit',
+      k.fetching(OLD, NEW),
+      'InProgress',
+      `Flux has not applied ${SHORT} yet; applied: ${OLD}; attempting: ${NEW} (Fetching manifests)`,
+    ],
+    [
+      'health checks of the new commit',
+      k.checkingHealth(OLD, NEW),
+      'InProgress',
+      `Flux has not applied ${SHORT} yet; applied: ${OLD}; attempting: ${NEW} (Running health checks)`,
+    ],
     ['applied and ready', k.ready(NEW), 'Current', `Applied revision: ${NEW}`],
     ['no status yet', undefined, 'InProgress', `Flux has not applied ${SHORT} yet; applied: nothing yet`],
   ])('%s: %s', (_state, status, expected, message) => {
@@ -82,6 +105,57 @@ describe('Flux Kustomization with revision: old revision ready -> new revision p
     expect(judge(KUSTOMIZATION, k.object(k.failed(OLD, NEW, 'ArtifactFailed', 'Source artifact not found, retrying in 30s')), { revision: SHORT }).status).toBe(
       'InProgress',
     );
+  });
+
+  it('every step the real controller writes: InProgress until lastAppliedRevision, though Ready=True comes a write earlier', () => {
+    const real = k.real(OLD, NEW);
+    const steps = [real.fetching, real.building, real.drift, real.healthConditions, real.healthInventory, real.appliedConditions, real.appliedConditionsNoWait];
+    for (const status of steps) expect(judge(KUSTOMIZATION, k.object(status), { revision: SHORT }).status).toBe('InProgress');
+    expect(judge(KUSTOMIZATION, k.object(real.appliedConditions), { revision: SHORT }).message).toBe(
+      `Flux has not applied ${SHORT} yet; applied: ${OLD}; attempting: ${NEW}`,
+    );
+    expect(judge(KUSTOMIZATION, k.object(real.applied), { revision: SHORT })).toMatchObject({ status: 'Current', message: `Applied revision: ${NEW}` });
+  });
+
+  it('the real BuildFailed and HealthCheckFailed of the new commit fail', () => {
+    const real = k.real(OLD, NEW);
+    expect(judge(KUSTOMIZATION, k.object(real.buildFailed), { revision: SHORT })).toMatchObject({
+      status: 'Failed',
+      message: `BuildFailed (revision ${NEW}): ${BUILD_FAILED}`,
+    });
+    expect(judge(KUSTOMIZATION, k.object(real.healthFailed), { revision: SHORT })).toMatchObject({
+      status: 'Failed',
+      message: `HealthCheckFailed (revision ${NEW}): ${HEALTH_CHECK_FAILED}`,
+    });
+  });
+
+  it('spec.path not in the new commit (ArtifactFailed before lastAttemptedRevision): Failed with Flux’s message', () => {
+    expect(judge(KUSTOMIZATION, k.object(k.real(OLD, NEW).pathNotFound), { revision: SHORT })).toMatchObject({
+      status: 'Failed',
+      message: `ArtifactFailed (revision ${NEW}): ${PATH_NOT_FOUND}`,
+    });
+    // The same for an older commit is not this one's: it waits, and says why.
+    expect(judge(KUSTOMIZATION, k.object(k.real(OLD, 'main@sha1:1111111aaaaaaa').pathNotFound), { revision: SHORT })).toMatchObject({
+      status: 'InProgress',
+      message: `Flux has not applied ${SHORT} yet; applied: ${OLD}; its last attempt, main@sha1:1111111aaaaaaa, failed: ${PATH_NOT_FOUND}`,
+    });
+  });
+
+  it('a dependency not ready: waits, with Flux’s reason and message naming the dependency', () => {
+    expect(judge(KUSTOMIZATION, k.object(k.dependencyNotReady(OLD)), { revision: SHORT })).toEqual({
+      status: 'InProgress',
+      message: `Flux has not applied ${SHORT} yet; applied: ${OLD}; Flux says DependencyNotReady: ${DEPENDENCY_NOT_READY}`,
+      rule: 'gitops:flux-kustomization',
+      done: false,
+    });
+  });
+
+  it('suspended: waits, and says Flux applies nothing until it is resumed', () => {
+    const suspended = { ...k.object(k.ready(OLD)), spec: { ...k.object().spec, suspend: true } };
+    expect(judge(KUSTOMIZATION, suspended, { revision: SHORT })).toMatchObject({
+      status: 'InProgress',
+      message: `Flux has not applied ${SHORT} yet; applied: ${OLD}; the Kustomization is suspended (spec.suspend: true): Flux applies nothing until it is resumed`,
+    });
   });
 
   it('applied, but the spec changed since (a new generation) : not ready until observed', () => {

@@ -32,6 +32,25 @@ const inventory = {
   ],
 };
 
+/** fluxcd/pkg apis/meta Snapshot, as History.Upsert writes it (newest first), for the digest of a build of `revision`. */
+const fluxSnapshot = (revision: string, lastReconciledStatus: string) => ({
+  digest: `sha256:${revision.slice(-40).padEnd(64, '0')}`,
+  firstReconciled: AT,
+  lastReconciled: AT,
+  lastReconciledDuration: '1.234s',
+  lastReconciledStatus,
+  totalReconciliations: 1,
+  metadata: { revision },
+});
+
+/** The inventory after a commit that added a Deployment `web` and removed the Service (pruned). */
+const nextInventory = {
+  entries: [
+    { id: 'shop_api_apps_Deployment', v: 'v1' },
+    { id: 'shop_web_apps_Deployment', v: 'v1' },
+  ],
+};
+
 /** A Kustomization `apps` in flux-system (generation 1), its status at each step of a reconciliation. */
 export const kustomization = {
   object: (status?: object, generation = 1) => ({
@@ -76,12 +95,107 @@ export const kustomization = {
       condition('Healthy', 'Unknown', 'Progressing', `Running health checks for revision ${revision} with a timeout of ${TIMEOUT}`),
     ],
   }),
+  /**
+   * The steps of kustomize-controller v1.9.6 from `applied` to `revision` as the real controller writes them, each
+   * status patch two writes, the conditions first (fluxcd/pkg runtime/patch): lastAttemptedRevision at "Building
+   * manifests", before anything is applied; the new inventory only in the write after the "Running health checks"
+   * conditions; Ready=True "Applied revision" a write before lastAppliedRevision, observedGeneration, the
+   * inventory (without health checks) and the history. `first`: a first deploy (no inventory before).
+   */
+  real: (applied: string, revision: string, first = false) => {
+    const before = first
+      ? {}
+      : { lastAppliedRevision: applied, lastAttemptedRevision: applied, inventory, history: [fluxSnapshot(applied, 'ReconciliationSucceeded')] };
+    const reconciling = (step: string, healthy = condition('Healthy', 'True', 'Succeeded', 'Health check passed in 2.01s')) => [
+      condition('Reconciling', 'True', 'Progressing', `${step} for revision ${revision} with a timeout of ${TIMEOUT}`),
+      condition('Ready', 'Unknown', 'Progressing', 'Reconciliation in progress'),
+      ...(first ? [] : [healthy]),
+    ];
+    const checking = `Running health checks for revision ${revision} with a timeout of ${TIMEOUT}`;
+    const healthConditions = [
+      condition('Reconciling', 'True', 'Progressing', checking),
+      condition('Ready', 'Unknown', 'Progressing', 'Reconciliation in progress'),
+      condition('Healthy', 'Unknown', 'Progressing', checking),
+    ];
+    const appliedConditions = [
+      condition('Ready', 'True', 'ReconciliationSucceeded', `Applied revision: ${revision}`),
+      condition('Healthy', 'True', 'Succeeded', 'Health check passed in 40.12ms'),
+    ];
+    return {
+      fetching: { ...before, observedGeneration: 1, conditions: reconciling('Fetching manifests') },
+      building: { ...before, observedGeneration: 1, lastAttemptedRevision: revision, conditions: reconciling('Building manifests') },
+      drift: { ...before, observedGeneration: 1, lastAttemptedRevision: revision, conditions: reconciling('Detecting drift') },
+      /** The health-check conditions written, the inventory not yet (about 40 ms). */
+      healthConditions: { ...before, observedGeneration: 1, lastAttemptedRevision: revision, conditions: healthConditions },
+      /** The write after: the new inventory. */
+      healthInventory: { ...before, observedGeneration: 1, lastAttemptedRevision: revision, inventory: nextInventory, conditions: healthConditions },
+      /** Ready=True for `revision` written, lastAppliedRevision and the rest not yet. */
+      appliedConditions: { ...before, observedGeneration: 1, lastAttemptedRevision: revision, inventory: nextInventory, conditions: appliedConditions },
+      applied: {
+        observedGeneration: 1,
+        lastAppliedRevision: revision,
+        lastAttemptedRevision: revision,
+        inventory: nextInventory,
+        history: [fluxSnapshot(revision, 'ReconciliationSucceeded'), ...(first ? [] : [fluxSnapshot(applied, 'ReconciliationSucceeded')])],
+        conditions: appliedConditions,
+      },
+      /** Without `wait` and health checks, the conditions of the final write come with the previous inventory (or none). */
+      appliedConditionsNoWait: { ...before, observedGeneration: 1, lastAttemptedRevision: revision, conditions: appliedConditions },
+      /** The health checks of `revision` failed: the new inventory kept, the history says so, Healthy of the last success is gone. */
+      healthFailed: {
+        ...before,
+        observedGeneration: 1,
+        lastAttemptedRevision: revision,
+        inventory: nextInventory,
+        history: [fluxSnapshot(revision, 'HealthCheckFailed'), ...(first ? [] : [fluxSnapshot(applied, 'ReconciliationSucceeded')])],
+        conditions: [
+          condition('Reconciling', 'True', 'ProgressingWithRetry', checking),
+          condition('Ready', 'False', 'HealthCheckFailed', HEALTH_CHECK_FAILED),
+          condition('Healthy', 'False', 'HealthCheckFailed', HEALTH_CHECK_FAILED),
+        ],
+      },
+      /** The build of `revision` failed (after lastAttemptedRevision): the previous inventory stays. */
+      buildFailed: {
+        ...before,
+        observedGeneration: 1,
+        lastAttemptedRevision: revision,
+        conditions: [
+          condition('Reconciling', 'True', 'ProgressingWithRetry', `Building manifests for revision ${revision} with a timeout of ${TIMEOUT}`),
+          condition('Ready', 'False', 'BuildFailed', BUILD_FAILED),
+          ...(first ? [] : [condition('Healthy', 'True', 'Succeeded', 'Health check passed in 2.01s')]),
+        ],
+      },
+      /** spec.path is not in `revision`: ArtifactFailed before lastAttemptedRevision is written. */
+      pathNotFound: {
+        ...before,
+        observedGeneration: 1,
+        conditions: [
+          condition('Reconciling', 'True', 'ProgressingWithRetry', `Fetching manifests for revision ${revision} with a timeout of ${TIMEOUT}`),
+          condition('Ready', 'False', 'ArtifactFailed', PATH_NOT_FOUND),
+          ...(first ? [] : [condition('Healthy', 'True', 'Succeeded', 'Health check passed in 2.01s')]),
+        ],
+      },
+    };
+  },
+  /** A dependency (spec.dependsOn) is not ready: checked before any step, nothing attempted. */
+  dependencyNotReady: (applied: string) => ({
+    observedGeneration: 1,
+    lastAppliedRevision: applied,
+    lastAttemptedRevision: applied,
+    inventory,
+    conditions: [condition('Ready', 'False', 'DependencyNotReady', DEPENDENCY_NOT_READY)],
+  }),
   /** `reason` failed for `revision`; finalizeStatus turned Reconciling into ProgressingWithRetry. */
   failed: (applied: string, revision: string, reason: string, message: string) => ({
     observedGeneration: 1,
     lastAppliedRevision: applied,
     lastAttemptedRevision: revision,
     inventory,
+    // A failed health check (or apply, prune) is recorded with the revision's build; a build failure is not.
+    history: [
+      ...(['HealthCheckFailed', 'ReconciliationFailed', 'PruneFailed'].includes(reason) ? [fluxSnapshot(revision, reason)] : []),
+      fluxSnapshot(applied, 'ReconciliationSucceeded'),
+    ],
     conditions: [
       // The last progress message of the step that failed: building, applying (drift detection) or health checks.
       condition('Reconciling', 'True', 'ProgressingWithRetry', `${STEP_OF[reason] ?? 'Detecting drift'} for revision ${revision} with a timeout of ${TIMEOUT}`),
@@ -91,6 +205,8 @@ export const kustomization = {
   }),
 };
 
+export const PATH_NOT_FOUND = 'kustomization path not found: stat /tmp/kustomization-1838513395/apps: no such file or directory';
+export const DEPENDENCY_NOT_READY = "dependency 'flux-system/infra' is not ready";
 export const HEALTH_CHECK_FAILED = "health check failed after 4m30.01s: timeout waiting for: [Deployment/shop/api status: 'InProgress']";
 export const BUILD_FAILED =
   "kustomize build failed: accumulating resources: accumulation err='accumulating resources from 'deployment.yaml': missing Resource metadata': must build at directory: not a valid directory";
