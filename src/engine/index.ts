@@ -62,6 +62,8 @@ export async function waitForTargets(cluster: Cluster, options: EngineOptions): 
 interface Entry {
   spec: TargetSpec;
   goal: WaitFor;
+  /** When it was added (the run's clock): a feed's late target is judged before an early end, within FAILED_JUDGING_MS of this. */
+  addedAt: number;
   parent?: TargetOrigin['parent'];
   /** The one state of a named target (of a selector target, until its type is known); absent when it is
    *  reported by another entry (the same object named twice). */
@@ -245,7 +247,7 @@ export class Engine {
     const added: Entry[] = [];
     for (const spec of specs) {
       const state = this.tracker.add(this.identityOf(spec, origin.parent), RESOLVING);
-      const entry: Entry = { spec, state, goal, ...(origin.parent && { parent: origin.parent }) };
+      const entry: Entry = { spec, state, goal, addedAt: this.timers.now(), ...(origin.parent && { parent: origin.parent }) };
       this.entries.push(entry);
       added.push(entry);
       this.resolver.add({ entry, spec, state, goal });
@@ -523,8 +525,13 @@ export class Engine {
    *  FAILED_JUDGING_MS to reach their verdicts), then finish. */
   private endEarly(outcome: () => Outcome, cancelled: boolean, why: string, { judgeAll = false } = {}): void {
     if (this.ending || this.finished) return;
-    const judge = judgeAll ? 'all' : this.underFailedParent(this.entries);
-    const boundMs = Math.min(judgeAll || judge.length > 0 ? FAILED_JUDGING_MS : LAST_LOOK_MS, this.deadline.remainingMs());
+    // The objects of a parent already failed that came within FAILED_JUDGING_MS: the ones followed longer
+    // have had their look.
+    const now = this.timers.now();
+    const judge = judgeAll ? 'all' : this.underFailedParent(this.entries).filter((entry) => now - entry.addedAt < FAILED_JUDGING_MS);
+    let windowMs = judgeAll ? FAILED_JUDGING_MS : LAST_LOOK_MS;
+    if (judge !== 'all') for (const entry of judge) windowMs = Math.max(windowMs, entry.addedAt + FAILED_JUDGING_MS - now);
+    const boundMs = Math.min(windowMs, this.deadline.remainingMs());
     this.ending = { outcome, cancelled, why, judge, cancelBound: this.timers.after(boundMs, () => this.endNow()) };
     this.endOnceListed();
   }

@@ -192,7 +192,7 @@ export class GitOpsFeed implements TargetFeed {
       });
       return;
     }
-    const { judged, warnings } = await judgeable(ctx.cluster, read, this.settings.defaultNamespace, ctx.signal);
+    const { judged, warnings } = await judgeable(ctx.cluster, read, ctx.signal);
     for (const warning of warnings) ctx.warn(warning);
     for (const { parent, targets } of judged) {
       const count = read.find((p) => p.parent === parent)?.targets.length ?? targets.length;
@@ -274,12 +274,12 @@ async function readObjects(cluster: Cluster, type: ResourceType, namespace: stri
 async function judgeable(
   cluster: Cluster,
   read: Array<Required<ReadParent>>,
-  defaultNamespace: string,
   signal: AbortSignal,
 ): Promise<{ judged: Array<Required<ReadParent>>; warnings: string[] }> {
   const forbidden = new Map<string, Promise<boolean>>();
   const unserved = new Set<string>();
   const denied = new Set<string>();
+  const unnamespaced = new Set<string>();
   const mayJudge = async (spec: TargetSpec): Promise<boolean> => {
     const resolution = cluster.discovery.resolve(spec);
     if (!resolution.ok) {
@@ -287,7 +287,12 @@ async function judgeable(
       return false;
     }
     const { type } = resolution;
-    const namespace = type.namespaced ? (spec.namespace ?? defaultNamespace) : '';
+    // A namespaced object without a namespace is no id a controller writes: never judged in the step's namespace.
+    if (type.namespaced && !spec.namespace) {
+      unnamespaced.add(`${type.kind}/${spec.name ?? ''}`);
+      return false;
+    }
+    const namespace = type.namespaced ? spec.namespace! : '';
     const where = `${qualifiedResource(type)} ${namespace}`;
     let probe = forbidden.get(where);
     if (!probe) forbidden.set(where, (probe = listForbidden(cluster, type, namespace, signal)));
@@ -309,6 +314,8 @@ async function judgeable(
       `Not judged: the objects the GitOps targets applied as ${[...denied].join(', ')}: listing them is forbidden (403). ` +
         'Grant the step list and watch on them there (README, "GitOps: Flux and Argo CD"), or set inventory: false.',
     );
+  if (unnamespaced.size > 0)
+    warnings.push(`Not judged: ${[...unnamespaced].join(', ')} in the GitOps targets' inventories: a namespaced object listed without its namespace.`);
   if (unserved.size > 0)
     warnings.push(`Not judged: the objects the GitOps targets applied as ${[...unserved].join(', ')}: the API server does not serve that type.`);
   return { judged, warnings };

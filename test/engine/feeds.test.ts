@@ -5,11 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { FeedContext, TargetFeed } from '../../src/engine/types.js';
-import { FAILED_JUDGING_MS } from '../../src/engine/index.js';
+import { FAILED_JUDGING_MS, LAST_LOOK_MS } from '../../src/engine/index.js';
 import type { TargetReport } from '../../src/result.js';
 import { ManualTime } from '../../src/time.js';
 import { startCluster, type TestCluster } from '../cluster/index.js';
-import { configMap, deployment } from './fixtures.js';
+import { configMap, deployment, deploymentStatus } from './fixtures.js';
 import { brief, namespace } from './helpers.js';
 import { runVirtual } from './virtual.js';
 
@@ -172,5 +172,48 @@ describe('targets that arrive during the wait', () => {
       `apps/v1 Deployment ${ns}/web Unknown: not judged: Helm release shop is pending-upgrade`,
       `v1 Namespace /${ns} Unknown: not judged: Helm release shop is pending-upgrade`,
     ]);
+  });
+
+  it('the objects of a parent that fails are judged for FAILED_JUDGING_MS only when they came in that window', async () => {
+    const ns = namespace(server, 'feed-parent');
+    server.create(deployment('parent', { namespace: ns }));
+    server.create(deployment('child', { namespace: ns, state: 'progressing' }));
+    const parent = { kind: 'Deployment', namespace: ns, name: 'parent' };
+    const fail = () => server.patchStatus('apps/v1', 'Deployment', ns, 'parent', deploymentStatus('deadline'));
+
+    // Followed for longer than the window before its parent failed: it has had its look, the wait ends after the last look.
+    let time = new ManualTime();
+    let failedAt = 0;
+    const longFollowed = await runVirtual(
+      server,
+      [{ type: 'deployment', name: 'parent', namespace: ns }],
+      {
+        timeoutMs: 120_000,
+        feeds: [
+          feed(async (ctx) => {
+            ctx.add([{ type: 'deployment', name: 'child', namespace: ns }], { parent });
+            await sleep(ctx, FAILED_JUDGING_MS + 5_000);
+            failedAt = ctx.time.now();
+            fail();
+          }),
+        ],
+      },
+      time,
+    );
+    expect(longFollowed.outcome).toBe('failed');
+    expect(time.now() - failedAt).toBeLessThanOrEqual(LAST_LOOK_MS);
+
+    // Added when its parent had already failed: judged for the window (it never gets there here).
+    time = new ManualTime();
+    const started = time.now();
+    const justAdded = await runVirtual(
+      server,
+      [{ type: 'deployment', name: 'parent', namespace: ns }],
+      { timeoutMs: 120_000, feeds: [feed(async (ctx) => ctx.add([{ type: 'deployment', name: 'child', namespace: ns }], { parent }))] },
+      time,
+    );
+    expect(justAdded.outcome).toBe('failed');
+    expect(time.now() - started).toBe(FAILED_JUDGING_MS);
+    expect(justAdded.targets.find((t) => t.name === 'child')).toMatchObject({ status: 'InProgress', parent });
   });
 });
