@@ -79,7 +79,7 @@ describeReal('several clusters: two real control planes in one step', () => {
     expect(run.outputs.result).toBe('failed');
     expect(clustersOf(run)).toEqual({
       'eu-west': expect.objectContaining({ result: 'ready', ready: true, server: eu.url, failed: [], pending: [] }),
-      'us-east': expect.objectContaining({ result: 'failed', ready: false, server: us.url, failed: [`${ns}/Deployment/api`] }),
+      'us-east': expect.objectContaining({ result: 'failed', ready: false, server: us.url, failed: [`Deployment ${ns}/api`] }),
     });
     expect(resourcesOf(run).map((r) => `${r.cluster} ${r.namespace}/${r.kind}/${r.name} ${r.status}`)).toEqual(
       expect.arrayContaining([`eu-west ${ns}/Deployment/api Current`, `us-east ${ns}/Deployment/api Failed`]),
