@@ -83,6 +83,8 @@ export async function waitAndReport(settings: Settings, sink: PipelineSink, opti
   const log = bufferedSink(sink.log);
   // The `smoke` input's checks (src/smoke/): parsed before the wait, so a bad list is an input error at once.
   const smokeChecks = parseSmoke(settings.smoke, settings.namespace || cluster.namespace || 'default');
+  // A smoke check's header values are credentials (a token from the environment): masked before anything could show them.
+  for (const check of smokeChecks) for (const value of Object.values(check.headers ?? {})) masks.mask(value);
   try {
     await sink.begin?.();
     const defaultNamespace = settings.namespace || cluster.namespace || 'default';

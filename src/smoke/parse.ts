@@ -3,7 +3,9 @@
  * from the runner) or `service: namespace/name:port` with `path:` (through the API server's service
  * proxy: no ingress or network path from the runner needed), `method` (GET or HEAD), `expect-status`
  * (codes and ranges, default 200-299), `expect-body` (a substring), `consecutive` passes in a row (default
- * 1) and `interval` between tries (default 2s). A bad list is an `InputError` naming `smoke`, with an example.
+ * 1), `interval` between tries (default 2s), and for a `url:` `headers` whose values name environment
+ * variables (`Authorization: SMOKE_TOKEN`): a credential never written in the workflow file, and masked
+ * before anything could show it. A bad list is an `InputError` naming `smoke`, with an example.
  */
 import { parse } from 'yaml';
 import { InputError } from '../settings.js';
@@ -19,6 +21,8 @@ export interface SmokeCheck {
   expectBody?: string;
   consecutive: number;
   intervalMs: number;
+  /** Request headers of a `url:` check, their values read from the environment variables `headers` named. */
+  headers?: Record<string, string>;
 }
 
 export const SMOKE_EXAMPLE = `smoke: |
@@ -28,16 +32,20 @@ export const SMOKE_EXAMPLE = `smoke: |
     consecutive: 3
     interval: 2s
   - service: shop/web:http
-    path: /readyz`;
+    path: /readyz
+  - url: https://staging.example.com/api/orders
+    headers:
+      Authorization: SMOKE_TOKEN   # the name of an environment variable holding the value`;
 
 const METHODS = ['GET', 'HEAD'] as const;
-const KEYS = new Set(['url', 'service', 'path', 'method', 'expect-status', 'expect-body', 'consecutive', 'interval']);
+const KEYS = new Set(['url', 'service', 'path', 'method', 'expect-status', 'expect-body', 'consecutive', 'interval', 'headers']);
 
 function fail(problem: string): never {
   throw new InputError('smoke', `Input "smoke": ${problem}. Expected a YAML list of checks, like:\n${SMOKE_EXAMPLE}`);
 }
 
-export function parseSmoke(text: string, defaultNamespace: string): SmokeCheck[] {
+/** `env`: where `headers` values are read from (default: the process's environment). */
+export function parseSmoke(text: string, defaultNamespace: string, env: NodeJS.ProcessEnv = process.env): SmokeCheck[] {
   if (text.trim() === '') return [];
   let document: unknown;
   try {
@@ -46,10 +54,10 @@ export function parseSmoke(text: string, defaultNamespace: string): SmokeCheck[]
     fail(`it is not YAML (${(error as Error).message.split('\n')[0]})`);
   }
   if (!Array.isArray(document)) fail('it is not a list');
-  return document.map((entry, i) => parseCheck(entry, i, defaultNamespace));
+  return document.map((entry, i) => parseCheck(entry, i, defaultNamespace, env));
 }
 
-function parseCheck(entry: unknown, i: number, defaultNamespace: string): SmokeCheck {
+function parseCheck(entry: unknown, i: number, defaultNamespace: string, env: NodeJS.ProcessEnv): SmokeCheck {
   const where = `check ${i + 1}`;
   if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) fail(`${where} is not a mapping`);
   const check = entry as Record<string, unknown>;
@@ -82,8 +90,11 @@ function parseCheck(entry: unknown, i: number, defaultNamespace: string): SmokeC
       fail(`${where}: \`url\` is "${url}": expected an http or https URL`);
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') fail(`${where}: \`url\` is "${url}": expected an http or https URL`);
-    return { name: url, target: { url }, ...common };
+    const headers = parseHeaders(check['headers'], where, env);
+    return { name: url, target: { url }, ...common, ...(headers && { headers }) };
   }
+  // The API server's proxy does not pass a credential on to the Service: a header there would mislead.
+  if (check['headers'] !== undefined) fail(`${where}: \`headers\` are sent with a \`url\` check only, not through the service proxy`);
   const match = /^(?:([a-z0-9-]+)\/)?([a-z0-9-]+):([a-z0-9-]+)$/.exec(service!);
   if (!match) fail(`${where}: \`service\` is "${service}": expected namespace/name:port, like shop/web:http`);
   const path = text('path') ?? '/';
@@ -101,4 +112,21 @@ function parseStatusRanges(text: string, where: string): Array<[number, number]>
     if (!match || low > high) fail(`${where}: \`expect-status\` is "${text}": expected codes or ranges, like 200-299 or 200,204`);
     return [low, high] as [number, number];
   });
+}
+
+/** `headers`: header names to the environment variables holding their values (never a value itself). */
+function parseHeaders(value: unknown, where: string, env: NodeJS.ProcessEnv): Record<string, string> | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) fail(`${where}: \`headers\` is not a mapping of header names to environment variables`);
+  const headers: Record<string, string> = {};
+  for (const [header, variable] of Object.entries(value as Record<string, unknown>)) {
+    if (!/^[A-Za-z0-9-]+$/.test(header)) fail(`${where}: \`headers\` has ${JSON.stringify(header)}, which is no header name`);
+    if (typeof variable !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable)) {
+      fail(`${where}: \`headers\`.${header} must name an environment variable holding the value (like SMOKE_TOKEN), not the value itself`);
+    }
+    const held = env[variable];
+    if (held === undefined || held === '') fail(`${where}: \`headers\`.${header} names the environment variable ${variable}, which is not set`);
+    headers[header] = held;
+  }
+  return headers;
 }

@@ -76,7 +76,12 @@ async function attempt(check: SmokeCheck, options: SmokeOptions): Promise<{ stat
   const signal = AbortSignal.any([options.signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]);
   if ('url' in check.target) {
     try {
-      const response = await (options.fetch ?? fetch)(check.target.url, { method: check.method, signal, redirect: 'follow' });
+      const response = await (options.fetch ?? fetch)(check.target.url, {
+        method: check.method,
+        signal,
+        redirect: 'follow',
+        ...(check.headers && { headers: check.headers }),
+      });
       return { status: response.status, latencyMs: 0, body: check.method === 'HEAD' ? '' : await response.text() };
     } catch (error) {
       // fetch says `fetch failed`; its cause says why (ECONNREFUSED, a certificate, a name not found).

@@ -13,12 +13,14 @@ import { startCluster, type TestCluster } from '../cluster/index.js';
 import { ensureDist } from './dist.js';
 import { runAction } from './runAction.js';
 import { runCommand } from './runCommand.js';
+import { visible } from './hostile.js';
 
 let cluster: TestCluster;
 let app: Server;
 let base: string;
 let scratch: string;
 const hits = new Map<string, number>();
+const TOKEN = 'sm0ke-t0ken-never-shown';
 
 beforeAll(async () => {
   await ensureDist();
@@ -28,6 +30,12 @@ beforeAll(async () => {
   app = createServer((request, response) => {
     const n = (hits.get(request.url ?? '') ?? 0) + 1;
     hits.set(request.url ?? '', n);
+    // `/private`: 200 only with the token, and it echoes the header back, as a careless app would.
+    if (request.url === '/private') {
+      const allowed = request.headers.authorization === `Bearer ${TOKEN}`;
+      response.writeHead(allowed ? 200 : 401).end(`seen: ${request.headers.authorization ?? 'nothing'}`);
+      return;
+    }
     const up = request.url === '/flaky' && n > 2;
     response.writeHead(up ? 200 : 503).end(up ? '{"status":"ok"}' : 'not yet');
   });
@@ -55,6 +63,23 @@ describe('smoke (dist/index.js)', () => {
     expect(failed.warnings.map((w) => w.message).join('\n')).toContain(`smoke check ${base}/down: did not pass by the deadline: status 503`);
     expect(failed.summary).toContain('### Smoke checks');
     expect(failed.summary).toContain('| **did not pass** | 503 |');
+  }, 120_000);
+
+  it('sends a header from an environment variable, masked in every channel', async () => {
+    const run = await runAction(
+      {
+        kubeconfig: cluster.kubeconfig(),
+        resources: 'configmap/config',
+        timeout: '30s',
+        smoke: `- url: ${base}/private\n  headers:\n    Authorization: SMOKE_TOKEN\n  expect-status: '404'`,
+      },
+      { env: { SMOKE_TOKEN: `Bearer ${TOKEN}` } },
+    );
+    // The app answered 200 with the token (expect-status 404 makes it fail, so its body is shown): the header went out.
+    expect(JSON.parse(run.outputs.smoke!)).toEqual([expect.objectContaining({ ok: false, status: 200 })]);
+    expect(run.masks).toContain(`Bearer ${TOKEN}`);
+    // Everything the runner shows (its add-mask commands are for the runner alone).
+    expect(visible(run)).not.toContain(TOKEN);
   }, 120_000);
 
   it('rejects a bad list, naming smoke with an example', async () => {

@@ -1,6 +1,6 @@
 /** parseSmoke: the `smoke` input's checks, and its errors naming the input with an example. */
 import { describe, expect, it } from '@jest/globals';
-import { parseSmoke } from '../../src/smoke/parse.js';
+import { parseSmoke, SMOKE_EXAMPLE } from '../../src/smoke/parse.js';
 import { InputError } from '../../src/settings.js';
 
 describe('parseSmoke', () => {
@@ -53,6 +53,21 @@ describe('parseSmoke', () => {
     expect(parseSmoke('  \n', 'default')).toEqual([]);
   });
 
+  it("reads a url check's headers from the environment variables they name", () => {
+    const [check] = parseSmoke('- url: https://x\n  headers:\n    Authorization: SMOKE_TOKEN', 'default', { SMOKE_TOKEN: 'Bearer t' });
+    expect(check?.headers).toEqual({ Authorization: 'Bearer t' });
+  });
+
+  it.each([
+    ['- url: https://x\n  headers:\n    Authorization: Bearer abc', '`headers`.Authorization must name an environment variable'],
+    ['- url: https://x\n  headers:\n    Authorization: UNSET_TOKEN', 'names the environment variable UNSET_TOKEN, which is not set'],
+    ['- url: https://x\n  headers: [a]', '`headers` is not a mapping'],
+    ['- service: a:80\n  headers:\n    Authorization: SMOKE_TOKEN', '`headers` are sent with a `url` check only'],
+  ])('refuses headers %j: %s', (text, problem) => {
+    expect(() => parseSmoke(text, 'default', { SMOKE_TOKEN: 't' })).toThrow(problem);
+    expect(() => parseSmoke(text, 'default', { SMOKE_TOKEN: 't' })).toThrow(InputError);
+  });
+
   it.each([
     ['url: https://x', 'it is not a list'],
     ['- [a, b]', 'check 1 is not a mapping'],
@@ -63,7 +78,7 @@ describe('parseSmoke', () => {
     ['- url: https://x\n  expect-status: 2xx', 'check 1: `expect-status` is "2xx": expected codes or ranges, like 200-299 or 200,204'],
     ['- url: https://x\n  consecutive: 0', 'check 1: `consecutive` is "0": expected a whole number of 1 or more'],
     ['- url: https://x\n  interval: soon', 'check 1: `interval` is "soon": expected a duration like 2s'],
-    ['- url: https://x\n  headers: {a: b}', 'check 1 has the unknown key "headers"'],
+    ['- url: https://x\n  body: x', 'check 1 has the unknown key "body"'],
     ['- service: web', 'check 1: `service` is "web": expected namespace/name:port, like shop/web:http'],
     ['- url: https://x\n- service: a:80\n  path: readyz', 'check 2: `path` is "readyz": expected a path starting with /'],
   ])('%j is an input error naming smoke with an example', (text, problem) => {
@@ -75,8 +90,6 @@ describe('parseSmoke', () => {
     }
     expect(thrown).toBeInstanceOf(InputError);
     expect((thrown as InputError).input).toBe('smoke');
-    expect((thrown as InputError).message).toBe(
-      `Input "smoke": ${problem}. Expected a YAML list of checks, like:\nsmoke: |\n  - url: https://staging.example.com/healthz\n    expect-status: 200-299\n    expect-body: '"status":"ok"'\n    consecutive: 3\n    interval: 2s\n  - service: shop/web:http\n    path: /readyz`,
-    );
+    expect((thrown as InputError).message).toBe(`Input "smoke": ${problem}. Expected a YAML list of checks, like:\n${SMOKE_EXAMPLE}`);
   });
 });

@@ -15,12 +15,15 @@ let server: Server;
 let base: string;
 const answers = new Map<string, number[]>(); // path -> status codes to answer in turn (the last one repeats)
 const hits = new Map<string, number>();
+/** The Authorization header of each request, by path. */
+const authorizations = new Map<string, string | undefined>();
 
 beforeAll(async () => {
   server = createServer((request, response) => {
     const path = request.url ?? '/';
     const n = hits.get(path) ?? 0;
     hits.set(path, n + 1);
+    authorizations.set(path, request.headers.authorization);
     const codes = answers.get(path) ?? [404];
     const status = codes[Math.min(n, codes.length - 1)]!;
     response.writeHead(status, { 'content-type': 'text/plain' });
@@ -81,5 +84,16 @@ describe('runSmokeChecks', () => {
     const [result] = await drive(time, runSmokeChecks(parseSmoke(`- url: http://127.0.0.1:${port}/\n  interval: 2s`, 'default'), options(time, 3000)));
     expect(result).toMatchObject({ ok: false, status: 0, attempts: 2 });
     expect(result!.body).toMatch(/ECONNREFUSED/);
+  });
+
+  it('sends the headers whose values the environment holds', async () => {
+    answers.set('/private', [200]);
+    const [check] = parseSmoke(`- url: ${base}/private\n  headers:\n    Authorization: SMOKE_TOKEN`, 'default', { SMOKE_TOKEN: 'Bearer t0ken' });
+    const time = new ManualTime();
+
+    const [result] = await drive(time, runSmokeChecks([check!], options(time, 10_000)));
+
+    expect(result).toMatchObject({ ok: true, status: 200 });
+    expect(authorizations.get('/private')).toBe('Bearer t0ken');
   });
 });
