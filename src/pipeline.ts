@@ -81,13 +81,14 @@ export async function waitAndReport(settings: Settings, sink: PipelineSink, opti
   const { targets, healthRules } = await loadInputFiles(settings, options.cwd, deadline);
   const cluster = await connect(settings, masks, options.kubeconfigSources, time);
   const log = bufferedSink(sink.log);
-  // The `smoke` input's checks (src/smoke/): parsed before the wait, so a bad list is an input error at once.
-  const smokeChecks = parseSmoke(settings.smoke, settings.namespace || cluster.namespace || 'default');
-  // A smoke check's header values are credentials (a token from the environment): masked before anything could show them.
-  for (const check of smokeChecks) for (const value of Object.values(check.headers ?? {})) masks.mask(value);
   try {
-    await sink.begin?.();
     const defaultNamespace = settings.namespace || cluster.namespace || 'default';
+    // The `smoke` input's checks (src/smoke/): parsed before the wait, so a bad list is an input error at once
+    // (and the connection is still closed, below).
+    const smokeChecks = parseSmoke(settings.smoke, defaultNamespace);
+    // A smoke check's header values are credentials (a token from the environment): masked before anything could show them.
+    for (const check of smokeChecks) for (const value of Object.values(check.headers ?? {})) masks.mask(value);
+    await sink.begin?.();
     // The feeds' decisions are the live log's too: nothing below the shells writes to stdout itself.
     const say = (line: string) => log.info(line);
     const release = settings.release ? new ReleaseFeed({ ...settings, namespace: defaultNamespace }, say) : undefined;

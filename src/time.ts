@@ -146,6 +146,20 @@ export function timeoutSignal(time: Time, ms: number): { signal: AbortSignal; cl
   return { signal: controller.signal, clear: () => time.clearTimer(timer) };
 }
 
+/** Resolves after `ms` on `time`, or at once when `signal` aborts (never rejects). */
+export function sleep(time: Time, ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      time.clearTimer(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = time.setTimer(ms, done);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
 /** A window or grace setting as its input is written: `30s`, `1.5s`. */
 export function formatWindow(ms: number): string {
   const seconds = ms / 1000;

@@ -132,19 +132,8 @@ export class NamespaceDiagnoser {
 
     // Events only add detail: without them (forbidden, unsupported selector) the pods still tell why.
     const events = new Map<DiagnosisSubject, KubeEvent[]>();
-    await listItems(
-      cluster.client,
-      corePath('events', namespace),
-      (item) => {
-        const event = withKind(item, 'v1', 'Event') as KubeEvent;
-        const subject = eventSubject(event, byOwner, podOwner);
-        if (!subject) return;
-        const list = events.get(subject) ?? [];
-        list.push(event);
-        events.set(subject, list);
-      },
-      { signal, fieldSelector: 'type=Warning' },
-      () => events.clear(),
+    await listItems(cluster.client, corePath('events', namespace), collectEvent(events, byOwner, podOwner), { signal, fieldSelector: 'type=Warning' }, () =>
+      events.clear(),
     ).catch((error: unknown) => {
       if (signal.aborted) throw error;
       events.clear();
@@ -219,19 +208,10 @@ export class NamespaceDiagnoser {
     podOwner: Map<string, DiagnosisSubject>,
   ): Promise<void> {
     const signal = this.abort.signal;
-    await listItems(
-      this.options.cluster.client,
-      corePath('events', this.options.namespace),
-      (item) => {
-        const event = withKind(item, 'v1', 'Event') as KubeEvent;
-        const subject = eventSubject(event, byOwner, podOwner);
-        if (!subject) return;
-        const list = events.get(subject) ?? [];
-        list.push(event);
-        events.set(subject, list);
-      },
-      { signal, fieldSelector: 'reason=NotTriggerScaleUp' },
-    ).catch((error: unknown) => {
+    await listItems(this.options.cluster.client, corePath('events', this.options.namespace), collectEvent(events, byOwner, podOwner), {
+      signal,
+      fieldSelector: 'reason=NotTriggerScaleUp',
+    }).catch((error: unknown) => {
       if (signal.aborted) throw error;
     });
   }
@@ -275,4 +255,20 @@ export function eventSubject(event: KubeEvent, byOwner: Map<string, DiagnosisSub
 function stripHash(name: string): string {
   const dash = name.lastIndexOf('-');
   return dash > 0 ? name.slice(0, dash) : name;
+}
+
+/** An event LIST's item handler: each event joins the events of the subject it is about, if any. */
+function collectEvent(
+  events: Map<DiagnosisSubject, KubeEvent[]>,
+  byOwner: Map<string, DiagnosisSubject>,
+  podOwner: Map<string, DiagnosisSubject>,
+): (item: unknown) => void {
+  return (item) => {
+    const event = withKind(item, 'v1', 'Event') as KubeEvent;
+    const subject = eventSubject(event, byOwner, podOwner);
+    if (!subject) return;
+    const list = events.get(subject) ?? [];
+    list.push(event);
+    events.set(subject, list);
+  };
 }

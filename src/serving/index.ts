@@ -9,7 +9,7 @@
  */
 import { ApiError, listItems, resourcePath, type Cluster } from '../kube/index.js';
 import type { RunResult, TargetReport } from '../result.js';
-import type { Time } from '../time.js';
+import { sleep, type Time } from '../time.js';
 import { ingressServing, serviceServing, SERVICE_NAME_LABEL, type ServingVerdict } from './judge.js';
 
 export interface ServingOptions {
@@ -159,17 +159,4 @@ function finish(
     };
   }
   return { ...result, targets, durationSeconds: seconds, outcome: at.served ? result.outcome : 'timeout' };
-}
-
-function sleep(time: Time, ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      time.clearTimer(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = time.setTimer(ms, done);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -7,7 +7,7 @@
  */
 import type { Cluster } from '../kube/index.js';
 import { ApiError } from '../kube/index.js';
-import type { Time } from '../time.js';
+import { sleep, type Time } from '../time.js';
 import type { SmokeCheck } from './parse.js';
 
 export interface SmokeResult {
@@ -97,17 +97,4 @@ async function attempt(check: SmokeCheck, options: SmokeOptions): Promise<{ stat
     if (error instanceof ApiError) return { status: error.status, latencyMs: 0, body: error.message };
     return { status: 0, latencyMs: 0, body: String((error as Error).message) };
   }
-}
-
-function sleep(time: Time, ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      time.clearTimer(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = time.setTimer(ms, done);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -8,19 +8,17 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import type { ClusterOutput, ResourceOutput } from '../../src/report/outputs.js';
 import { startGitHub, WRITE_TOKEN } from '../github/index.js';
-import { ROOT } from './dist.js';
 import { deployment } from './objects.js';
 import { runAction } from './runAction.js';
 import { runCommand } from './runCommand.js';
 import { hostileKit } from './hostile.js';
 
 const kit = hostileKit();
-const PROBE = path.join(ROOT, 'bench/probe.mjs');
 
 function fifo(name: string): string {
   const file = path.join(kit.scratch, name);
@@ -70,10 +68,11 @@ describe('a kubeconfig that is a FIFO', () => {
 
 describe('hundreds of clusters', () => {
   // Before: the whole kubeconfig was parsed again per cluster, and each cluster's masks re-sorted every secret
-  // on every registration: set-up CPU grew with the square of the count (bench/RESULTS.md: 35.9 s of CPU at
-  // 300 clusters, 3.9 s after). CPU seconds, not wall-clock time, are bounded here: a loaded machine stretches
-  // the time, not the work. The bound sits an order of magnitude from both.
-  it('400 clusters that are contexts of one kubeconfig are each waited for and reported, with set-up CPU linear in the count', async () => {
+  // on every registration: set-up CPU grew with the square of the count (bench/RESULTS.md `hostile_three`:
+  // 35.9 s of CPU at 300 clusters, 3.9 s after), and set-up ran outside `timeout`. The one parse per kubeconfig
+  // is held by test/kube/kubeconfig.test.ts; the figures are the bench's. Here, end to end: every cluster is
+  // waited for and reported within `timeout` (killAfterMs only catches a hang).
+  it('400 clusters that are contexts of one kubeconfig are each waited for and reported within timeout', async () => {
     kit.cluster.create(deployment('web', { namespace: 'many', readyAfterMs: 100 }));
     const config = parse(kit.cluster.kubeconfig({ namespace: 'many' })) as {
       clusters: Array<{ name: string; cluster: unknown }>;
@@ -88,16 +87,14 @@ describe('hundreds of clusters', () => {
     config.contexts = names.map((name) => ({ name, context: { ...context.context, cluster: name, user: name } }));
     const file = path.join(kit.scratch, 'fleet.yaml');
     writeFileSync(file, stringify(config, { aliasDuplicateObjects: false }));
-    const probe = path.join(kit.scratch, 'many-probe.json');
     const run = await runAction(
       { clusters: names.join(', '), resources: 'deployment/web', timeout: '120s' },
-      { env: { KUBECONFIG: file, NODE_OPTIONS: `--import ${PROBE}`, KUBEWAIT_BENCH_PROBE: probe }, killAfterMs: 240_000 },
+      { env: { KUBECONFIG: file }, killAfterMs: 240_000 },
     );
     expect(run.signal).toBeNull();
     expect(run.outputs.result).toBe('ready');
     const clustersOutput = JSON.parse(run.outputs.clusters!) as Record<string, ClusterOutput>;
     expect(Object.values(clustersOutput).filter((c) => c.result === 'ready')).toHaveLength(400);
-    expect((JSON.parse(readFileSync(probe, 'utf8')) as { cpuSeconds: number }).cpuSeconds).toBeLessThan(25);
   }, 300_000);
 });
 
