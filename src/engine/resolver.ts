@@ -115,7 +115,7 @@ export class Resolver<T extends Unresolved> {
     let failures = 0;
     while (!this.timers.isClosed && this.pending.length > 0) {
       const { discovery } = this.cluster;
-      const giveUpIn = this.unreachableSince === undefined ? Infinity : this.unreachableSince + UNREACHABLE_GIVE_UP_MS - this.timers.now();
+      const giveUpIn = this.givingUp ? this.unreachableSince! + UNREACHABLE_GIVE_UP_MS - this.timers.now() : Infinity;
       const delay = discovery.loaded && failures === 0 ? Math.min(Math.max(discovery.refreshDelayMs(), 250), this.graceLeftMs()) : backoffMs(failures, 1000);
       await this.timers.sleep(Math.min(delay, Math.max(giveUpIn, 100)));
       if (this.timers.isClosed) return;
@@ -281,10 +281,11 @@ export class Resolver<T extends Unresolved> {
 
   /**
    * The problem to end with when the cluster never answered by the deadline (shorter than
-   * UNREACHABLE_GIVE_UP_MS): the targets were not judged, so this is `result: error`, not `timeout`.
+   * UNREACHABLE_GIVE_UP_MS): the targets were not judged, so this is `result: error`, not `timeout`. A server that
+   * answered earlier in the run is an outage: `timeout`, as one after discovery.
    */
   neverReached(): InputProblem | undefined {
-    if (this.cluster.discovery.loaded || this.unreachableSince === undefined) return undefined;
+    if (this.cluster.discovery.loaded || this.unreachableSince === undefined || !this.givingUp) return undefined;
     return this.connectionProblem(this.lastFailure, ` (no answer for ${Math.round((this.timers.now() - this.unreachableSince) / 1000)}s)`);
   }
 
@@ -296,15 +297,24 @@ export class Resolver<T extends Unresolved> {
     if (isUnreachable(error)) {
       this.unreachableSince ??= this.timers.now();
       const waited = this.timers.now() - this.unreachableSince;
-      if (waited >= UNREACHABLE_GIVE_UP_MS) return this.fatal(this.connectionProblem(error, ` (no answer for ${Math.round(waited / 1000)}s)`));
+      if (this.givingUp && waited >= UNREACHABLE_GIVE_UP_MS) return this.fatal(this.connectionProblem(error, ` (no answer for ${Math.round(waited / 1000)}s)`));
     } else {
       this.unreachableSince = undefined;
     }
-    const message = `cannot discover the API server's resource types: ${describeFailure(error, this.cluster.server)}`;
+    // A server that answered earlier in this run and then went away is an outage, retried until the deadline
+    // like one after discovery: the kubeconfig is not to blame.
+    const outage = this.unreachableSince !== undefined && this.cluster.client.hasAnswered ? ' (it answered earlier in this run; retrying until the deadline)' : '';
+    const message = `cannot discover the API server's resource types: ${describeFailure(error, this.cluster.server)}${outage}`;
     // A 401 ended the wait above (isFatal); a 403 on discovery will not heal before the deadline either:
     // blocked, so the wait ends with an error now.
     const blocked = error instanceof ApiError && error.status === 403;
     for (const { state } of this.pending) state.update({ status: 'Unknown', message, done: false, blocked });
+  }
+
+  /** No answer at all so far, and this server never answered in this run: likely a wrong address, given up on
+   *  after UNREACHABLE_GIVE_UP_MS. */
+  private get givingUp(): boolean {
+    return this.unreachableSince !== undefined && !this.cluster.client.hasAnswered;
   }
 
   private fatal(problem: InputProblem): void {

@@ -75,6 +75,12 @@ export class KubeClient {
     this.watchIdleMs = options.watchIdleMs ?? 30_000;
   }
 
+  /** Whether the API server has answered any request of this client (any status): an outage after that is
+   *  the server's, not a wrong address in the kubeconfig. */
+  get hasAnswered(): boolean {
+    return this.transport.hasAnswered;
+  }
+
   /** GET a path and parse the JSON body. Throws ApiError (status 0 for no response). */
   async get(path: string, query: Query = {}, options: RequestOptions = {}): Promise<unknown> {
     await this.slots.acquire(options.signal);

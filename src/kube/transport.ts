@@ -30,6 +30,8 @@ export class Transport {
   private tlsContext?: { material: string; context: tls.SecureContext };
   private readonly open = new Set<http.ClientRequest>();
   private closed = false;
+  /** Whether any request has had an HTTP response (any status): the server was there at some point. */
+  private answeredOnce = false;
 
   constructor(
     private readonly kubeConfig: KubeConfig,
@@ -87,6 +89,7 @@ export class Transport {
     this.open.add(request);
     request.once('close', () => this.open.delete(request));
     request.on('socket', (socket) => socket.setKeepAlive(true, 30_000));
+    request.once('response', () => (this.answeredOnce = true));
     request.end(body);
     return request;
   }
@@ -98,6 +101,10 @@ export class Transport {
     this.agent.destroy();
     this.proxyAgent?.destroy();
     this.execPlugin?.close();
+  }
+
+  get hasAnswered(): boolean {
+    return this.answeredOnce;
   }
 
   get isClosed(): boolean {

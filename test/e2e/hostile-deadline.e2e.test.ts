@@ -184,3 +184,28 @@ describe('backoff that drains', () => {
     expect(run.outputs.result).toBe('ready');
   }, 120_000);
 });
+
+describe('an API server that goes away', () => {
+  // Issue 34: it answered (a 503 on /apis), then refused every connection before discovery completed. That
+  // was reported as `input "kubeconfig" cannot be used` with `result: error`: the server's outage, blamed on
+  // the input. Now it is an outage like one after discovery: retried until the deadline, then `timeout`.
+  it('after it has answered, is an outage until the deadline, not an unusable kubeconfig', async () => {
+    const cluster = await startCluster({ controllers: false });
+    try {
+      cluster.faults.failNext(1, { status: 503, verb: 'discovery', resource: '/apis' });
+      const running = runAction({ kubeconfig: cluster.kubeconfig(), resources: 'deployment/web', timeout: '6s' }, { killAfterMs: 60_000 });
+      await cluster.waitFor(() => cluster.counters.requests().some((r) => r.resource === '/apis' && r.status === 503), 30_000);
+      cluster.faults.refuse(10 * 60_000);
+      const run = await running;
+      expect(run.signal).toBeNull();
+      expect(run.outputs.result).toBe('timeout');
+      expect(run.stdout).not.toContain('Input "kubeconfig"');
+      const [web] = JSON.parse(run.outputs.resources) as ResourceOutput[];
+      expect(web).toMatchObject({ name: 'web', status: 'Unknown' });
+      expect(web.message).toContain('it answered earlier in this run; retrying until the deadline');
+    } finally {
+      cluster.faults.refuse(0);
+      await cluster.close();
+    }
+  }, 90_000);
+});

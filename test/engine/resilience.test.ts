@@ -9,6 +9,8 @@ import { connect } from '../../src/kube/index.js';
 import { waitForTargets } from '../../src/engine/index.js';
 import { configMap, deployment, deploymentStatus } from './fixtures.js';
 import { brief, following, namespace, requestsIn, runEngine } from './helpers.js';
+import { driveUntil, driveUntilSettled } from './virtual.js';
+import { ManualTime } from '../../src/time.js';
 
 let server: TestCluster;
 
@@ -255,6 +257,28 @@ describe('an API server that is not there yet', () => {
       ]);
     } finally {
       await cluster.close();
+    }
+  });
+
+  // Issue 34: a server that answered and then went away during discovery was reported at 30 s as an unusable
+  // `kubeconfig` (result: error). It is an outage, waited out until the deadline like one after discovery.
+  it('a server that answered and went away before discovery completed is an outage until the deadline, not the kubeconfig', async () => {
+    const server = await startCluster({ controllers: false });
+    const time = new ManualTime();
+    try {
+      server.faults.failNext(1, { status: 503, verb: 'discovery', resource: '/apis' });
+      const running = runEngine(server, [{ type: 'deploy', name: 'web' }], { time, timeoutMs: 60_000, failFast: true });
+      await driveUntil(time, server, () => server.counters.requests().some((r) => r.resource === '/apis' && r.status === 503), 'the 503 on /apis');
+      server.faults.refuse(10 * 60_000);
+      const result = await driveUntilSettled(time, server, running);
+      expect(result.error).toBeUndefined();
+      expect(result.outcome).toBe('timeout');
+      expect(result.targets.map(brief)).toEqual([
+        expect.stringMatching(/^Deployment\/default\/web Unknown: cannot discover the API server's resource types: .* \(it answered earlier in this run; retrying until the deadline\)$/),
+      ]);
+    } finally {
+      server.faults.refuse(0);
+      await server.close();
     }
   });
 });
