@@ -303,6 +303,23 @@ const CASES: Case[] = [
     },
   },
   {
+    name: 'API server answers (a 503 on /apis), then refuses every connection before discovery completes, timeout 40s',
+    run: async (dist, ctx) => {
+      const gone = await startCluster({ controllers: false });
+      try {
+        gone.faults.failNext(1, { status: 503, verb: 'discovery', resource: '/apis' });
+        const running = action(dist, { kubeconfig: gone.kubeconfig(), resources: 'deployment/web', timeout: '40s' }, { killAfterMs: 120_000 }, ctx);
+        await gone.waitFor(() => gone.counters.requests().some((r) => r.resource === '/apis' && r.status === 503), 60_000);
+        gone.faults.refuse(10 * 60_000);
+        return await running;
+      } finally {
+        gone.faults.refuse(0);
+        await gone.close();
+      }
+    },
+    describe: (run) => `${outcome(run)}${/Input "kubeconfig"/.test(run.stdout) ? ' (input "kubeconfig" blamed)' : ''}`,
+  },
+  {
     name: 'pr-comment on, GitHub API never answers, Deployment Available from the start',
     run: (dist, ctx) => {
       const { inputs, env } = github(ctx);
