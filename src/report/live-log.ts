@@ -6,6 +6,7 @@ import { isSelectorPlaceholder, notReadYet, type EngineObserver, type RunResult,
 import { publicResult } from './outputs.js';
 import { memberJoinedLine, selectorExpansionLine } from './selector-log.js';
 import type { WaitFor } from '../settings.js';
+import { progressText } from '../status/progressive/progress.js';
 import type { Status } from '../status/types.js';
 import { byStanding, desiredPhrase, diagnosisLines, fileLine, formatSeconds, logRef, oneLine, targetCount, truncate } from './text.js';
 import type { LogSink } from './writer.js';
@@ -34,7 +35,8 @@ export function resolvedHeading(count: number, waitFor: WaitFor): string {
 export function resolvedLine(target: TargetReport): string {
   const source = target.file ? `  from ${fileLine(target)}` : '';
   if (notReadYet(target)) return `${logRef(target)}  ${target.apiVersion}${source}`;
-  const state = target.message ? `${target.status}: ${oneLine(target.message)}` : target.status;
+  const said = stated(target);
+  const state = said ? `${target.status}: ${said}` : target.status;
   return `${logRef(target)}  ${target.apiVersion}${source}  ${truncate(state, MESSAGE_MAX)}`;
 }
 
@@ -46,8 +48,13 @@ export function transitionLine(target: TargetReport, previous: Status | undefine
   const status = previous === undefined || previous === target.status ? target.status : `${previous} -> ${target.status}`;
   const change = target.done && waitFor && waitFor.kind !== 'ready' ? `${status}, ${desiredPhrase(waitFor)}` : status;
   const why = target.done ? [] : diagnosisLines(target.diagnosis, { containers: 1, events: 0, alreadySaid: target.message });
-  const message = [oneLine(target.message), ...why.map(oneLine)].filter(Boolean).join('; ');
+  const message = [stated(target), ...why.map(oneLine)].filter(Boolean).join('; ');
   return `${logRef(target)}: ${change} after ${formatSeconds(at)}${message ? `: ${truncate(message, MESSAGE_MAX)}` : ''}`;
+}
+
+/** The target's message on one line, after where its canary stands (`canary step 2/5, weight 20 % — ...`). */
+function stated(target: TargetReport): string {
+  return [target.progress ? progressText(target.progress) : '', oneLine(target.message)].filter(Boolean).join(' — ');
 }
 
 /** `Still waiting after 30.0s for 2 of 5 targets:` then one indented line per pending target, at most `names`
@@ -71,7 +78,7 @@ export function heartbeatLines(notDone: readonly TargetReport[], elapsedSeconds:
 function listed(targets: readonly TargetReport[], names: number): string[] {
   const shown = targets.slice(0, names).map((target) => {
     const why = diagnosisLines(target.diagnosis, { containers: 1, events: 0, alreadySaid: target.message })[0];
-    const message = [oneLine(target.message), why && oneLine(why)].filter(Boolean).join('; ');
+    const message = [stated(target), why && oneLine(why)].filter(Boolean).join('; ');
     return `  ${logRef(target)}: ${target.status}${message ? `: ${truncate(message, 160)}` : ''}`;
   });
   return targets.length > names ? [...shown, `  and ${targets.length - names} more`] : shown;
@@ -183,7 +190,7 @@ export function finalLogLines(
   const lines = notDone
     .slice(0, names)
     .flatMap((target) => [
-      `  ${logRef(target)}: ${target.status}${target.message ? `: ${truncate(oneLine(target.message), MESSAGE_MAX)}` : ''}`,
+      `  ${logRef(target)}: ${target.status}${stated(target) ? `: ${truncate(stated(target), MESSAGE_MAX)}` : ''}`,
       ...diagnosisLines(target.diagnosis, { alreadySaid: target.message }).map((line) => `    ${truncate(oneLine(line), MESSAGE_MAX)}`),
     ]);
   const more = notDone.length > names ? [`  and ${notDone.length - names} more (see the job summary and the outputs)`] : [];

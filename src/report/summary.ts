@@ -6,7 +6,7 @@ import type { ClusterRun, Result, RunResult, TargetReport } from '../result.js';
 import { clusterPublicResult } from './outputs.js';
 import type { WaitFor } from '../settings.js';
 import type { Status } from '../status/types.js';
-import { progressText } from '../status/progressive/progress.js';
+import { progressPrefix } from '../status/progressive/progress.js';
 import { describeInputProblem } from '../settings.js';
 import { VERSION } from '../version.js';
 import { cell, code, details, escapeHtml, escapeMarkdown, linkText, table, urlPath } from './markdown.js';
@@ -232,14 +232,8 @@ function targetRow(target: TargetReport, ctx: SummaryContext, limits: SummaryLim
     cell(target.namespace),
     `${statusSymbol(target)} ${target.status}`,
     timeToGoal(target, ctx.waitFor),
-    cell(truncate(progressNote(target) + ruleNote(target) + target.message, limits.cellChars)),
+    cell(truncate(progressPrefix(target.progress) + ruleNote(target) + target.message, limits.cellChars)),
   ];
-}
-
-/** Where a progressive rollout stands, before its message: `canary step 2/5, weight 20 %, analysis Successful — `. */
-function progressNote(target: TargetReport): string {
-  const progress = target.progress ? progressText(target.progress) : '';
-  return progress ? `${progress} — ` : '';
 }
 
 /** `12.4s`; `already ready` for a target at the goal from its first look (no time was spent waiting for it);

@@ -159,6 +159,8 @@ describeReal('progressive delivery on a real control plane', () => {
 
       await play.done();
       expect(run.exitCode).toBe(0);
+      // The step log says where the canary stands before its message, as the summary row does.
+      expect(run.stderr).toMatch(/: InProgress( after [\d.]+s)?: canary step 1\/5, weight \d+ %, analysis Running — /);
       const document = JSON.parse(run.stdout) as { result: string; resources: ResourceOutput[] };
       expect(document.result).toBe('ready');
       expect(document.resources).toEqual([

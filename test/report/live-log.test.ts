@@ -53,6 +53,18 @@ describe('transitionLine', () => {
       line: 'deployment/web (shop): InProgress -> Failed after 21.0s: Progress deadline exceeded; container web of pod web-7d9c-abcde: ImagePullBackOff: Back-off pulling image "web:v2"',
     },
     {
+      what: "a canary's step, weight and analysis, before its message",
+      t: pending('web', {
+        kind: 'Rollout',
+        apiVersion: 'argoproj.io/v1alpha1',
+        message: 'paused at step 2 (step:2)',
+        progress: { step: '2/5', weight: 20, analysis: 'Running' },
+        history: [{ status: 'InProgress', message: 'paused at step 2 (step:2)', atSeconds: 9 }],
+      }),
+      previous: 'InProgress',
+      line: 'rollout/web (shop): InProgress after 9.0s: canary step 2/5, weight 20 %, analysis Running — paused at step 2 (step:2)',
+    },
+    {
       what: 'a multi-line message, without history (falls back to seconds)',
       t: target({ kind: 'Namespace', apiVersion: 'v1', namespace: '', name: 'gone', status: 'NotFound', message: 'not\nfound', done: true, seconds: 3 }),
       previous: 'Terminating',
@@ -180,6 +192,12 @@ describe('createLiveLog', () => {
 });
 
 describe('finalLogLines', () => {
+  it("gives a canary's step and weight before its message", () => {
+    const canary = pending('web', { kind: 'Rollout', apiVersion: 'argoproj.io/v1alpha1', message: 'waiting', progress: { step: '1/5', weight: 10 } });
+    expect(finalLogLines(result([canary]), { kind: 'ready' })).toContain('  rollout/web (shop): InProgress: canary step 1/5, weight 10 % — waiting');
+    expect(heartbeatLines([canary], 30, 1)).toContain('  rollout/web (shop): InProgress: canary step 1/5, weight 10 % — waiting');
+  });
+
   it('states the outcome and explains every target that is not done, failures first', () => {
     const r = result([ready('ok'), pending('slow'), failed('bad', { diagnosis: imagePullDiagnosis('bad') })]);
     expect(finalLogLines(r, { kind: 'ready' })).toEqual([

@@ -23,6 +23,13 @@ export function progressText(progress: Progress): string {
   return parts.join(', ');
 }
 
+/** `canary step 2/5, weight 20 %, analysis Successful — `: where a progressive rollout stands, put before its
+ *  message on every channel that shows one line per target (the summary row, the step log); '' for others. */
+export function progressPrefix(progress: Progress | undefined): string {
+  const text = progress ? progressText(progress) : '';
+  return text ? `${text} — ` : '';
+}
+
 /** Whether two progresses say the same. */
 export function sameProgress(a: Progress | undefined, b: Progress | undefined): boolean {
   return a === b || (a !== undefined && b !== undefined && a.step === b.step && a.weight === b.weight && a.analysis === b.analysis);
