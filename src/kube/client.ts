@@ -20,7 +20,9 @@ export type Query = Record<string, string | number | boolean | undefined>;
 
 export interface RequestOptions {
   signal?: AbortSignal;
-  /** Abort the request after this long (default 30 s: a stalled server must not stall the wait). */
+  /** Abort the request after this long in all. Without it, after `IDLE_TIMEOUT_MS` without a byte from the server
+   *  (a stalled server must not stall the wait; a large LIST that keeps arriving is not cut), and at most
+   *  `MAX_REQUEST_MS` in all. */
   timeoutMs?: number;
   accept?: string;
 }
@@ -35,6 +37,8 @@ export type WatchEnd = ApiError | undefined;
 export interface ClientOptions {
   /** A watch that receives no bytes for this long ends normally, so the caller re-watches (default 30 s, as client-node). */
   watchIdleMs?: number;
+  /** A request without its own `timeoutMs` that receives no byte for this long has stalled (default `IDLE_TIMEOUT_MS`). */
+  requestIdleMs?: number;
   /** The kubeconfig user's exec credential plugin. */
   execPlugin?: ExecPlugin;
 }
@@ -50,6 +54,28 @@ interface Write {
 interface Body {
   write?: Write;
   items?: JsonItems;
+  /** Called on the response and on every chunk of its body: the server is still sending. */
+  alive?: () => void;
+}
+
+/** A request with no byte from the server for this long has stalled. */
+export const IDLE_TIMEOUT_MS = 30_000;
+/** No request without its own `timeoutMs` runs longer than this, however steadily it arrives. */
+export const MAX_REQUEST_MS = 300_000;
+
+/** A signal that aborts with a TimeoutError once `touch` has not been called for `ms`. */
+function idleTimeout(ms: number): { signal: AbortSignal; touch: () => void; clear: () => void } {
+  const controller = new AbortController();
+  const expire = () => controller.abort(new DOMException(`no data for ${ms} ms`, 'TimeoutError'));
+  let timer = setTimeout(expire, ms);
+  return {
+    signal: controller.signal,
+    touch: () => {
+      clearTimeout(timer);
+      timer = setTimeout(expire, ms);
+    },
+    clear: () => clearTimeout(timer),
+  };
 }
 
 interface Received {
@@ -64,6 +90,7 @@ export class KubeClient {
   /** Few GETs at once: fifty namespaces listed together would hold fifty parsed pages in memory. */
   private readonly slots = new Semaphore(MAX_CONCURRENT_GETS);
   private readonly watchIdleMs: number;
+  private readonly requestIdleMs: number;
 
   constructor(
     kubeConfig: KubeConfig,
@@ -73,6 +100,7 @@ export class KubeClient {
   ) {
     this.transport = new Transport(kubeConfig, server, (authorization) => this.maskAuthorization(authorization), options.execPlugin);
     this.watchIdleMs = options.watchIdleMs ?? 30_000;
+    this.requestIdleMs = options.requestIdleMs ?? IDLE_TIMEOUT_MS;
   }
 
   /** Whether the API server has answered any request of this client (any status): an outage after that is
@@ -162,17 +190,20 @@ export class KubeClient {
   /** One GET (or `write`) answered with a 2xx status; any other status is thrown as the ApiError its Status body says. */
   private async exchangeOk(path: string, query: Query, options: RequestOptions, body: Body = {}): Promise<Received> {
     const { write } = body;
-    const timeout = AbortSignal.timeout(options.timeoutMs ?? 30_000);
-    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    const idle = options.timeoutMs === undefined ? idleTimeout(this.requestIdleMs) : undefined;
+    const timeouts = [AbortSignal.timeout(options.timeoutMs ?? MAX_REQUEST_MS), ...(idle ? [idle.signal] : [])];
+    const signal = AbortSignal.any(options.signal ? [options.signal, ...timeouts] : timeouts);
     const headers: Record<string, string> = { Accept: options.accept ?? 'application/json', 'Accept-Encoding': 'gzip' };
     if (write) headers['Content-Type'] = write.contentType;
     let response: Received;
     try {
-      response = await this.receive(target(path, query), headers, signal, body);
+      response = await this.receive(target(path, query), headers, signal, { ...body, alive: idle?.touch });
     } catch (error) {
       if (error instanceof ApiError) throw error;
       if (options.signal?.aborted) throw new ApiError(0, 'request cancelled', 'Cancelled');
       throw networkError(error, this.server);
+    } finally {
+      idle?.clear();
     }
     if (response.status >= 200 && response.status < 300) return response;
     throw httpError(response.status, parseJson(response.text), response.headers);
@@ -197,7 +228,7 @@ export class KubeClient {
    * one kept whole by `MAX_BODY_CHARS` (beyond it, an error), an error body by `MAX_ERROR_BODY` (beyond it,
    * the rest is not read: what a Status says is in its first few hundred bytes).
    */
-  private async exchange(pathAndQuery: string, headers: Record<string, string>, signal: AbortSignal, { write, items }: Body): Promise<Received> {
+  private async exchange(pathAndQuery: string, headers: Record<string, string>, signal: AbortSignal, { write, items, alive }: Body): Promise<Received> {
     signal.throwIfAborted();
     const request = await this.transport.send(write?.method ?? 'GET', pathAndQuery, headers, signal, write?.body);
     return new Promise<Received>((resolve, reject) => {
@@ -216,6 +247,7 @@ export class KubeClient {
       signal.addEventListener('abort', abort, { once: true });
       request.on('response', (response) => {
         responded = true;
+        alive?.();
         const status = response.statusCode ?? 0;
         const ok = status >= 200 && status < 300;
         const stream = ok ? items : undefined;
@@ -235,6 +267,7 @@ export class KubeClient {
         body.on('error', fail);
         body.setEncoding('utf8');
         body.on('data', (chunk: string) => {
+          alive?.();
           try {
             if (stream) return stream.push(chunk);
             chars += chunk.length;

@@ -256,6 +256,31 @@ current-context: local
     expect(w.ends).toEqual([undefined]);
   });
 
+  // A LIST that keeps arriving is not cut by a timeout meant for a stalled server; a body that stops is.
+  it.each([
+    { what: 'arriving for longer than the idle timeout, a chunk at a time', pauseMs: 300, ok: true },
+    { what: 'stalling for longer than the idle timeout mid-body', pauseMs: 5000, ok: false },
+  ])('a LIST body $what', async ({ pauseMs, ok }) => {
+    // Wide margins: a busy machine may hold the event loop for a while, which delays every timer alike.
+    const { client } = clientFor(kubeconfig, { requestIdleMs: 2000 });
+    const items = Array.from({ length: 10 }, (_, i) => `{"metadata":{"name":"cm-${i}"}}`);
+    handler = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write('{"kind":"ConfigMapList","metadata":{},"items":[');
+      // 10 chunks `pauseMs` apart: 3 s in all when they keep coming, longer than the idle timeout.
+      const send = (i: number) => {
+        if (i === items.length) return res.end(']}');
+        res.write(`${i ? ',' : ''}${items[i]}`);
+        setTimeout(() => send(i + 1), pauseMs);
+      };
+      send(0);
+    };
+    const listed = client.get('/api/v1/namespaces/slow/configmaps');
+    if (ok) await expect(listed).resolves.toMatchObject({ items: items.map((item) => JSON.parse(item) as unknown) });
+    else await expect(listed).rejects.toMatchObject({ status: 0, message: expect.stringContaining('did not answer in time') });
+    server.closeAllConnections();
+  });
+
   it('a connection dropped mid-stream ends the watch with status 0', async () => {
     const { client } = clientFor(kubeconfig);
     handler = (_req, res) => {
