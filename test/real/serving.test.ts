@@ -20,7 +20,7 @@ import { ensureDist } from '../e2e/dist.js';
 import { runAction } from '../e2e/runAction.js';
 import { runCommand } from '../e2e/runCommand.js';
 import { builtBinDir, NOT_BUILT } from './binaries.js';
-import { startRealCluster, type RealCluster } from './cluster.js';
+import { auditEvents, startRealCluster, TOKEN_USER, type RealCluster } from './cluster.js';
 import { deployment, namespace } from './objects.js';
 
 const built = builtBinDir() !== undefined;
@@ -96,13 +96,24 @@ describeReal('is it serving, on a real control plane', () => {
     const plain = await runAction(inputs);
     expect([plain.exitCode, plain.outputs.result]).toEqual([0, 'ready']);
 
-    const checked = await runAction({ ...inputs, endpoints: 'true' }, { killAfterMs: 90_000 });
+    // As the `token` user, whose requests the audit log tells apart; twenty poll intervals.
+    const checked = await runAction(
+      { ...inputs, kubeconfig: cluster.kubeconfig({ user: 'token', namespace: ns }), endpoints: 'true', 'poll-interval': '1s' },
+      { killAfterMs: 90_000 },
+    );
     expect([checked.exitCode, checked.outputs.result]).toEqual([1, 'timeout']);
     expect(resourcesOf(checked.outputs).find((r) => r.kind === 'Service')).toMatchObject({
       status: 'InProgress',
       message: 'not serving: the Service selects no pod: is `spec.selector` right?',
       cause: 'NotReady',
     });
+    // EndpointSlices read once and watched, not listed every poll (the real API server's audit log).
+    const sliceRequests = auditEvents(cluster, TOKEN_USER)
+      .filter((e) => e.objectRef?.resource === 'endpointslices' && e.objectRef.namespace === ns)
+      .map((e) => e.verb);
+    expect(sliceRequests.filter((verb) => verb === 'list')).toEqual(['list']);
+    // One watch: it idles out only after 30 s without a byte, past the 20 s timeout.
+    expect(sliceRequests.filter((verb) => verb === 'watch').length).toBe(1);
   }, 180_000);
 
   it('endpoints: a Service with a ready pod is serving once it held still (dist/cli.js)', async () => {

@@ -17,6 +17,8 @@ import { result, target } from '../report/fixtures.js';
 let server: TestCluster;
 /** May list everything, but not watch EndpointSlices. */
 const NO_WATCH = 'no-slice-watch';
+/** May read Services only. */
+const NO_SLICES = 'no-slices';
 beforeAll(async () => {
   server = await startCluster({
     controllers: false,
@@ -25,6 +27,7 @@ beforeAll(async () => {
         { verbs: ['get', 'list', 'watch'], resources: ['services'], apiGroups: [''] },
         { verbs: ['get', 'list'], resources: ['endpointslices'], apiGroups: ['discovery.k8s.io'] },
       ],
+      [NO_SLICES]: [{ verbs: ['get', 'list', 'watch'], resources: ['services'], apiGroups: [''] }],
     },
   });
 });
@@ -189,6 +192,20 @@ describe('checkServing', () => {
     expect(requests['list endpointslices']).toBeGreaterThanOrEqual(7);
     expect(requests['list endpointslices']).toBeLessThanOrEqual(12);
     expect(requests['list services']).toBe(1);
+  }, 60_000);
+
+  it('where EndpointSlices cannot be listed, leaves the Service as the wait judged it, saying so once', async () => {
+    const name = ns('srv-no-list');
+    server.create(slice(name, false));
+    const time = new ManualTime();
+    const { checked, warnings } = await check(name, time, 60_000, undefined, NO_SLICES);
+    expect(checked.outcome).toBe('ready');
+    expect(checked.targets[0]).toMatchObject({ status: 'Current', done: true, message: 'Service is ready' });
+    expect(warnings).toEqual([
+      'cannot list endpointslices (discovery.k8s.io) in namespace "srv-no-list" (forbidden): endpoints are not checked there — grant the list and watch verbs on endpointslices (discovery.k8s.io)',
+    ]);
+    // The forbidden LIST is not tried again every poll.
+    expect(requestsIn(name)).toEqual({ 'list services': 1, 'watch services': 1, 'list endpointslices': 1 });
   }, 60_000);
 
   it('leaves a wait that was not ready as it was, reading nothing', async () => {
