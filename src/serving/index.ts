@@ -11,9 +11,10 @@
  */
 import { describeFailure, type Cluster } from '../kube/index.js';
 import type { RunResult, TargetReport } from '../result.js';
-import type { Time, TimerHandle } from '../time.js';
+import type { Time } from '../time.js';
 import { ingressServing, serviceServing, SERVICE_NAME_LABEL, type ServingVerdict } from './judge.js';
 import { Mirror, type MirroredType } from './mirror.js';
+import { Wakeup } from './wakeup.js';
 
 export interface ServingOptions {
   time: Time;
@@ -168,50 +169,6 @@ function notRead(needed: Mirror[], server: string): ServingVerdict {
     ? `cannot read ${failing.description}: ${describeFailure(failing.lastError, server)}`
     : `${needed.map((m) => m.description).join(' and ')} not read yet`;
   return { serving: false, message, addresses: [] };
-}
-
-/**
- * Where the check's loop waits: until `now()` (a mirror saw a change), the time given, or the signal.
- * A change while the loop was judging is not lost: `at` returns at once until `reset`.
- */
-class Wakeup {
-  private pending = false;
-  private resolve?: () => void;
-  private timer?: TimerHandle;
-  private readonly onAbort = () => this.now();
-
-  constructor(
-    private readonly time: Time,
-    private readonly signal: AbortSignal,
-  ) {
-    signal.addEventListener('abort', this.onAbort, { once: true });
-  }
-
-  reset(): void {
-    this.pending = false;
-  }
-
-  now(): void {
-    this.pending = true;
-    const resolve = this.resolve;
-    this.resolve = undefined;
-    if (this.timer !== undefined) this.time.clearTimer(this.timer);
-    this.timer = undefined;
-    resolve?.();
-  }
-
-  at(epochMs: number): Promise<void> {
-    if (this.pending || this.signal.aborted) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.resolve = resolve;
-      this.timer = this.time.setTimer(epochMs - this.time.now(), () => this.now());
-    });
-  }
-
-  close(): void {
-    this.signal.removeEventListener('abort', this.onAbort);
-    if (this.timer !== undefined) this.time.clearTimer(this.timer);
-  }
 }
 
 function finish(

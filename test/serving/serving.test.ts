@@ -59,7 +59,7 @@ const readyService = (namespace: string): RunResult =>
     durationSeconds: 1,
   });
 
-async function check(namespace: string, time: ManualTime, timeoutMs: number, during?: () => void, token = 'admin') {
+async function check(namespace: string, time: ManualTime, timeoutMs: number, during?: () => void, token = 'admin', ready = readyService(namespace)) {
   const cluster = await connect(
     { kubeconfig: server.kubeconfig({ token }), context: '' },
     { mask: () => {} },
@@ -68,7 +68,7 @@ async function check(namespace: string, time: ManualTime, timeoutMs: number, dur
   );
   const warnings: string[] = [];
   try {
-    const running = checkServing(cluster.client, readyService(namespace), {
+    const running = checkServing(cluster.client, ready, {
       time,
       signal: new AbortController().signal,
       deadlineAtMs: time.now() + timeoutMs,
@@ -206,6 +206,61 @@ describe('checkServing', () => {
     ]);
     // The forbidden LIST is not tried again every poll.
     expect(requestsIn(name)).toEqual({ 'list services': 1, 'watch services': 1, 'list endpointslices': 1 });
+  }, 60_000);
+
+  it('a LIST that keeps failing leaves the Service not serving by the deadline, saying what failed', async () => {
+    const name = ns('srv-list-fails');
+    server.create(slice(name, true));
+    // More failures than 10 s of backoff (from 100 ms, capped at 750-1500 ms) can try: about fifteen.
+    server.faults.failNext(40, { status: 500, verb: 'list', resource: 'endpointslices' });
+    const time = new ManualTime();
+    try {
+      const { checked } = await check(name, time, 10_000);
+      expect(checked.outcome).toBe('timeout');
+      expect(checked.targets[0]).toMatchObject({ status: 'InProgress', done: false });
+      expect(checked.targets[0]!.message).toMatch(/^not serving: cannot read endpointslices \(discovery\.k8s\.io\) in namespace "srv-list-fails": .*500/);
+      expect(requestsIn(name)['list endpointslices']).toBeGreaterThan(3);
+    } finally {
+      // The rule's failures left would fail the next tests' LISTs: used up here.
+      const cluster = await connect({ kubeconfig: server.kubeconfig({ token: 'admin' }), context: '' }, { mask: () => {} }, { env: {}, serviceAccountDir: '/nonexistent' }, time);
+      for (let left = 40; left > 0; left--) {
+        const answered = await cluster.client.get('/apis/discovery.k8s.io/v1/namespaces/drain/endpointslices').then(
+          () => true,
+          () => false,
+        );
+        if (answered) break;
+      }
+      await cluster.close();
+    }
+  }, 60_000);
+
+  it('an Ingress is served once it has an address that held still, read once and watched', async () => {
+    const name = ns('ing-address');
+    server.create({
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'Ingress',
+      metadata: { name: 'web', namespace: name },
+      spec: { rules: [{ host: 'web.example.com' }] },
+    });
+    const ready = result(
+      [target({ apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', namespace: name, name: 'web', status: 'Current', message: 'Resource is current', done: true, seconds: 1 })],
+      { outcome: 'ready', durationSeconds: 1 },
+    );
+    const time = new ManualTime();
+    const started = time.now();
+    const { checked } = await check(
+      name,
+      time,
+      60_000,
+      () => server.patchStatus('networking.k8s.io/v1', 'Ingress', name, 'web', { loadBalancer: { ingress: [{ ip: '203.0.113.7' }] } }),
+      'admin',
+      ready,
+    );
+    expect(checked.outcome).toBe('ready');
+    expect(checked.targets[0]!.message).toBe('Resource is current; serving: address 203.0.113.7');
+    expect(time.now() - started).toBeGreaterThanOrEqual(8000);
+    expect(time.now() - started).toBeLessThan(11_000);
+    expect(requestsIn(name)).toEqual({ 'list ingresses': 1, 'watch ingresses': 1 });
   }, 60_000);
 
   it('leaves a wait that was not ready as it was, reading nothing', async () => {
