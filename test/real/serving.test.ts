@@ -11,6 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -52,7 +53,7 @@ let scratch: string;
 const resourcesOf = (outputs: Record<string, string>) => JSON.parse(outputs.resources ?? '[]') as ResourceOutput[];
 
 /** A Service `web` selecting `app: selects`, port 80 to `targetPort`. */
-function service(ns: string, selects: string, targetPort = 8080) {
+function service(ns: string, selects: string, targetPort = 8080): object {
   return {
     apiVersion: 'v1',
     kind: 'Service',
@@ -143,7 +144,6 @@ describeReal('is it serving, on a real control plane', () => {
   describe('smoke through the real service proxy', () => {
     let app: Server | undefined;
     let address: string | undefined;
-    let port = 0;
     /** Requests the app received, by path: what the proxy delivered. */
     const hits = new Map<string, number>();
 
@@ -152,8 +152,8 @@ describeReal('is it serving, on a real control plane', () => {
       if (address) execFileSync('ip', ['addr', 'del', `${address}/32`, 'dev', 'lo'], { stdio: 'pipe' });
     });
 
-    /** The pod's IP on `lo`, and the app on it: `/healthz` answers 200, `/down` 503. */
-    async function serveAtPodIp(ns: string): Promise<void> {
+    /** The pod's IP on `lo`, and the app on it (`/healthz` answers 200, anything else 503): its port. */
+    async function serveAtPodIp(ns: string): Promise<number> {
       const podIp = await eventually('the pod IP', () => cluster.kubectl('get', 'pods', '-n', ns, '-l', 'app=web', '-o', 'jsonpath={.items[0].status.podIP}'));
       expect(podIp).toMatch(/^10\.244\./);
       execFileSync('ip', ['addr', 'add', `${podIp}/32`, 'dev', 'lo'], { stdio: 'pipe' });
@@ -163,15 +163,15 @@ describeReal('is it serving, on a real control plane', () => {
         const up = request.url === '/healthz';
         response.writeHead(up ? 200 : 503).end(up ? 'ok' : 'down for maintenance');
       });
-      await new Promise<void>((resolve) => app!.listen(port, podIp, resolve));
+      await new Promise<void>((resolve) => app!.listen(0, podIp, resolve));
+      return (app.address() as AddressInfo).port;
     }
 
     itWithAddress('passes when the app answers 200 and fails with the last status when it answers 503 (dist/index.js, dist/cli.js)', async () => {
       const ns = 'serving-proxy';
-      // A port unlikely to be taken on that address by anything else: the app listens only there.
-      port = 30_000 + (process.pid % 20_000);
-      await cluster.apply(namespace(ns), deployment('web', { namespace: ns, replicas: 1, readyAfterMs: 300 }), service(ns, 'web', port));
-      await serveAtPodIp(ns);
+      await cluster.apply(namespace(ns), deployment('web', { namespace: ns, replicas: 1, readyAfterMs: 300 }));
+      // The Service's targetPort is the port the app was given on the pod's address.
+      await cluster.apply(service(ns, 'web', await serveAtPodIp(ns)));
       const inputs = { kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: 'service/web\ndeployment/web', endpoints: 'true' };
 
       const passed = await runAction({ ...inputs, timeout: '90s', smoke: `- service: ${ns}/web:http\n  path: /healthz` }, { killAfterMs: 150_000 });
