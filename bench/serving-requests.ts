@@ -54,7 +54,12 @@ function services(prefix: string): string[] {
       ['web', false],
       ['api', true],
     ] as const) {
-      cluster.create({ apiVersion: 'v1', kind: 'Service', metadata: { name, namespace }, spec: { selector: { app: name }, ports: [{ port: 80 }], clusterIP: '10.96.0.10' } });
+      cluster.create({
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name, namespace },
+        spec: { selector: { app: name }, ports: [{ port: 80 }], clusterIP: '10.96.0.10' },
+      });
       cluster.create({
         apiVersion: 'discovery.k8s.io/v1',
         kind: 'EndpointSlice',

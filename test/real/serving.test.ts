@@ -89,7 +89,16 @@ describeReal('is it serving, on a real control plane', () => {
     await cluster.apply(namespace(ns), deployment('web', { namespace: ns, replicas: 1, readyAfterMs: 300 }), service(ns, 'wbe'));
     // The real EndpointSlice controller wrote the Service's slice: no endpoint in it.
     const managedBy = await eventually('the EndpointSlice', () =>
-      cluster.kubectl('get', 'endpointslices', '-n', ns, '-l', 'kubernetes.io/service-name=web', '-o', 'jsonpath={.items[*].metadata.labels.endpointslice\\.kubernetes\\.io/managed-by}'),
+      cluster.kubectl(
+        'get',
+        'endpointslices',
+        '-n',
+        ns,
+        '-l',
+        'kubernetes.io/service-name=web',
+        '-o',
+        'jsonpath={.items[*].metadata.labels.endpointslice\\.kubernetes\\.io/managed-by}',
+      ),
     );
     expect(managedBy).toBe('endpointslice-controller.k8s.io');
 
@@ -137,7 +146,16 @@ describeReal('is it serving, on a real control plane', () => {
     });
     // The address it judged is the pod's, from the real controller's slice.
     const podIp = await cluster.kubectl('get', 'pods', '-n', ns, '-l', 'app=web', '-o', 'jsonpath={.items[0].status.podIP}');
-    const sliceAddresses = await cluster.kubectl('get', 'endpointslices', '-n', ns, '-l', 'kubernetes.io/service-name=web', '-o', 'jsonpath={.items[*].endpoints[*].addresses[*]}');
+    const sliceAddresses = await cluster.kubectl(
+      'get',
+      'endpointslices',
+      '-n',
+      ns,
+      '-l',
+      'kubernetes.io/service-name=web',
+      '-o',
+      'jsonpath={.items[*].endpoints[*].addresses[*]}',
+    );
     expect(sliceAddresses.trim()).toBe(podIp.trim());
   }, 240_000);
 
@@ -167,35 +185,39 @@ describeReal('is it serving, on a real control plane', () => {
       return (app.address() as AddressInfo).port;
     }
 
-    itWithAddress('passes when the app answers 200 and fails with the last status when it answers 503 (dist/index.js, dist/cli.js)', async () => {
-      const ns = 'serving-proxy';
-      await cluster.apply(namespace(ns), deployment('web', { namespace: ns, replicas: 1, readyAfterMs: 300 }));
-      // The Service's targetPort is the port the app was given on the pod's address.
-      await cluster.apply(service(ns, 'web', await serveAtPodIp(ns)));
-      const inputs = { kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: 'service/web\ndeployment/web', endpoints: 'true' };
+    itWithAddress(
+      'passes when the app answers 200 and fails with the last status when it answers 503 (dist/index.js, dist/cli.js)',
+      async () => {
+        const ns = 'serving-proxy';
+        await cluster.apply(namespace(ns), deployment('web', { namespace: ns, replicas: 1, readyAfterMs: 300 }));
+        // The Service's targetPort is the port the app was given on the pod's address.
+        await cluster.apply(service(ns, 'web', await serveAtPodIp(ns)));
+        const inputs = { kubeconfig: cluster.kubeconfig({ namespace: ns }), resources: 'service/web\ndeployment/web', endpoints: 'true' };
 
-      const passed = await runAction({ ...inputs, timeout: '90s', smoke: `- service: ${ns}/web:http\n  path: /healthz` }, { killAfterMs: 150_000 });
-      expect([passed.exitCode, passed.outputs.result]).toEqual([0, 'ready']);
-      expect(JSON.parse(passed.outputs.smoke!)).toEqual([
-        { name: `service ${ns}/web:http/healthz`, ok: true, status: 200, attempts: expect.any(Number), latencyMs: expect.any(Number) },
-      ]);
-      // The 200 was the app's, through the real API server's proxy to the pod's address.
-      expect(hits.get('/healthz')).toBeGreaterThanOrEqual(1);
+        const passed = await runAction({ ...inputs, timeout: '90s', smoke: `- service: ${ns}/web:http\n  path: /healthz` }, { killAfterMs: 150_000 });
+        expect([passed.exitCode, passed.outputs.result]).toEqual([0, 'ready']);
+        expect(JSON.parse(passed.outputs.smoke!)).toEqual([
+          { name: `service ${ns}/web:http/healthz`, ok: true, status: 200, attempts: expect.any(Number), latencyMs: expect.any(Number) },
+        ]);
+        // The 200 was the app's, through the real API server's proxy to the pod's address.
+        expect(hits.get('/healthz')).toBeGreaterThanOrEqual(1);
 
-      const kubeconfig = path.join(scratch, 'proxy.yaml');
-      cluster.writeKubeconfig(kubeconfig, { namespace: ns });
-      const failed = await runCommand(
-        ['service/web', 'deployment/web', '--smoke', `- service: ${ns}/web:http\n  path: /down\n  interval: 1s`, '-o', 'json', '--timeout', '30s'],
-        { env: { KUBECONFIG: kubeconfig }, killAfterMs: 90_000 },
-      );
-      expect(failed.exitCode).toBe(1);
-      const document = JSON.parse(failed.stdout) as { result: string; smoke: Array<{ ok: boolean; status: number; body?: string }> };
-      expect(document.result).toBe('failed');
-      expect(document.smoke).toEqual([expect.objectContaining({ ok: false, status: 503 })]);
-      expect(hits.get('/down')).toBeGreaterThanOrEqual(2);
-      expect(failed.stderr).toContain(`smoke check service ${ns}/web:http/down: did not pass by the deadline: status 503`);
-      // Not asserted: the body the warning quotes. Through the proxy it is today the client's error text
-      // ("503 Service Unavailable"), not the app's body ("down for maintenance"), which the real proxy relays.
-    }, 300_000);
+        const kubeconfig = path.join(scratch, 'proxy.yaml');
+        cluster.writeKubeconfig(kubeconfig, { namespace: ns });
+        const failed = await runCommand(
+          ['service/web', 'deployment/web', '--smoke', `- service: ${ns}/web:http\n  path: /down\n  interval: 1s`, '-o', 'json', '--timeout', '30s'],
+          { env: { KUBECONFIG: kubeconfig }, killAfterMs: 90_000 },
+        );
+        expect(failed.exitCode).toBe(1);
+        const document = JSON.parse(failed.stdout) as { result: string; smoke: Array<{ ok: boolean; status: number; body?: string }> };
+        expect(document.result).toBe('failed');
+        expect(document.smoke).toEqual([expect.objectContaining({ ok: false, status: 503 })]);
+        expect(hits.get('/down')).toBeGreaterThanOrEqual(2);
+        expect(failed.stderr).toContain(`smoke check service ${ns}/web:http/down: did not pass by the deadline: status 503`);
+        // Not asserted: the body the warning quotes. Through the proxy it is today the client's error text
+        // ("503 Service Unavailable"), not the app's body ("down for maintenance"), which the real proxy relays.
+      },
+      300_000,
+    );
   });
 });

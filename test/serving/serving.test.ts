@@ -50,7 +50,8 @@ const slice = (namespace: string, ready: boolean, address = '10.0.0.1') => ({
 /** The requests the check made in a namespace, per verb and resource: `{ 'list endpointslices': 1, ... }`. */
 const requestsIn = (namespace: string) => {
   const counts: Record<string, number> = {};
-  for (const r of server.counters.requests().filter((r) => r.namespace === namespace)) counts[`${r.verb} ${r.resource}`] = (counts[`${r.verb} ${r.resource}`] ?? 0) + 1;
+  for (const r of server.counters.requests().filter((r) => r.namespace === namespace))
+    counts[`${r.verb} ${r.resource}`] = (counts[`${r.verb} ${r.resource}`] ?? 0) + 1;
   return counts;
 };
 const readyService = (namespace: string): RunResult =>
@@ -222,7 +223,12 @@ describe('checkServing', () => {
       expect(requestsIn(name)['list endpointslices']).toBeGreaterThan(3);
     } finally {
       // The rule's failures left would fail the next tests' LISTs: used up here.
-      const cluster = await connect({ kubeconfig: server.kubeconfig({ token: 'admin' }), context: '' }, { mask: () => {} }, { env: {}, serviceAccountDir: '/nonexistent' }, time);
+      const cluster = await connect(
+        { kubeconfig: server.kubeconfig({ token: 'admin' }), context: '' },
+        { mask: () => {} },
+        { env: {}, serviceAccountDir: '/nonexistent' },
+        time,
+      );
       for (let left = 40; left > 0; left--) {
         const answered = await cluster.client.get('/apis/discovery.k8s.io/v1/namespaces/drain/endpointslices').then(
           () => true,
@@ -243,7 +249,18 @@ describe('checkServing', () => {
       spec: { rules: [{ host: 'web.example.com' }] },
     });
     const ready = result(
-      [target({ apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', namespace: name, name: 'web', status: 'Current', message: 'Resource is current', done: true, seconds: 1 })],
+      [
+        target({
+          apiVersion: 'networking.k8s.io/v1',
+          kind: 'Ingress',
+          namespace: name,
+          name: 'web',
+          status: 'Current',
+          message: 'Resource is current',
+          done: true,
+          seconds: 1,
+        }),
+      ],
       { outcome: 'ready', durationSeconds: 1 },
     );
     const time = new ManualTime();
