@@ -3,8 +3,8 @@
  * (scripts/real-cluster/build-argocd.sh) with redis-server, on the real control plane, syncing commits the
  * test pushes to a repository served over smart HTTP on loopback (argocd.ts). Each case runs `dist/index.js`
  * (or `dist/cli.js`) with the Application and the commit's sha as `revision`, the inventory on (the default),
- * and checks the verdict against what Argo CD itself did: a good commit, a commit whose Deployment never
- * becomes available, a commit with YAML that does not parse.
+ * and checks the verdict against what Argo CD itself did: a good commit, a first deploy, a commit whose
+ * Deployment never becomes available, a commit with YAML that does not parse.
  *
  * Opt-in: skipped, with one line saying why, unless the control plane and Argo CD are built and redis-server
  * is installed; Argo CD is built only by its own script, never by .ci/run (a cold build would push a cold CI
@@ -66,6 +66,12 @@ async function setUp(ns: string): Promise<{ repo: GitRepo; first: string }> {
   await cluster.apply(namespace(ns));
   const repo = await argo.repo(ns);
   const first = await repo.commit(FIRST, 'first');
+  await createApplication(ns, repo);
+  return { repo, first };
+}
+
+/** The Application `ns` in argocd: `apps/` of `repo`'s main, synced automatically into the namespace `ns`. */
+async function createApplication(ns: string, repo: GitRepo): Promise<void> {
   await cluster.apply({
     apiVersion: 'argoproj.io/v1alpha1',
     kind: 'Application',
@@ -77,7 +83,6 @@ async function setUp(ns: string): Promise<{ repo: GitRepo; first: string }> {
       syncPolicy: { automated: { prune: true, selfHeal: true } },
     },
   });
-  return { repo, first };
 }
 
 interface ApplicationStatus {
@@ -137,6 +142,22 @@ describeReal('GitOps against the real Argo CD', () => {
       status: 'Current',
       parent: { kind: 'Application', namespace: ARGOCD_NAMESPACE, name: ns },
     });
+  }, 300_000);
+
+  it('a first deploy: kubewait started before the Application exists; ready once Argo CD synced it, through its first writes (empty sync, Missing)', async () => {
+    const ns = 'argo-first';
+    await cluster.apply(namespace(ns));
+    const repo = await argo.repo(ns);
+    const sha = await repo.commit(FIRST, 'first');
+    const running = waitFor(ns, sha);
+    await createApplication(ns, repo);
+    const run = await running;
+
+    expect(run.errors).toEqual([]);
+    expect(run.outputs.result).toBe('ready');
+    const resources = resourcesOf(run.outputs);
+    expect(byName(resources, 'Application', ns)).toMatchObject({ status: 'Current', message: `Synced to ${sha}, Healthy` });
+    expect(byName(resources, 'Deployment', 'api')).toMatchObject({ namespace: ns, status: 'Current', parent: { kind: 'Application', name: ns } });
   }, 300_000);
 
   it('the command: a commit whose Deployment never becomes available fails on that Deployment, Unschedulable, under the Application (exit 1)', async () => {
