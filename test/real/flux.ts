@@ -128,7 +128,7 @@ async function untilReady(port: number, managed: Managed): Promise<void> {
  * `git http-backend` (smart HTTP, read-only: the test pushes to the bare repository on disk) behind an HTTP
  * server on 127.0.0.1: one CGI process per request, its headers turned into the response's.
  */
-async function startGitServer(root: string): Promise<{ server: Server; url: string }> {
+export async function startGitServer(root: string): Promise<{ server: Server; url: string }> {
   mkdirSync(root, { recursive: true });
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -174,7 +174,7 @@ async function startGitServer(root: string): Promise<{ server: Server; url: stri
   return { server, url: `http://127.0.0.1:${port}` };
 }
 
-async function createRepo(dir: string, baseUrl: string, name: string): Promise<GitRepo> {
+export async function createRepo(dir: string, baseUrl: string, name: string): Promise<GitRepo> {
   const bare = path.join(dir, 'repos', `${name}.git`);
   const work = path.join(dir, 'work', name);
   mkdirSync(work, { recursive: true });

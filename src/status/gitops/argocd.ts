@@ -56,6 +56,12 @@ export function applicationStatus(obj: KubeObject, { revision }: GitOpsJudgeOpti
     return inProgress('RevisionNotSynced', `Argo CD has not synced ${revision.text} yet; ${sync} at ${synced.join(', ') || 'no revision yet'}${errors(obj)}`);
   }
   const at = synced.join(', ');
+  // Argo CD could not render the revision (YAML that does not parse, a path not in the commit): it writes
+  // `Unknown` at the revision it compared, which names the shipped one only when the Application pins it
+  // (`targetRevision` a sha or tag). Tracking a branch it writes the branch name, and the error may still be
+  // the previous commit's (the repo server resolves a branch from a cache for 3 minutes): that waits.
+  const comparison = sync === 'Unknown' ? conditionMessages(obj, 'ComparisonError') : '';
+  if (comparison) return failed('ComparisonError', `Argo CD could not compare ${at}: ${comparison}`);
   if (sync === 'Synced' && health === 'Healthy') return current(`Synced to ${at}, Healthy`);
   if (sync === 'Synced' && BROKEN.has(health)) return failed(health, `${health} at ${at}: ${healthReasons(obj)}`);
   if (health === 'Suspended') return inProgress('Suspended', `Suspended at ${at} (${sync}): ${healthReasons(obj)}`);
@@ -110,6 +116,15 @@ function resourceLines(obj: KubeObject, where: 'resources' | 'operationState', m
   });
   const more = entries.length > SHOWN_RESOURCES ? ` (and ${entries.length - SHOWN_RESOURCES} more)` : '';
   return lines.length > 0 ? `; ${lines.join('; ')}${more}` : '';
+}
+
+/** The messages of Argo CD's conditions of `type`, joined; '' when it has none. */
+function conditionMessages(obj: KubeObject, type: string): string {
+  const conditions = isRecord(obj.status) && Array.isArray(obj.status.conditions) ? obj.status.conditions : [];
+  return conditions
+    .filter((c): c is Record<string, unknown> => isRecord(c) && c.type === type && typeof c.message === 'string')
+    .map((c) => String(c.message))
+    .join('; ');
 }
 
 /** Argo CD's error conditions (ComparisonError, InvalidSpecError, SyncError, ...): why it may never sync. */

@@ -10,6 +10,8 @@ import { Judge, type JudgedType } from '../../../src/status/judge.js';
 import type { WantedRevision } from '../../../src/settings.js';
 import {
   application,
+  ARGO_UNMARSHAL_ERROR,
+  argoV3,
   BUILD_FAILED,
   DEPENDENCY_NOT_READY,
   HEALTH_CHECK_FAILED,
@@ -355,6 +357,63 @@ describe('Argo CD Application with revision', () => {
     expect(judge(APPLICATION, a.object(status), { revision: SHORT }).message).toBe(
       `Argo CD has not synced ${SHORT} yet; Unknown at ${OLD_SHA}; ComparisonError: Failed to load target state: authentication required`,
     );
+  });
+});
+
+describe('Argo CD Application with revision: the writes of the real controller (v3.6.2)', () => {
+  const judged = (status: object) => judge(APPLICATION, application.object(status), { revision: SHORT });
+  const v3 = argoV3.status;
+  it.each([
+    ['the first write, before any comparison', argoV3.first(), 'InProgress', `Argo CD has not synced ${SHORT} yet; Unknown at no revision yet`],
+    [
+      'an automated sync starting: operationState cleared, still at the previous commit',
+      v3({ sync: 'Synced', revision: OLD_SHA, health: 'Healthy', operation: null }),
+      'InProgress',
+      `Argo CD has not synced ${SHORT} yet; Synced at ${OLD_SHA}`,
+    ],
+    [
+      'Synced at the new commit while the operation still runs',
+      v3({ sync: 'Synced', revision: NEW_SHA, health: 'Progressing', operation: { phase: 'Running', revision: NEW_SHA } }),
+      'InProgress',
+      `Argo CD is syncing to ${NEW_SHA}`,
+    ],
+    [
+      'Progressing after the sync, the resource named by health.message (no health in status.resources)',
+      v3({ sync: 'Synced', revision: NEW_SHA, health: 'Progressing', operation: { phase: 'Succeeded', revision: NEW_SHA } }),
+      'InProgress',
+      `Synced at ${NEW_SHA}, health Progressing: Caused by apps/Deployment:shop/web`,
+    ],
+    [
+      'Healthy',
+      v3({ sync: 'Synced', revision: NEW_SHA, health: 'Healthy', operation: { phase: 'Succeeded', revision: NEW_SHA } }),
+      'Current',
+      `Synced to ${NEW_SHA}, Healthy`,
+    ],
+    [
+      'Degraded: a Deployment past its progress deadline',
+      v3({ sync: 'Synced', revision: NEW_SHA, health: 'Degraded', operation: { phase: 'Succeeded', revision: NEW_SHA } }),
+      'Failed',
+      `Degraded at ${NEW_SHA}: Caused by apps/Deployment:shop/web`,
+    ],
+    [
+      'YAML that does not parse, the Application tracking a branch: Unknown at `main`, which may be the previous commit’s error',
+      v3({ sync: 'Unknown', revision: 'main', health: 'Degraded', operation: { phase: 'Succeeded', revision: OLD_SHA }, comparisonError: ARGO_UNMARSHAL_ERROR }),
+      'InProgress',
+      `Argo CD has not synced ${SHORT} yet; Unknown at main; ComparisonError: ${ARGO_UNMARSHAL_ERROR}`,
+    ],
+    [
+      'YAML that does not parse, the Application pinned to the shipped commit: Argo CD’s message',
+      v3({ sync: 'Unknown', revision: NEW_SHA, health: 'Healthy', operation: { phase: 'Succeeded', revision: OLD_SHA }, comparisonError: ARGO_UNMARSHAL_ERROR }),
+      'Failed',
+      `Argo CD could not compare ${NEW_SHA}: ${ARGO_UNMARSHAL_ERROR}`,
+    ],
+  ])('%s', (_state, status, expected, message) => {
+    expect(judged(status)).toEqual({ status: expected, message, rule: 'gitops:argocd-application', done: expected === 'Current' });
+  });
+
+  it('a ComparisonError of a pinned commit that is not the shipped one: not this revision’s', () => {
+    const status = v3({ sync: 'Unknown', revision: OLD_SHA, health: 'Healthy', comparisonError: ARGO_UNMARSHAL_ERROR });
+    expect(judged(status)).toMatchObject({ status: 'InProgress', message: expect.stringContaining(`Argo CD has not synced ${SHORT} yet; Unknown at ${OLD_SHA}`) });
   });
 });
 

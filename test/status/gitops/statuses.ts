@@ -345,4 +345,92 @@ export const application = {
   }),
 };
 
+/** What Argo CD v3.6.2's repo server says of a file that is not YAML, as the controller writes it (captured). */
+export const ARGO_UNMARSHAL_ERROR =
+  'Failed to load target state: failed to generate manifest for source 1 of 1: rpc error: code = FailedPrecondition desc = ' +
+  'Failed to unmarshal "web.yaml": failed to unmarshal manifest: error converting YAML to JSON: yaml: line 3: did not find expected \',\' or \'}\'';
+
+/**
+ * Argo CD v3.6.2's own status writes, as test/real/argocd.test.ts captured them from the real application
+ * controller, the names made the fixtures' (Application shop, workloads in shop). What they add to `application`:
+ * - no health in `status.resources` (`resourceHealthSource: appTree`, the v3 default): `health.message` names
+ *   the resource that decided it, "Caused by apps/Deployment:shop/web";
+ * - an automated sync starts by clearing `operationState` (a write at the previous revision without it), and
+ *   `Synced` at the new revision lands while the operation still runs, health Progressing;
+ * - the very first write has empty `sync` and `health`;
+ * - when the repo server cannot render the revision: `sync.status` Unknown at the revision *as the spec names
+ *   it* (the branch `main`, or the sha when pinned), a ComparisonError, the last health kept, and every resource
+ *   `requiresPruning` (nothing is wanted any more).
+ */
+const argoSource = { repoURL: 'https://github.com/example/shop.git', path: 'deploy', targetRevision: 'main' };
+const argoDestination = { namespace: 'shop', server: 'https://kubernetes.default.svc' };
+const argoOperation = (phase: 'Running' | 'Succeeded', revision: string) => ({
+  operation: { initiatedBy: { automated: true }, retry: { limit: 5 }, sync: { prune: true, revision, source: argoSource } },
+  phase,
+  startedAt: AT,
+  ...(phase === 'Succeeded'
+    ? {
+        finishedAt: AT,
+        message: 'successfully synced (all tasks run)',
+        syncResult: {
+          resources: [
+            {
+              group: 'apps',
+              hookPhase: 'Running',
+              images: ['registry.example.com/web:1.0'],
+              kind: 'Deployment',
+              message: 'deployment.apps/web created',
+              name: 'web',
+              namespace: 'shop',
+              status: 'Synced',
+              syncPhase: 'Sync',
+              version: 'v1',
+            },
+          ],
+          revision,
+          source: argoSource,
+        },
+      }
+    : {}),
+});
+export const argoV3 = {
+  /** The first write, before any comparison. */
+  first: () => ({ health: {}, sourceHydrator: {}, summary: {}, sync: { comparedTo: { destination: {}, source: { repoURL: '' } }, status: '' } }),
+  status: (opts: {
+    sync: 'Synced' | 'OutOfSync' | 'Unknown';
+    /** `sync.revision`: a sha, or the spec's `targetRevision` when the repo server could not render it. */
+    revision: string;
+    health: 'Healthy' | 'Progressing' | 'Degraded' | 'Missing';
+    /** `Running`/`Succeeded` for that revision; null: cleared, as an automated sync does first. */
+    operation?: { phase: 'Running' | 'Succeeded'; revision: string } | null;
+    comparisonError?: string;
+  }) => ({
+    ...(opts.comparisonError ? { conditions: [{ lastTransitionTime: AT, message: opts.comparisonError, type: 'ComparisonError' }] } : {}),
+    controllerNamespace: 'argocd',
+    health: {
+      lastTransitionTime: AT,
+      ...(opts.health === 'Healthy' || opts.health === 'Missing' ? {} : { message: 'Caused by apps/Deployment:shop/web' }),
+      status: opts.health,
+    },
+    ...(opts.operation ? { operationState: argoOperation(opts.operation.phase, opts.operation.revision) } : {}),
+    reconciledAt: AT,
+    resourceHealthSource: 'appTree',
+    resources: [
+      {
+        group: 'apps',
+        kind: 'Deployment',
+        name: 'web',
+        namespace: 'shop',
+        ...(opts.comparisonError ? { requiresPruning: true } : {}),
+        status: opts.sync,
+        version: 'v1',
+      },
+    ],
+    sourceHydrator: {},
+    ...(opts.comparisonError ? {} : { sourceType: 'Directory' }),
+    summary: { images: ['registry.example.com/web:1.0'] },
+    sync: { comparedTo: { destination: argoDestination, source: argoSource }, revision: opts.revision, status: opts.sync },
+  }),
+};
+
 export const PROGRESS_DEADLINE = 'Deployment "api" exceeded its progress deadline';
