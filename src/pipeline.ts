@@ -169,7 +169,7 @@ async function smokeTest(result: RunResult, { cluster, smokeChecks, signal, time
   if (smokeChecks.length === 0 || result.outcome !== 'ready') return result;
   const smoke = await runSmokeChecks(smokeChecks, { client: cluster.client, time, signal, deadlineAt: deadline.at, mask: (text) => masks.apply(text) });
   for (const check of smoke) {
-    const line = `smoke check ${check.name}: ${check.ok ? 'passed' : 'did not pass by the deadline'}: status ${check.status}, ${check.attempts} attempts, ${check.latencyMs} ms`;
+    const line = `smoke check ${check.name}: ${check.ok ? 'passed' : `did not pass by the deadline (${check.reason})`}: status ${check.status}, ${check.attempts} attempts, ${check.latencyMs} ms`;
     if (check.ok) log.info(line);
     else log.warning(check.body ? `${line}; body: ${check.body}` : line);
   }
