@@ -29,6 +29,9 @@ export interface DiagnoserOptions {
   changed(): void;
 }
 
+/** A round due when a grace ends runs this much after it, so that the grace has surely ended. */
+const AFTER_GRACE_MS = 1;
+
 /** Diagnosis rounds slow down to one per this interval while workloads stay pending. */
 const MAX_DIAGNOSIS_INTERVAL_MS = 15_000;
 
@@ -87,11 +90,13 @@ export class NamespaceDiagnoser {
     const pending = this.options.subjects();
     if (pending.length === 0 || this.stopped) return; // idle until a workload is pending again
     const started = this.timers.now();
+    /** When a failure in its grace becomes final: the next round comes no later, whatever the backoff. */
+    let dueAt: number | undefined;
     const subjects = pending.filter((s) => started - s.pendingSince >= this.options.minPendingMs);
     this.running = true;
     try {
       if (subjects.length > 0) {
-        await this.diagnose(subjects);
+        dueAt = await this.diagnose(subjects);
         this.options.changed();
         // A long wait (a slow Job) needs no fresh diagnosis every interval: space the rounds out.
         this.delayMs = Math.min(this.delayMs * 1.5, Math.max(this.options.intervalMs, MAX_DIAGNOSIS_INTERVAL_MS));
@@ -109,10 +114,11 @@ export class NamespaceDiagnoser {
     }
     if (this.stopped) return;
     const delay = Math.max(this.delayMs, 3 * (this.timers.now() - started));
-    this.schedule(delay);
+    this.schedule(dueAt === undefined ? delay : Math.min(delay, Math.max(0, dueAt - this.timers.now()) + AFTER_GRACE_MS));
   }
 
-  private async diagnose(subjects: DiagnosisSubject[]): Promise<void> {
+  /** One round; returns the earliest time a creation failure in its grace becomes final, if any. */
+  private async diagnose(subjects: DiagnosisSubject[]): Promise<number | undefined> {
     const { cluster, namespace } = this.options;
     const byOwner = new Map<string, DiagnosisSubject>();
     for (const subject of subjects) byOwner.set(`${subject.kind}/${subject.name}`, subject);
@@ -176,12 +182,16 @@ export class NamespaceDiagnoser {
       if (releasable) this.quotaReleasableAt.set(key, now.getTime());
       diagnoses.set(subject, diagnoseSubject(subject, { canReleaseQuota: releasable, quotaReleasableAtMs: this.quotaReleasableAt.get(key) }));
     }
+    let dueAt: number | undefined;
     for (const subject of subjects) {
       const diagnosis = diagnoses.get(subject)!;
       this.warnUnreachableWebhook(diagnosis);
       const empty = diagnosis.problems.length === 0 && diagnosis.events.length === 0;
       subject.apply(empty ? undefined : diagnosis);
+      const finalAt = diagnosis.creation?.finalAtMs;
+      if (finalAt !== undefined) dueAt = Math.min(dueAt ?? finalAt, finalAt);
     }
+    return dueAt;
   }
 
   /** The Deployments of `subjects` and the ReplicaSets they control: one GET each and one LIST of
