@@ -87,6 +87,8 @@ function parseCheck(entry: unknown, i: number, defaultNamespace: string, env: No
   const expectStatus = parseStatusRanges(text('expect-status') ?? '200-299', where);
   const expectBodyText = text('expect-body');
   const expectBody = expectBodyText === undefined ? undefined : parseBodyExpectation(expectBodyText, where);
+  // A HEAD answer has no body: such a check could never pass.
+  if (expectBody && method === 'HEAD') fail(`${where}: \`expect-body\` needs a body, and a HEAD answer has none: use GET`);
   const common = { method, expectStatus, consecutive, intervalMs, ...(expectBody !== undefined ? { expectBody } : {}) };
   if (url !== undefined) {
     let parsed: URL;

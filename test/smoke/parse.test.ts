@@ -90,6 +90,7 @@ describe('parseSmoke', () => {
     ['- url: https://x\n  consecutive: 0', 'check 1: `consecutive` is "0": expected a whole number of 1 or more'],
     ['- url: https://x\n  interval: soon', 'check 1: `interval` is "soon": expected a duration like 2s'],
     ['- url: https://x\n  body: x', 'check 1 has the unknown key "body"'],
+    ['- url: https://x\n  method: HEAD\n  expect-body: ok', 'check 1: `expect-body` needs a body, and a HEAD answer has none: use GET'],
     [
       '- url: https://x\n  expect-body: jsonpath={.status=ok',
       "check 1: `expect-body` is \"jsonpath={.status=ok\": the JSONPath expression is not valid (unexpected path string, expected a 'name1.name2' or '.name1.name2' or '{name1.name2}' or '{.name1.name2}'); expected a substring, or jsonpath=EXPR[=VALUE] like jsonpath={.status}=ok",
