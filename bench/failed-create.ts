@@ -115,7 +115,7 @@ const body = [
   "from the event's time (whole seconds, as the API server writes it): that is when it is unrecoverable, and the goal is",
   'the exit within 1 s of it. `failure-grace` does not delay a diagnosis (src/status/failure-grace.ts), so both rows are',
   'alike. Before the fix in this branch (the diagnosis backing off to 15 s between rounds, blind to the grace): 28.5 s',
-  'from the event to the exit, 8.5 s after the grace (n=4, load 7.9–13.3).',
+  'from the event to the exit, 8.5 s after the write plus 20 s (n=4, load 7.9–13.3).',
   '',
   '| failure-grace | creation grace | event written -> exit | unrecoverable -> exit | load |',
   '|---|---|---|---|---|',
