@@ -243,22 +243,29 @@ function parseConditionWait(text: string, rest: string): WaitFor {
 /** `EXPR[=VALUE]`: the value starts at the first `=` outside braces, brackets, parentheses and quotes, so
  *  filters like `{.status.conditions[?(@.type=="Ready")].status}=True` work. */
 function parseJsonPathWait(text: string, rest: string): WaitFor {
+  const parsed = parseJsonPathCheck(rest);
+  if ('problem' in parsed) {
+    const example = 'expected jsonpath=EXPR[=VALUE], like jsonpath={.status.phase}=Running or jsonpath={.status.loadBalancer.ingress}';
+    throw new InputError('wait-for', `Input "wait-for" is "${text}": ${parsed.problem}; ${example}.`);
+  }
+  return { kind: 'jsonpath', ...parsed };
+}
+
+/**
+ * The `EXPR[=VALUE]` after `jsonpath=`, as kubectl wait reads it: the one parser of a JSONPath check, for
+ * `wait-for` and a smoke check's `expect-body` alike. `expression` comes back as a `{...}` template, checked
+ * with the parser that evaluates it later (`matchesJsonPath`), so a typo fails now, not at the deadline.
+ */
+export function parseJsonPathCheck(rest: string): { expression: string; value?: string } | { problem: string } {
   const separator = topLevelEquals(rest);
   const expression = stripQuotes((separator >= 0 ? rest.slice(0, separator) : rest).trim());
   const value = separator >= 0 ? stripQuotes(rest.slice(separator + 1).trim()) : undefined;
-  const example = 'expected jsonpath=EXPR[=VALUE], like jsonpath={.status.phase}=Running or jsonpath={.status.loadBalancer.ingress}';
-  if (expression === '' || expression === '{}') {
-    throw new InputError('wait-for', `Input "wait-for" is "${text}": the JSONPath expression is empty; ${example}.`);
-  }
-  if (value === '') {
-    throw new InputError('wait-for', `Input "wait-for" is "${text}": the value after "=" is empty; ${example}.`);
-  }
+  if (expression === '' || expression === '{}') return { problem: 'the JSONPath expression is empty' };
+  if (value === '') return { problem: 'the value after "=" is empty' };
   const relaxed = relaxedJsonPath(expression);
   const problem = relaxed.error ? `the JSONPath expression is not valid (${relaxed.error})` : jsonPathSyntaxProblem(relaxed.template!);
-  if (problem) {
-    throw new InputError('wait-for', `Input "wait-for" is "${text}": ${problem}; ${example}.`);
-  }
-  return { kind: 'jsonpath', expression: relaxed.template!, ...(value !== undefined && { value }) };
+  if (problem) return { problem };
+  return { expression: relaxed.template!, ...(value !== undefined && { value }) };
 }
 
 function topLevelEquals(text: string): number {

@@ -16,7 +16,7 @@ import { GitOpsFeed } from './gitops/index.js';
 import { ReleaseFeed } from './release/index.js';
 import { checkServing } from './serving/index.js';
 import { parseSmoke, type SmokeCheck } from './smoke/parse.js';
-import { runSmokeChecks } from './smoke/run.js';
+import { runSmokeChecks, warmUpFetch } from './smoke/run.js';
 import { connect, type Cluster, type KubeconfigSources } from './kube/index.js';
 import { SecretMasks } from './kube/masks.js';
 import { bufferedSink, createLiveLog, type LogSink } from './report/live-log.js';
@@ -88,6 +88,7 @@ export async function waitAndReport(settings: Settings, sink: PipelineSink, opti
     const smokeChecks = parseSmoke(settings.smoke, defaultNamespace);
     // A smoke check's header values are credentials (a token from the environment): masked before anything could show them.
     for (const check of smokeChecks) for (const value of Object.values(check.headers ?? {})) masks.mask(value);
+    warmUpFetch(smokeChecks); // smoke (issue 31): the first check after readiness must not pay for loading fetch
     await sink.begin?.();
     // The feeds' decisions are the live log's too: nothing below the shells writes to stdout itself.
     const say = (line: string) => log.info(line);
@@ -169,7 +170,7 @@ async function smokeTest(result: RunResult, { cluster, smokeChecks, signal, time
   if (smokeChecks.length === 0 || result.outcome !== 'ready') return result;
   const smoke = await runSmokeChecks(smokeChecks, { client: cluster.client, time, signal, deadlineAt: deadline.at, mask: (text) => masks.apply(text) });
   for (const check of smoke) {
-    const line = `smoke check ${check.name}: ${check.ok ? 'passed' : 'did not pass by the deadline'}: status ${check.status}, ${check.attempts} attempts, ${check.latencyMs} ms`;
+    const line = `smoke check ${check.name}: ${check.ok ? 'passed' : `did not pass by the deadline (${check.reason})`}: status ${check.status}, ${check.attempts} attempts, ${check.latencyMs} ms`;
     if (check.ok) log.info(line);
     else log.warning(check.body ? `${line}; body: ${check.body}` : line);
   }

@@ -5,6 +5,7 @@
  */
 import { diagnosePods, type Diagnosis } from '../status/index.js';
 import { canReleaseQuota } from '../status/quota-release.js';
+import { currentReplicaSetName, replicaSetFailedCreate } from '../status/current-replicaset.js';
 import { hasUnschedulablePod } from '../status/scale-up.js';
 import { ApiError, corePath, listItems, withKind } from '../kube/index.js';
 import type { Cluster } from '../kube/index.js';
@@ -28,6 +29,9 @@ export interface DiagnoserOptions {
   changed(): void;
 }
 
+/** A round due when a grace ends runs this much after it, so that the grace has surely ended. */
+const AFTER_GRACE_MS = 1;
+
 /** Diagnosis rounds slow down to one per this interval while workloads stay pending. */
 const MAX_DIAGNOSIS_INTERVAL_MS = 15_000;
 
@@ -37,6 +41,12 @@ interface Pod extends PodLike {
 
 interface KubeEvent {
   involvedObject?: { kind?: string; name?: string };
+}
+
+/** A Deployment and the ReplicaSets it controls, as read in one diagnosis round. */
+interface Rollout {
+  deployment: unknown;
+  replicaSets: unknown[];
 }
 
 export class NamespaceDiagnoser {
@@ -80,11 +90,13 @@ export class NamespaceDiagnoser {
     const pending = this.options.subjects();
     if (pending.length === 0 || this.stopped) return; // idle until a workload is pending again
     const started = this.timers.now();
+    /** When a failure in its grace becomes final: the next round comes no later, whatever the backoff. */
+    let dueAt: number | undefined;
     const subjects = pending.filter((s) => started - s.pendingSince >= this.options.minPendingMs);
     this.running = true;
     try {
       if (subjects.length > 0) {
-        await this.diagnose(subjects);
+        dueAt = await this.diagnose(subjects);
         this.options.changed();
         // A long wait (a slow Job) needs no fresh diagnosis every interval: space the rounds out.
         this.delayMs = Math.min(this.delayMs * 1.5, Math.max(this.options.intervalMs, MAX_DIAGNOSIS_INTERVAL_MS));
@@ -102,10 +114,11 @@ export class NamespaceDiagnoser {
     }
     if (this.stopped) return;
     const delay = Math.max(this.delayMs, 3 * (this.timers.now() - started));
-    this.schedule(delay);
+    this.schedule(dueAt === undefined ? delay : Math.min(delay, Math.max(0, dueAt - this.timers.now()) + AFTER_GRACE_MS));
   }
 
-  private async diagnose(subjects: DiagnosisSubject[]): Promise<void> {
+  /** One round; returns the earliest time a creation failure in its grace becomes final, if any. */
+  private async diagnose(subjects: DiagnosisSubject[]): Promise<number | undefined> {
     const { cluster, namespace } = this.options;
     const byOwner = new Map<string, DiagnosisSubject>();
     for (const subject of subjects) byOwner.set(`${subject.kind}/${subject.name}`, subject);
@@ -142,8 +155,15 @@ export class NamespaceDiagnoser {
     // The autoscaler's refusal to add a node is a Normal event: read only while a pod is unschedulable.
     if ([...pods.values()].some(hasUnschedulablePod)) await this.addScaleUpRefusals(events, byOwner, podOwner);
 
-    const now = new Date(this.timers.now());
+    // A Deployment's ReplicaSet FailedCreate counts only from its current ReplicaSet; the ReplicaSets are
+    // read only then (one GET per such Deployment, one LIST per round), and serve the quota rule too.
+    const rollouts = await this.readRollouts(subjects.filter((s) => s.kind === 'Deployment' && (events.get(s) ?? []).some(replicaSetFailedCreate)));
     if (this.stopped) return;
+    for (const [subject, rollout] of rollouts) {
+      if (rollout) events.set(subject, eventsOfCurrentReplicaSet(events.get(subject) ?? [], rollout));
+    }
+
+    const now = new Date(this.timers.now());
     const diagnoseSubject = (subject: DiagnosisSubject, quota: { canReleaseQuota?: boolean; quotaReleasableAtMs?: number } = {}): Diagnosis =>
       diagnosePods(pods.get(subject) ?? [], events.get(subject) ?? [], {
         now,
@@ -152,53 +172,63 @@ export class NamespaceDiagnoser {
         ...quota,
       });
     const diagnoses = new Map(subjects.map((subject) => [subject, diagnoseSubject(subject)]));
-    // A Deployment's exceeded quota is final only if its rollout cannot free the quota itself: read its
-    // ReplicaSets then, and only then (one GET and one LIST per round).
+    // A Deployment's exceeded quota is final only if its rollout cannot free the quota itself.
     const quotaBound = subjects.filter((s) => s.kind === 'Deployment' && diagnoses.get(s)?.creation?.cause === 'QuotaExceeded');
     for (const subject of quotaBound) {
       const key = `${subject.kind}/${subject.name}`;
-      const releasable = await this.rolloutCanReleaseQuota(subject.name);
-      if (this.stopped) return;
+      const rollout = rollouts.get(subject);
+      // Unreadable: yes, so that what cannot be read never fails a wait.
+      const releasable = rollout ? canReleaseQuota(rollout.deployment, rollout.replicaSets) : true;
       if (releasable) this.quotaReleasableAt.set(key, now.getTime());
       diagnoses.set(subject, diagnoseSubject(subject, { canReleaseQuota: releasable, quotaReleasableAtMs: this.quotaReleasableAt.get(key) }));
     }
+    let dueAt: number | undefined;
     for (const subject of subjects) {
       const diagnosis = diagnoses.get(subject)!;
       this.warnUnreachableWebhook(diagnosis);
       const empty = diagnosis.problems.length === 0 && diagnosis.events.length === 0;
       subject.apply(empty ? undefined : diagnosis);
+      const finalAt = diagnosis.creation?.finalAtMs;
+      if (finalAt !== undefined) dueAt = Math.min(dueAt ?? finalAt, finalAt);
     }
+    return dueAt;
   }
 
-  /** Whether the Deployment's rollout can free quota by itself (src/status/quota-release.ts); unreadable: yes,
-   *  so that what cannot be read never fails a wait. */
-  private async rolloutCanReleaseQuota(name: string): Promise<boolean> {
+  /** The Deployments of `subjects` and the ReplicaSets they control: one GET each and one LIST of
+   *  ReplicaSets; undefined for one that cannot be read (its events are then judged as they are). */
+  private async readRollouts(subjects: DiagnosisSubject[]): Promise<Map<DiagnosisSubject, Rollout | undefined>> {
+    const rollouts = new Map<DiagnosisSubject, Rollout | undefined>();
+    if (subjects.length === 0) return rollouts;
     const { cluster, namespace } = this.options;
     const signal = this.abort.signal;
     const base = `/apis/apps/v1/namespaces/${encodeURIComponent(namespace)}`;
     try {
-      const deployment = (await cluster.client.get(`${base}/deployments/${encodeURIComponent(name)}`, {}, { signal })) as {
-        metadata?: { uid?: string };
-      };
-      const uid = deployment.metadata?.uid;
+      const deployments = new Map<string, unknown>();
+      for (const subject of subjects) {
+        deployments.set(subject.name, await cluster.client.get(`${base}/deployments/${encodeURIComponent(subject.name)}`, {}, { signal }).catch(() => undefined));
+      }
       const replicaSets: unknown[] = [];
       await listItems(
         cluster.client,
         `${base}/replicasets`,
         (item) => {
-          const owner = (item as { metadata?: { ownerReferences?: Array<{ uid?: string; controller?: boolean }> } }).metadata?.ownerReferences?.find(
+          const owner = (item as { metadata?: { ownerReferences?: Array<{ kind?: string; name?: string; controller?: boolean }> } }).metadata?.ownerReferences?.find(
             (o) => o?.controller,
           );
-          if (owner && owner.uid === uid) replicaSets.push(item);
+          if (owner?.kind === 'Deployment' && owner.name !== undefined && deployments.get(owner.name) !== undefined) replicaSets.push(item);
         },
         { signal },
         () => replicaSets.splice(0),
       );
-      return canReleaseQuota(deployment, replicaSets);
+      for (const subject of subjects) {
+        const deployment = deployments.get(subject.name);
+        rollouts.set(subject, deployment === undefined ? undefined : { deployment, replicaSets });
+      }
     } catch (error) {
       if (signal.aborted) throw error;
-      return true;
+      for (const subject of subjects) rollouts.set(subject, undefined);
     }
+    return rollouts;
   }
 
   /** `NotTriggerScaleUp` events (any type) about the pending workloads' pods, beside the warnings. */
@@ -223,6 +253,16 @@ export class NamespaceDiagnoser {
     this.unreachableWarned.add(creation.admission);
     this.options.warn(`${creation.admission} did not answer, so ${creation.object} cannot create pods until it does (waiting): ${creation.message}`);
   }
+}
+
+/** A Deployment's events without the FailedCreate of a ReplicaSet that is not its current one (an old
+ *  revision's, or any while the controller has not caught up with the latest spec). */
+function eventsOfCurrentReplicaSet(events: KubeEvent[], rollout: Rollout): KubeEvent[] {
+  const current = currentReplicaSetName(rollout.deployment, rollout.replicaSets);
+  return events.filter((event) => {
+    const replicaSet = replicaSetFailedCreate(event);
+    return replicaSet === undefined || replicaSet === current;
+  });
 }
 
 /** The pending workload a pod belongs to: its controller (a Deployment through its ReplicaSet), or itself. */

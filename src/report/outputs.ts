@@ -143,10 +143,13 @@ export interface SmokeOutput {
   status: number;
   attempts: number;
   latencyMs: number;
+  /** Why its last attempt did not pass (`the body is not JSON, …`), for one that did not pass. */
+  reason?: string;
 }
 
 export function smokeOutput(check: NonNullable<RunResult['smoke']>[number]): SmokeOutput {
-  return { name: check.name, ok: check.ok, status: check.status, attempts: check.attempts, latencyMs: check.latencyMs };
+  const { name, ok, status, attempts, latencyMs, reason } = check;
+  return { name, ok, status, attempts, latencyMs, ...(reason !== undefined && { reason }) };
 }
 
 /** The `clusters` output: each cluster's own result, by name, in the input's order. */

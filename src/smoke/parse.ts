@@ -2,14 +2,15 @@
  * The `smoke` input: a YAML list of HTTP checks run once every target is ready. Each has `url:` (fetched
  * from the runner) or `service: namespace/name:port` with `path:` (through the API server's service
  * proxy: no ingress or network path from the runner needed), `method` (GET or HEAD), `expect-status`
- * (codes and ranges, default 200-299), `expect-body` (a substring), `consecutive` passes in a row (default
+ * (codes and ranges, default 200-299), `expect-body` (a substring, or `jsonpath=EXPR[=VALUE]` on a JSON body,
+ * read as `wait-for: jsonpath=` is), `consecutive` passes in a row (default
  * 1), `interval` between tries (default 2s), and for a `url:` `headers` whose values name environment
  * variables (`Authorization: SMOKE_TOKEN`): a credential never written in the workflow file, and masked
  * before anything could show it. A bad list is an `InputError` naming `smoke`, with an example.
  */
 import { parse } from 'yaml';
 import { InputError } from '../settings.js';
-import { parseDurationMs } from '../inputs.js';
+import { parseDurationMs, parseJsonPathCheck } from '../inputs.js';
 
 export interface SmokeCheck {
   /** How the report names it: the URL, or `service ns/name:port/path`. */
@@ -18,12 +19,15 @@ export interface SmokeCheck {
   method: 'GET' | 'HEAD';
   /** Inclusive ranges of accepted status codes. */
   expectStatus: Array<[number, number]>;
-  expectBody?: string;
+  expectBody?: BodyExpectation;
   consecutive: number;
   intervalMs: number;
   /** Request headers of a `url:` check, their values read from the environment variables `headers` named. */
   headers?: Record<string, string>;
 }
+
+/** What the body must hold: a substring, or (`jsonpath=`) a JSON body whose path has that value (or exists). */
+export type BodyExpectation = { contains: string } | { jsonPath: string; value?: string };
 
 export const SMOKE_EXAMPLE = `smoke: |
   - url: https://staging.example.com/healthz
@@ -33,6 +37,7 @@ export const SMOKE_EXAMPLE = `smoke: |
     interval: 2s
   - service: shop/web:http
     path: /readyz
+    expect-body: jsonpath={.status}=ok   # on a JSON body
   - url: https://staging.example.com/api/orders
     headers:
       Authorization: SMOKE_TOKEN   # the name of an environment variable holding the value`;
@@ -80,7 +85,10 @@ function parseCheck(entry: unknown, i: number, defaultNamespace: string, env: No
   const intervalMs = parseDurationMs(intervalText);
   if (intervalMs === undefined || intervalMs <= 0) fail(`${where}: \`interval\` is "${intervalText}": expected a duration like 2s`);
   const expectStatus = parseStatusRanges(text('expect-status') ?? '200-299', where);
-  const expectBody = text('expect-body');
+  const expectBodyText = text('expect-body');
+  const expectBody = expectBodyText === undefined ? undefined : parseBodyExpectation(expectBodyText, where);
+  // A HEAD answer has no body: such a check could never pass.
+  if (expectBody && method === 'HEAD') fail(`${where}: \`expect-body\` needs a body, and a HEAD answer has none: use GET`);
   const common = { method, expectStatus, consecutive, intervalMs, ...(expectBody !== undefined ? { expectBody } : {}) };
   if (url !== undefined) {
     let parsed: URL;
@@ -101,6 +109,16 @@ function parseCheck(entry: unknown, i: number, defaultNamespace: string, env: No
   if (!path.startsWith('/')) fail(`${where}: \`path\` is "${path}": expected a path starting with /`);
   const namespace = match[1] ?? defaultNamespace;
   return { name: `service ${namespace}/${match[2]}:${match[3]}${path}`, target: { service: { namespace, name: match[2]!, port: match[3]! }, path }, ...common };
+}
+
+/** `jsonpath=EXPR[=VALUE]` (the same reading as `wait-for`'s), else the text is a substring. */
+function parseBodyExpectation(text: string, where: string): BodyExpectation {
+  if (!text.toLowerCase().startsWith('jsonpath=')) return { contains: text };
+  const parsed = parseJsonPathCheck(text.slice('jsonpath='.length));
+  if ('problem' in parsed) {
+    fail(`${where}: \`expect-body\` is "${text}": ${parsed.problem}; expected a substring, or jsonpath=EXPR[=VALUE] like jsonpath={.status}=ok`);
+  }
+  return { jsonPath: parsed.expression, ...(parsed.value !== undefined && { value: parsed.value }) };
 }
 
 /** `200`, `200-299`, `200,204,300-399`. */

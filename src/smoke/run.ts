@@ -8,7 +8,8 @@
 import type { Cluster } from '../kube/index.js';
 import { ApiError } from '../kube/index.js';
 import { sleep, type Time } from '../time.js';
-import type { SmokeCheck } from './parse.js';
+import { matchesJsonPath } from '../status/wait-for.js';
+import type { BodyExpectation, SmokeCheck } from './parse.js';
 
 export interface SmokeResult {
   name: string;
@@ -20,6 +21,8 @@ export interface SmokeResult {
   latencyMs: number;
   /** The first 1 KiB of the last response's body (or the error), masked. */
   body: string;
+  /** Why the last attempt did not pass (`the body is not JSON`, ...), masked; absent when it passed. */
+  reason?: string;
 }
 
 export interface SmokeOptions {
@@ -37,6 +40,18 @@ const BODY_BYTES = 1024;
 /** No single request outlives this, so that one hung answer cannot eat the whole deadline. */
 const REQUEST_TIMEOUT_MS = 10_000;
 
+/**
+ * Loads Node's HTTP client (undici, loaded on the first `fetch`) and runs it once, before the wait, so that
+ * the first check after readiness does not pay for it: 100-250 ms on a busy 2-core machine
+ * (bench/smoke.ts). A `data:` URL goes through `fetch` without the network. Only with `url:` checks.
+ */
+export function warmUpFetch(checks: SmokeCheck[]): void {
+  if (!checks.some((check) => 'url' in check.target)) return;
+  void fetch('data:,')
+    .then((response) => response.arrayBuffer())
+    .catch(() => undefined);
+}
+
 export async function runSmokeChecks(checks: SmokeCheck[], options: SmokeOptions): Promise<SmokeResult[]> {
   return Promise.all(checks.map((check) => runOne(check, options)));
 }
@@ -49,27 +64,57 @@ async function runOne(check: SmokeCheck, options: SmokeOptions): Promise<SmokeRe
     const started = options.time.now();
     const last = await attempt(check, options);
     last.latencyMs = options.time.now() - started;
-    passes = passed(check, last) ? passes + 1 : 0;
-    if (passes >= check.consecutive) return result(check, true, attempts, last, options);
+    const reason = whyNotPassed(check, last);
+    passes = reason === undefined ? passes + 1 : 0;
+    if (passes >= check.consecutive) return result(check, attempts, last, options);
     const next = options.time.now() + check.intervalMs;
-    if (next >= options.deadlineAt || options.signal.aborted) return result(check, false, attempts, last, options);
+    if (next >= options.deadlineAt || options.signal.aborted) {
+      return result(check, attempts, last, options, reason ?? `passed ${passes} of ${check.consecutive} times in a row by the deadline`);
+    }
     await sleep(options.time, check.intervalMs, options.signal);
   }
 }
 
-function passed(check: SmokeCheck, response: { status: number; body: string }): boolean {
-  const statusOk = check.expectStatus.some(([low, high]) => response.status >= low && response.status <= high);
-  return statusOk && (check.expectBody === undefined || response.body.includes(check.expectBody));
+/** Undefined when the response is what the check expects, else why not, in words. */
+export function whyNotPassed(check: Pick<SmokeCheck, 'expectStatus' | 'expectBody'>, response: { status: number; body: string }): string | undefined {
+  if (!check.expectStatus.some(([low, high]) => response.status >= low && response.status <= high)) {
+    const expected = check.expectStatus.map(([low, high]) => (low === high ? `${low}` : `${low}-${high}`)).join(',');
+    return response.status === 0 ? 'no answer' : `expected status ${expected}`;
+  }
+  return check.expectBody && bodyProblem(check.expectBody, response.body);
+}
+
+function bodyProblem(expected: BodyExpectation, body: string): string | undefined {
+  if ('contains' in expected) return body.includes(expected.contains) ? undefined : `the body does not contain ${JSON.stringify(expected.contains)}`;
+  let document: unknown;
+  try {
+    document = JSON.parse(body);
+  } catch {
+    return `the body is not JSON, so jsonpath ${expected.jsonPath} cannot be read`;
+  }
+  const match = matchesJsonPath(document, expected.jsonPath, expected.value);
+  if (match.matched) return undefined;
+  if (match.error) return `jsonpath ${expected.jsonPath}: ${match.error}`;
+  if (match.actual === undefined) return `jsonpath ${expected.jsonPath} finds nothing in the body`;
+  return `jsonpath ${expected.jsonPath} is ${JSON.stringify(match.actual)}, expected ${JSON.stringify(expected.value)}`;
 }
 
 function result(
   check: SmokeCheck,
-  ok: boolean,
   attempts: number,
   last: { status: number; latencyMs: number; body: string },
   options: SmokeOptions,
+  reason?: string,
 ): SmokeResult {
-  return { name: check.name, ok, status: last.status, attempts, latencyMs: last.latencyMs, body: options.mask(last.body.slice(0, BODY_BYTES)) };
+  return {
+    name: check.name,
+    ok: reason === undefined,
+    status: last.status,
+    attempts,
+    latencyMs: last.latencyMs,
+    body: options.mask(last.body.slice(0, BODY_BYTES)),
+    ...(reason !== undefined && { reason: options.mask(reason) }),
+  };
 }
 
 async function attempt(check: SmokeCheck, options: SmokeOptions): Promise<{ status: number; latencyMs: number; body: string }> {

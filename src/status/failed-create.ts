@@ -95,12 +95,15 @@ export function creationFailure(events: unknown[], pods: unknown[], opts: Creati
     final = !opts.canReleaseQuota && seenSinceFreed;
     if (freedAt !== undefined) standingSinceMs = Math.max(standingSinceMs, freedAt);
   }
+  const finalAtMs = standingSinceMs + graceMs;
+  const unrecoverable = final && nowMs >= finalAtMs;
   return {
     cause,
     object: newest.object,
     message: detail,
     ...(admission ? { admission } : {}),
-    unrecoverable: final && nowMs - standingSinceMs >= graceMs,
+    unrecoverable,
+    ...(final && !unrecoverable && { finalAtMs }),
   };
 }
 

@@ -71,4 +71,7 @@ export interface CreationFailure {
   /** The webhook or policy that denied (or did not answer): `admission webhook "x.example.com"`. */
   admission?: string;
   unrecoverable: boolean;
+  /** When (epoch ms) a final-looking failure, still in its grace, becomes unrecoverable if it stands: the
+   *  diagnoser looks again then, whatever its backoff (src/engine/diagnoser.ts). */
+  finalAtMs?: number;
 }

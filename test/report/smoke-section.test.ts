@@ -9,7 +9,15 @@ describe('smokeSection', () => {
     const section = smokeSection({
       smoke: [
         { name: 'https://staging.example.com/healthz', ok: true, status: 200, attempts: 3, latencyMs: 12, body: '{"status":"ok"}' },
-        { name: 'service shop/web:http/readyz', ok: false, status: 503, attempts: 9, latencyMs: 4, body: `down|${'x'.repeat(300)}` },
+        {
+          name: 'service shop/web:http/readyz',
+          ok: false,
+          status: 503,
+          attempts: 9,
+          latencyMs: 4,
+          body: `down|${'x'.repeat(300)}`,
+          reason: 'expected status 200-299',
+        },
       ],
     });
     expect(section?.split('\n')).toEqual([
@@ -18,7 +26,7 @@ describe('smokeSection', () => {
       '| Check | Result | Last status | Attempts | Latency | Last body |',
       '| --- | --- | --- | --- | --- | --- |',
       '| https://staging.example.com/healthz | passed | 200 | 3 | 12 ms |   |',
-      `| service shop/web:http/readyz | **did not pass** | 503 | 9 | 4 ms | down\\|${'x'.repeat(195)}… |`,
+      `| service shop/web:http/readyz | **did not pass**: expected status 200-299 | 503 | 9 | 4 ms | down\\|${'x'.repeat(195)}… |`,
     ]);
   });
 

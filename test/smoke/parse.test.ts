@@ -26,7 +26,7 @@ describe('parseSmoke', () => {
           [200, 299],
           [304, 304],
         ],
-        expectBody: '"status":"ok"',
+        expectBody: { contains: '"status":"ok"' },
         consecutive: 3,
         intervalMs: 500,
       },
@@ -69,6 +69,17 @@ describe('parseSmoke', () => {
   });
 
   it.each([
+    ['jsonpath={.status}=ok', { jsonPath: '{.status}', value: 'ok' }],
+    ["'jsonpath={.checks[?(@.name==\"db\")].state}=up'", { jsonPath: '{.checks[?(@.name=="db")].state}', value: 'up' }],
+    ['jsonpath=.version', { jsonPath: '{.version}' }],
+    ["'jsonpath={.ready}=\"true\"'", { jsonPath: '{.ready}', value: 'true' }],
+    ["'\"status\": \"ok\"'", { contains: '"status": "ok"' }],
+  ])('reads expect-body %s as wait-for reads a jsonpath, else as a substring', (written, expected) => {
+    const [check] = parseSmoke(`- url: https://x\n  expect-body: ${written}`, 'default');
+    expect(check?.expectBody).toEqual(expected);
+  });
+
+  it.each([
     ['url: https://x', 'it is not a list'],
     ['- [a, b]', 'check 1 is not a mapping'],
     ['- url: https://x\n  service: a:80', 'check 1 needs exactly one of `url` and `service`'],
@@ -79,6 +90,15 @@ describe('parseSmoke', () => {
     ['- url: https://x\n  consecutive: 0', 'check 1: `consecutive` is "0": expected a whole number of 1 or more'],
     ['- url: https://x\n  interval: soon', 'check 1: `interval` is "soon": expected a duration like 2s'],
     ['- url: https://x\n  body: x', 'check 1 has the unknown key "body"'],
+    ['- url: https://x\n  method: HEAD\n  expect-body: ok', 'check 1: `expect-body` needs a body, and a HEAD answer has none: use GET'],
+    [
+      '- url: https://x\n  expect-body: jsonpath={.status=ok',
+      "check 1: `expect-body` is \"jsonpath={.status=ok\": the JSONPath expression is not valid (unexpected path string, expected a 'name1.name2' or '.name1.name2' or '{name1.name2}' or '{.name1.name2}'); expected a substring, or jsonpath=EXPR[=VALUE] like jsonpath={.status}=ok",
+    ],
+    [
+      '- url: https://x\n  expect-body: jsonpath={.status}=',
+      'check 1: `expect-body` is "jsonpath={.status}=": the value after "=" is empty; expected a substring, or jsonpath=EXPR[=VALUE] like jsonpath={.status}=ok',
+    ],
     ['- service: web', 'check 1: `service` is "web": expected namespace/name:port, like shop/web:http'],
     ['- url: https://x\n- service: a:80\n  path: readyz', 'check 2: `path` is "readyz": expected a path starting with /'],
   ])('%j is an input error naming smoke with an example', (text, problem) => {

@@ -15,6 +15,8 @@ let server: Server;
 let base: string;
 const answers = new Map<string, number[]>(); // path -> status codes to answer in turn (the last one repeats)
 const hits = new Map<string, number>();
+/** The bodies a `/json/...` path answers, one per request, in turn. */
+const bodies: string[] = [];
 /** The Authorization header of each request, by path. */
 const authorizations = new Map<string, string | undefined>();
 
@@ -27,7 +29,8 @@ beforeAll(async () => {
     const codes = answers.get(path) ?? [404];
     const status = codes[Math.min(n, codes.length - 1)]!;
     response.writeHead(status, { 'content-type': 'text/plain' });
-    response.end(status === 200 ? '{"status":"ok"}' : `down; token=s3cret ${'x'.repeat(2000)}`);
+    if (path.startsWith('/json/')) response.end(bodies.shift() ?? '');
+    else response.end(status === 200 ? '{"status":"ok"}' : `down; token=s3cret ${'x'.repeat(2000)}`);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -95,5 +98,42 @@ describe('runSmokeChecks', () => {
 
     expect(result).toMatchObject({ ok: true, status: 200 });
     expect(authorizations.get('/private')).toBe('Bearer t0ken');
+  });
+
+  it('passes expect-body jsonpath={.status}=ok once the JSON body says so; a body that is not JSON fails that attempt, saying why', async () => {
+    answers.set('/json/status', [200]);
+    bodies.splice(0, bodies.length, 'starting', '{"status":"degraded"}', '{"status":"ok","checks":[]}');
+    const time = new ManualTime();
+    const [check] = parseSmoke(`- url: ${base}/json/status\n  expect-body: jsonpath={.status}=ok\n  interval: 1s`, 'default');
+
+    const [result] = await drive(time, runSmokeChecks([check!], options(time, 60_000)));
+
+    expect(result).toMatchObject({ ok: true, status: 200, attempts: 3 });
+    expect(result).not.toHaveProperty('reason');
+  });
+
+  it.each([
+    ['starting up; token=s3cret', 'the body is not JSON, so jsonpath {.status} cannot be read'],
+    ['{"status":"degraded"}', 'jsonpath {.status} is "degraded", expected "ok"'],
+    ['{"state":"ok"}', 'jsonpath {.status} finds nothing in the body'],
+  ])('fails expect-body jsonpath={.status}=ok on %j, saying why', async (body, reason) => {
+    answers.set('/json/bad', [200]);
+    bodies.splice(0, bodies.length, ...Array.from({ length: 5 }, () => body));
+    const time = new ManualTime();
+    const [check] = parseSmoke(`- url: ${base}/json/bad\n  expect-body: jsonpath={.status}=ok\n  interval: 1s`, 'default');
+
+    const [result] = await drive(time, runSmokeChecks([check!], options(time, 2_500)));
+
+    expect(result).toMatchObject({ ok: false, status: 200, reason, body: body.replace('s3cret', '***') });
+  });
+
+  it('says a check that passed fewer times in a row than `consecutive` by the deadline did not pass', async () => {
+    answers.set('/once', [503, 200]);
+    const time = new ManualTime();
+    const [check] = parseSmoke(`- url: ${base}/once\n  consecutive: 5\n  interval: 1s`, 'default');
+
+    const [result] = await drive(time, runSmokeChecks([check!], options(time, 2_500)));
+
+    expect(result).toMatchObject({ ok: false, status: 200, reason: 'passed 2 of 5 times in a row by the deadline' });
   });
 });

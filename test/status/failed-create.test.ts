@@ -83,6 +83,14 @@ describe('creationFailure', () => {
     expect(creationFailure([failedCreate(INVALID, 5)], [], { now, graceMs: 5001 })?.unrecoverable).toBe(false);
   });
 
+  it('says when a final-looking failure in its grace becomes final, and nothing for one that is final or retried', () => {
+    const firstSeenMs = now.getTime() - 5000;
+    expect(creationFailure([failedCreate(INVALID, 5)], [], { now, graceMs: 20_000 })?.finalAtMs).toBe(firstSeenMs + 20_000);
+    expect(creationFailure([failedCreate(INVALID, 25)], [], { now, graceMs: 20_000 })).not.toHaveProperty('finalAtMs');
+    expect(creationFailure([failedCreate(WEBHOOK_TIMEOUT, 5)], [], { now, graceMs: 20_000 })).not.toHaveProperty('finalAtMs');
+    expect(creationFailure([failedCreate(QUOTA, 5)], [], { now, canReleaseQuota: true })).not.toHaveProperty('finalAtMs');
+  });
+
   it('is over once a pod of the workload was created after the last failure (the controller got through)', () => {
     const events = [failedCreate(QUOTA, 60, 30)];
     expect(creationFailure(events, [pod('api-1', 20)], { now })).toBeUndefined();

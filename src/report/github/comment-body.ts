@@ -12,6 +12,7 @@ import type { ClusterRun, RunResult, TargetReport } from '../../result.js';
 import { describeInputProblem, type WaitFor } from '../../settings.js';
 import { cell, code, details, escapeHtml, escapeMarkdown, table } from '../markdown.js';
 import { rolledBackSection } from '../rolled-back.js';
+import { smokeSection } from '../smoke-section.js';
 import { clustersHeadline, clustersTable, clustersWorstFirst, headline, statusSymbol } from '../summary.js';
 import { byStanding, desiredPhrase, diagnosisLines, formatSeconds, targetCount, titleRef, truncate } from '../text.js';
 import { matrixLabel, reportKey, runLink, summaryLink, type GitHubRunContext } from './run-context.js';
@@ -147,6 +148,10 @@ function render(input: CommentInput, limits: CommentLimits, rows: number, shorte
   if (notes.length > 0) sections.push(`_${notes.join('; ')}: the job summary lists every target._`);
   const failure = firstFailure(input, limits, (target) => shown.includes(target));
   if (failure) sections.push(failure);
+  // The smoke checks (issue 31), as the job summary shows them: the bodies cut to a cell, as many rows as
+  // the targets' table may have (fewer as the comment is shortened), the ones that did not pass first.
+  const smoke = smokeSection(result, { cell: tableCell, bodyChars: limits.cellChars, rows });
+  if (smoke) sections.push(smoke);
   const rolledBack = rolledBackSection(result.rollback); // rollback (issue 32): after the failure
   if (rolledBack) sections.push(rolledBack);
   return `${sections.join('\n\n')}\n`;

@@ -164,6 +164,56 @@ describe('the comment body', () => {
   });
 });
 
+describe('the comment body`s smoke checks', () => {
+  const run = PR_RUN;
+  const checks = [
+    { name: 'https://staging.example.com/healthz', ok: true, status: 200, attempts: 3, latencyMs: 12, body: '{"status":"ok"}' },
+    {
+      name: 'service shop/web:http/readyz',
+      ok: false,
+      status: 200,
+      attempts: 9,
+      latencyMs: 4,
+      body: 'ping @octocat: <b>down</b>',
+      reason: 'the body is not JSON, so jsonpath {.status} cannot be read',
+    },
+  ];
+
+  it('has the job summary`s "Smoke checks" section: each check`s name, result, status, attempts and latency', () => {
+    const body = renderPrComment({ result: result([ready('web')], { outcome: 'failed', smoke: checks }), waitFor: { kind: 'ready' }, run });
+    const section = body.slice(body.indexOf('### Smoke checks'));
+    expect(section.split('\n').slice(0, 6)).toEqual([
+      '### Smoke checks',
+      '',
+      '| Check | Result | Last status | Attempts | Latency | Last body |',
+      '| --- | --- | --- | --- | --- | --- |',
+      '| service shop/web:http/readyz | **did not pass**: the body is not JSON, so jsonpath {.status} cannot be read | 200 | 9 | 4 ms | ping @\u200boctocat: &lt;b&gt;down&lt;/b&gt; |',
+      '| https://staging.example.com/healthz | passed | 200 | 3 | 12 ms |   |',
+    ]);
+    expect(body).not.toMatch(/@octocat/);
+  });
+
+  it('has no section without checks', () => {
+    expect(renderPrComment({ result: result([ready('web')]), waitFor: { kind: 'ready' }, run })).not.toContain('Smoke checks');
+  });
+
+  it('stays within the limit with many checks, the ones that did not pass first, and says how many are not listed', () => {
+    const many = Array.from({ length: 2_000 }, (_, i) => ({ ...checks[1]!, name: `https://example.com/${i}/${'p'.repeat(100)}`, body: 'x'.repeat(1024) }));
+    const input = { result: result([ready('web')], { outcome: 'failed' as const, smoke: [checks[0]!, ...many] }), waitFor: { kind: 'ready' as const }, run };
+    const body = renderPrComment(input);
+    expect(body.length).toBeLessThanOrEqual(COMMENT_LIMITS.maxChars);
+    expect(body).toContain('| https://example.com/0/');
+    expect(body).not.toContain('staging.example.com/healthz');
+    expect(body).toContain(`_${2_001 - COMMENT_LIMITS.rows} more checks are not listed here: the job summary lists every check._`);
+
+    const limits = { ...COMMENT_LIMITS, maxChars: 12_000 };
+    const shortened = renderPrComment(input, limits);
+    expect(shortened.length).toBeLessThanOrEqual(limits.maxChars);
+    expect(shortened).toContain('### Smoke checks');
+    expect(shortened).toContain('(everything, this comment is shortened)');
+  });
+});
+
 describe('the comment body of several clusters', () => {
   const run = PR_RUN;
   const waitFor = { kind: 'ready' } as const;
