@@ -159,6 +159,23 @@ export class KubeClient {
   }
 
   /**
+   * A GET whose answer is passed on whatever its status: the service proxy's (a smoke check), where a 503 is
+   * the application's own answer. `status` is the server's status code; `text` the body (an error body only
+   * its first `MAX_ERROR_BODY` characters). `apiStatus` is the message of a Kubernetes Status body: the API
+   * server's own refusal (403 on `services/proxy`, no endpoint to proxy to), not the application's.
+   */
+  async getAnyStatus(path: string, query: Query = {}, options: RequestOptions = {}): Promise<{ status: number; text: string; apiStatus?: string }> {
+    await this.slots.acquire(options.signal);
+    try {
+      const { status, text, headers } = await this.exchangeAny(path, query, { accept: '*/*', ...options });
+      const ok = status >= 200 && status < 300;
+      return { status, text, ...(!ok && isStatusBody(text) && { apiStatus: httpError(status, parseJson(text), headers).message }) };
+    } finally {
+      this.slots.release();
+    }
+  }
+
+  /**
    * A JSON merge patch (RFC 7386) of one object: the only write kubewait makes, asking a GitOps controller to
    * reconcile now (src/gitops/reconcile.ts). Returns the object as patched; throws ApiError like `get`.
    */
@@ -189,15 +206,22 @@ export class KubeClient {
 
   /** One GET (or `write`) answered with a 2xx status; any other status is thrown as the ApiError its Status body says. */
   private async exchangeOk(path: string, query: Query, options: RequestOptions, body: Body = {}): Promise<Received> {
+    const response = await this.exchangeAny(path, query, options, body);
+    if (response.status >= 200 && response.status < 300) return response;
+    throw httpError(response.status, parseJson(response.text), response.headers);
+  }
+
+  /** One request answered with any status (throws ApiError only when there is no answer): under the request's
+   *  timeouts, with the body bounded as `exchange` says. */
+  private async exchangeAny(path: string, query: Query, options: RequestOptions, body: Body = {}): Promise<Received> {
     const { write } = body;
     const idle = options.timeoutMs === undefined ? idleTimeout(this.requestIdleMs) : undefined;
     const timeouts = [AbortSignal.timeout(options.timeoutMs ?? MAX_REQUEST_MS), ...(idle ? [idle.signal] : [])];
     const signal = AbortSignal.any(options.signal ? [options.signal, ...timeouts] : timeouts);
     const headers: Record<string, string> = { Accept: options.accept ?? 'application/json', 'Accept-Encoding': 'gzip' };
     if (write) headers['Content-Type'] = write.contentType;
-    let response: Received;
     try {
-      response = await this.receive(target(path, query), headers, signal, { ...body, alive: idle?.touch });
+      return await this.receive(target(path, query), headers, signal, { ...body, alive: idle?.touch });
     } catch (error) {
       if (error instanceof ApiError) throw error;
       if (options.signal?.aborted) throw new ApiError(0, 'request cancelled', 'Cancelled');
@@ -205,8 +229,6 @@ export class KubeClient {
     } finally {
       idle?.clear();
     }
-    if (response.status >= 200 && response.status < 300) return response;
-    throw httpError(response.status, parseJson(response.text), response.headers);
   }
 
   /** GETs (and a merge patch that sets fixed values) are idempotent: one retry when a kept-alive connection
@@ -428,6 +450,13 @@ function target(path: string, query: Query): string {
   for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
   const search = params.toString();
   return search ? `${path}?${search}` : path;
+}
+
+/** A Kubernetes `Status` object (`{"kind":"Status","apiVersion":"v1",...}`): what the API server itself answers
+ *  with on a failure. */
+function isStatusBody(text: string): boolean {
+  const body = parseJson(text) as { kind?: unknown; apiVersion?: unknown } | undefined;
+  return typeof body === 'object' && body !== null && body.kind === 'Status' && body.apiVersion === 'v1';
 }
 
 function parseJson(text: string): unknown {

@@ -137,7 +137,9 @@ async function attempt(check: SmokeCheck, options: SmokeOptions): Promise<{ stat
   const { namespace, name, port } = check.target.service;
   const path = `/api/v1/namespaces/${encodeURIComponent(namespace)}/services/${encodeURIComponent(`${name}:${port}`)}/proxy${check.target.path}`;
   try {
-    return { status: 200, latencyMs: 0, body: await options.client.getText(path, {}, { signal }) };
+    // The application's status and body as the proxy passes them on; the API server's own refusal in its words.
+    const answer = await options.client.getAnyStatus(path, {}, { signal });
+    return { status: answer.status, latencyMs: 0, body: answer.apiStatus ?? answer.text };
   } catch (error) {
     if (error instanceof ApiError) return { status: error.status, latencyMs: 0, body: error.message };
     return { status: 0, latencyMs: 0, body: String((error as Error).message) };

@@ -20,6 +20,8 @@ let readyzHits = 0;
 beforeAll(async () => {
   cluster = await startCluster({ controllers: false });
   app = createServer((request, response) => {
+    if (request.url === '/down') return response.writeHead(503).end('down for maintenance');
+    if (request.url === '/empty') return response.writeHead(204).end();
     if (request.url === '/readyz') readyzHits++;
     const up = request.url === '/readyz' && readyzHits > 1;
     response.writeHead(up ? 200 : 503).end(up ? 'ok' : 'warming up');
@@ -72,6 +74,14 @@ describe('service smoke checks', () => {
     const [result] = await run('- service: shop/web:http\n  path: /readyz\n  interval: 1s', 30_000);
     expect(result).toMatchObject({ name: 'service shop/web:http/readyz', ok: true, status: 200, attempts: 2, body: 'ok' });
     expect(cluster.counters.requests().some((r) => r.resource === 'services/proxy' && r.verb === 'get' && r.namespace === 'shop')).toBe(true);
+  });
+
+  // The proxy passes the application's answer on: its own status and body, not the client's words for a 503.
+  it("report the application's status and body, not the client's error text", async () => {
+    const [down] = await run('- service: shop/web:http\n  path: /down\n  interval: 1s', 3_000);
+    expect(down).toMatchObject({ ok: false, status: 503, body: 'down for maintenance' });
+    const [empty] = await run('- service: shop/web:http\n  path: /empty\n  expect-status: 204', 3_000);
+    expect(empty).toMatchObject({ ok: true, status: 204 });
   });
 
   it('fail with the proxy’s 503 when the Service has no endpoint', async () => {
