@@ -5,7 +5,8 @@
  * (or `dist/cli.js`) with the Kustomization and the commit's sha as `revision`, the inventory on (the
  * default), and checks the verdict against what Flux itself did: a first deploy, a commit that prunes an
  * object, a build failure, a path not found, an unschedulable Deployment added, a dependency not ready, a
- * suspended Kustomization, and a fix pushed right after a failed commit with `reconcile`.
+ * suspended Kustomization, and a fix pushed right after a failed commit with `reconcile`; when
+ * scripts/real-cluster/build-flux-cli.sh has built the flux CLI, that fix once more beside `flux reconcile ks --with-source`.
  * Skipped, with one line saying why, when the control plane or the controllers are not built;
  * KUBEWAIT_REAL_CLUSTER=required turns a missing control plane into a failure, KUBEWAIT_REAL_FLUX=required
  * missing controllers (.ci/run sets each once it has built them).
