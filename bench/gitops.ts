@@ -33,6 +33,7 @@ import { parse } from 'yaml';
 import { startCluster, type TestCluster } from '../test/cluster/index.js';
 import { ensureDist } from '../test/e2e/dist.js';
 import { deployment } from '../test/e2e/objects.js';
+import { builtFluxCli, FLUX_CLI_NOT_BUILT } from '../test/real/flux.js';
 import { kustomization, NEW, NEW_SHA, OLD } from '../test/status/gitops/statuses.js';
 import { now } from './fixture.js';
 import { spawnMeasured, type Exit } from './process.js';
@@ -45,8 +46,6 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const FIXTURES = path.join(ROOT, 'test/cluster/fixtures/gitops');
 const DIST = path.join(ROOT, 'dist/index.js');
 const RESULTS_MD = path.join(ROOT, 'bench/RESULTS.md');
-/** Where the brief's build put the flux CLI (built from the Go module proxy: see the section's text). */
-const DEFAULT_FLUX = '/work/wt/fluxcli/bin/flux';
 const NS = 'flux-system';
 const REQUESTED_AT = 'reconcile.fluxcd.io/requestedAt';
 /** After the annotation, before the status write: every waiter is then watching (kubewait) or polling (flux).
@@ -217,9 +216,9 @@ function section(
       ? [
           '',
           `flux ${fluxVersion} was built here from the Go module proxy’s \`github.com/fluxcd/flux2/v2@v2.9.5\`: \`go install …/cmd/flux@v2.9.5\``,
-          'refuses it (its go.mod has a `replace` directive), so it was built as the main module (`go build -ldflags "-X main.VERSION=2.9.5"',
-          './cmd/flux`), with a placeholder for the install manifests it embeds (`cmd/flux/manifests`, made by its release scripts;',
-          '`flux reconcile` never reads them).',
+          'refuses it (its go.mod has a `replace` directive), so `scripts/real-cluster/build-flux-cli.sh` builds it as the main module',
+          '(`go build -ldflags "-X main.VERSION=2.9.5" ./cmd/flux`), with a placeholder for the install manifests it embeds',
+          '(`cmd/flux/manifests`, made by its release scripts; `flux reconcile` never reads them).',
         ]
       : []),
     '',
@@ -254,11 +253,13 @@ async function main(): Promise<void> {
     return at >= 0 ? process.argv[at + 1] : undefined;
   };
   const count = Number(arg('--runs') ?? 5);
-  const fluxPath = arg('--flux') ?? DEFAULT_FLUX;
+  // By default the flux CLI scripts/real-cluster/build-flux-cli.sh built from the Go module proxy.
+  const fluxPath = arg('--flux') ?? builtFluxCli() ?? '';
   await ensureDist();
   let fluxVersion: string | undefined;
   let fluxMissing: string | undefined;
-  if (!existsSync(fluxPath)) fluxMissing = `no executable at ${fluxPath}.`;
+  if (!fluxPath) fluxMissing = `${FLUX_CLI_NOT_BUILT}.`;
+  else if (!existsSync(fluxPath)) fluxMissing = `no executable at ${fluxPath}.`;
   else
     fluxVersion = await fluxVersionOf(fluxPath).catch((error: unknown) => {
       fluxMissing = `${fluxPath} does not run: ${String(error)}`;

@@ -2,7 +2,8 @@
  * Sections of bench/RESULTS.md that other bench scripts write (between `<!-- NAME:start -->` and
  * `<!-- NAME:end -->`), so that re-rendering the main report keeps them, and each script replaces only
  * its own. Today: `cel` (bench/cel.ts), `health` (bench/health.ts), `helm` (bench/helm.ts), `memory`
- * (bench/memory.ts), `tests` (bench/tests.ts), `fleet` (bench/fleet.ts), `gitops` (bench/gitops.ts), `serving_requests` (bench/serving-requests.ts), and,
+ * (bench/memory.ts), `tests` (bench/tests.ts), `fleet` (bench/fleet.ts), `gitops` (bench/gitops.ts), `serving_requests`
+ * (bench/serving-requests.ts), `flux_reconcile` (bench/flux-reconcile.ts), and,
  * written by hand, `memory_diagnosis` (where the memory goes), `real_latency` (where bench/real.ts's latency
  * goes), `hostile_two` and `hostile_three` (bench/hostile-two.ts and hostile-three.ts print tables) and `json_stream` (bench/json-stream.ts prints a
  * table; the before/after figures of a change are put together by hand) and `exit_latency` (bench/exit-latency.ts,

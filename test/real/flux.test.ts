@@ -5,13 +5,18 @@
  * (or `dist/cli.js`) with the Kustomization and the commit's sha as `revision`, the inventory on (the
  * default), and checks the verdict against what Flux itself did: a first deploy, a commit that prunes an
  * object, a build failure, a path not found, an unschedulable Deployment added, a dependency not ready, a
- * suspended Kustomization, and a fix pushed right after a failed commit with `reconcile`.
+ * suspended Kustomization, and a fix pushed right after a failed commit with `reconcile`; when
+ * scripts/real-cluster/build-flux-cli.sh has built the flux CLI, that fix once more beside `flux reconcile ks --with-source`.
  * Skipped, with one line saying why, when the control plane or the controllers are not built;
  * KUBEWAIT_REAL_CLUSTER=required turns a missing control plane into a failure, KUBEWAIT_REAL_FLUX=required
  * missing controllers (.ci/run sets each once it has built them).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import type { ResourceOutput } from '../../src/report/outputs.js';
 import { ensureDist } from '../e2e/dist.js';
 import { runAction } from '../e2e/runAction.js';
@@ -19,7 +24,7 @@ import { runCommand } from '../e2e/runCommand.js';
 import { deployment } from '../e2e/objects.js';
 import { builtBinDir, NOT_BUILT } from './binaries.js';
 import { startRealCluster, TOKEN_USER, type RealCluster } from './cluster.js';
-import { builtFluxDir, FLUX_NOT_BUILT, startFlux, type GitRepo, type RealFlux } from './flux.js';
+import { builtFluxCli, builtFluxDir, FLUX_CLI_NOT_BUILT, FLUX_NOT_BUILT, startFlux, type GitRepo, type RealFlux } from './flux.js';
 import { namespace } from './objects.js';
 import { kustomization, NEW, OLD } from '../status/gitops/statuses.js';
 
@@ -32,6 +37,10 @@ if (missing) {
   process.stderr.write(`real Flux suite skipped: ${missing}\n`);
 }
 const describeReal = missing ? describe.skip : describe;
+// The flux CLI (scripts/real-cluster/build-flux-cli.sh) is built for the bench only: its one case here runs when it is.
+const fluxCli = builtFluxCli();
+if (!missing && !fluxCli) process.stderr.write(`real Flux suite: the case beside the flux CLI skipped: ${FLUX_CLI_NOT_BUILT}\n`);
+const itWithFluxCli = fluxCli ? it : it.skip;
 
 const KUSTOMIZATION = 'kustomizations.kustomize.toolkit.fluxcd.io';
 const REQUESTED_AT = 'reconcile.fluxcd.io/requestedAt';
@@ -359,4 +368,53 @@ describeReal('GitOps against the real Flux controllers', () => {
     // HealthCheckFailed snapshot was reconciled once (History.Upsert counts a repeat of the same build and outcome).
     expect(failedOnce(await kustomizationStatus(ns))).toMatchObject([{ totalReconciliations: 1 }]);
   }, 300_000);
+
+  itWithFluxCli(
+    'a fix right after a failed commit, kubewait `reconcile` beside the real `flux reconcile ks --with-source`: both ready on the fix',
+    async () => {
+      const { ns, repo, first } = await setUp('flux-cli', { sourceInterval: '1h' });
+      await applied(ns, first);
+      const broken = await repo.commit(
+        { 'apps/kustomization.yaml': kustomizationFile('api.yaml', 'settings.yaml', 'web.yaml'), 'apps/web.yaml': yaml(web()) },
+        'web',
+      );
+      await cluster.kubectl(
+        'annotate',
+        '--overwrite',
+        'gitrepositories.source.toolkit.fluxcd.io',
+        'repo',
+        '-n',
+        ns,
+        `${REQUESTED_AT}=${new Date().toISOString()}`,
+      );
+      await until(ns, 'HealthCheckFailed for the failing commit', (s) =>
+        (s.history ?? []).some((h) => h.metadata?.revision === `main@sha1:${broken}` && h.lastReconciledStatus === 'HealthCheckFailed'),
+      );
+      const fix = await repo.commit({ 'apps/web.yaml': yaml(web(true)) }, 'fix');
+      const home = mkdtempSync(path.join(tmpdir(), 'kubewait-flux-cli-'));
+      const kubeconfig = path.join(home, 'kubeconfig');
+      cluster.writeKubeconfig(kubeconfig, { namespace: ns, user: 'token' });
+      try {
+        // Side by side, each asking on its own: neither's request makes Flux run the failed commit again.
+        const [run, cli] = await Promise.all([
+          waitFor(ns, fix, { reconcile: 'true' }),
+          promisify(execFile)(fluxCli!, ['reconcile', 'kustomization', 'apps', '--with-source', '-n', ns, '--kubeconfig', kubeconfig, '--timeout', '120s'], {
+            env: { PATH: process.env.PATH, HOME: home },
+          }),
+        ]);
+
+        expect(run.errors).toEqual([]);
+        expect(run.outputs.result).toBe('ready');
+        expect(byName(resourcesOf(run.outputs), 'Deployment', 'web')).toMatchObject({ status: 'Current', parent: { name: 'apps' } });
+        // flux exited 0 (promisify rejects otherwise) once the Kustomization was Ready. It names the lastAppliedRevision of
+        // the read that saw Ready, which can still be the previous one (Flux writes the conditions first): the status
+        // read after both says the fix.
+        expect(cli.stderr).toContain('applied revision main@sha1:');
+        expect((await kustomizationStatus(ns)).lastAppliedRevision).toBe(`main@sha1:${fix}`);
+      } finally {
+        rmSync(home, { recursive: true, force: true });
+      }
+    },
+    300_000,
+  );
 });

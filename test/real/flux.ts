@@ -35,6 +35,20 @@ export function builtFluxDir(): string | undefined {
   return complete ? dir : undefined;
 }
 
+export const FLUX_CLI_BUILD_SCRIPT = path.join(ROOT, 'scripts/real-cluster/build-flux-cli.sh');
+export const FLUX_CLI_NOT_BUILT = 'the flux CLI is not built (bash scripts/real-cluster/build-flux-cli.sh builds it; .ci/run does not)';
+
+/** The flux CLI build-flux-cli.sh builds (for bench/flux-reconcile.ts), when its build is complete, else undefined. */
+export function builtFluxCli(): string | undefined {
+  let dir: string;
+  try {
+    dir = execFileSync('bash', [FLUX_CLI_BUILD_SCRIPT, '--print-dir'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return undefined;
+  }
+  return existsSync(path.join(dir, '.complete')) ? path.join(dir, 'flux') : undefined;
+}
+
 /** A Git repository served over smart HTTP, with a work tree the test commits in and pushes from. */
 export interface GitRepo {
   /** The URL a GitRepository's spec.url names. */
