@@ -1,2 +1,0 @@
-import { createRequire as __kubewaitCreateRequire } from 'node:module'; const require = __kubewaitCreateRequire(import.meta.url);
-function t(e){return[e.step===void 0?void 0:`canary step ${e.step}`,e.weight===void 0?void 0:`weight ${e.weight} %`,e.analysis===void 0?void 0:`analysis ${e.analysis}`].filter(i=>i!==void 0).join(", ")}function s(e,n){return e===n||e!==void 0&&n!==void 0&&e.step===n.step&&e.weight===n.weight&&e.analysis===n.analysis}export{t as a,s as b};
