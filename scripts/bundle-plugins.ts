@@ -74,7 +74,7 @@ export const lazyUndici: Plugin = {
 
 /**
  * In place of the named packages' import by the modules under `importerPath`, stand-ins with the same names
- * that load the package when first used: a class (`new`), or an object of functions. The package is then
+ * that load the package when first used: a class (`new`), a function, or an object of functions. The package is then
  * bundled behind `require`, which esbuild evaluates on its first call (a CommonJS package in its
  * `__commonJS` wrapper, an ES module in its `__esm` one), not when the chunk is. An import of any other name
  * fails the build, so a new use is seen. Resolved from the importer's directory, as its own import was.
@@ -93,12 +93,12 @@ export function lazyPackages(name: string, importerPath: string, packages: Recor
         resolveDir: args.pluginData as string,
         loader: 'js',
         contents: [
-          `const load = () => require(${JSON.stringify(args.path)});`,
+          `const __kubewaitLoad = () => require(${JSON.stringify(args.path)});`,
           ...(packages[args.path] ?? []).map((declaration) => {
             const [form, exported, ...functions] = declaration.split(' ');
-            return form === 'class'
-              ? `export class ${exported} { constructor(...args) { return new (load().${exported})(...args); } }`
-              : `export const ${exported} = { ${functions.map((fn) => `${fn}: (...args) => load().${exported}.${fn}(...args)`).join(', ')} };`;
+            if (form === 'class') return `export class ${exported} { constructor(...args) { return new (__kubewaitLoad().${exported})(...args); } }`;
+            if (form === 'function') return `export function ${exported}(...args) { return __kubewaitLoad().${exported}(...args); }`;
+            return `export const ${exported} = { ${functions.map((fn) => `${fn}: (...args) => __kubewaitLoad().${exported}.${fn}(...args)`).join(', ')} };`;
           }),
         ].join('\n'),
       }));
@@ -117,6 +117,17 @@ export const lazyProxyAgents: Plugin = lazyPackages('lazy-proxy-agents', CLIENT_
   'socks-proxy-agent': ['class SocksProxyAgent'],
   socks: ['object SocksClient createConnection'],
   hpagent: ['class HttpProxyAgent', 'class HttpsProxyAgent'],
+});
+
+/**
+ * What client-node imports at its top level for what kubewait never or seldom asks of it: js-yaml (its
+ * `loadFromString`; kubewait reads the kubeconfig with yaml and hands client-node the parsed parts) and
+ * jsonpath-plus (the gcp and azure auth providers' token paths; it also loads node:vm). Evaluated with
+ * client-node on every wait (issue 35), now when first used.
+ */
+export const lazyClientNodeHelpers: Plugin = lazyPackages('lazy-client-node-helpers', CLIENT_NODE, {
+  'js-yaml': ['function load', 'function loadAll', 'function dump'],
+  'jsonpath-plus': ['function JSONPath'],
 });
 
 /**

@@ -22,17 +22,18 @@ beforeAll(() => {
     writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: pkg, type, main: 'index.js' }));
     const body =
       type === 'module'
-        ? `globalThis.evaluated.push('${pkg}'); export class Thing { constructor(n) { this.n = n; } } export const Util = { twice: (n) => 2 * n };`
+        ? `globalThis.evaluated.push('${pkg}'); export class Thing { constructor(n) { this.n = n; } } export function triple(n) { return 3 * n; }`
         : `globalThis.evaluated.push('${pkg}'); exports.Thing = class Thing { constructor(n) { this.n = n; } }; exports.Util = { twice: (n) => 2 * n };`;
     writeFileSync(path.join(dir, 'index.js'), body);
   }
   writeFileSync(
     path.join(scratch, 'user.ts'),
     [
-      "import { Thing } from 'esm-lib';",
+      "import { Thing, triple } from 'esm-lib';",
       "import { Util } from 'cjs-lib';",
       'export const makeThing = (n: number) => new Thing(n);',
       'export const twice = (n: number) => Util.twice(n);',
+      'export const thrice = (n: number) => triple(n);',
     ].join('\n'),
   );
 });
@@ -50,13 +51,14 @@ describe('lazyPackages', () => {
       format: 'esm',
       logLevel: 'silent',
       banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
-      plugins: [lazyPackages('test-lazy', path.join(scratch, 'user.ts'), { 'esm-lib': ['class Thing'], 'cjs-lib': ['object Util twice'] })],
+      plugins: [lazyPackages('test-lazy', path.join(scratch, 'user.ts'), { 'esm-lib': ['class Thing', 'function triple'], 'cjs-lib': ['object Util twice'] })],
     });
     const evaluated: string[] = [];
     (globalThis as { evaluated?: string[] }).evaluated = evaluated;
     const bundle = (await import(pathToFileURL(outfile).href)) as {
       makeThing(n: number): { n: number; constructor: { name: string } };
       twice(n: number): number;
+      thrice(n: number): number;
     };
 
     expect(evaluated).toEqual([]);
@@ -64,6 +66,7 @@ describe('lazyPackages', () => {
     expect(evaluated).toEqual(['esm-lib']);
     expect(thing.n).toBe(3);
     expect(thing.constructor.name).toBe('Thing');
+    expect(bundle.thrice(2)).toBe(6);
     expect(bundle.twice(4)).toBe(8);
     expect(evaluated).toEqual(['esm-lib', 'cjs-lib']);
   });
