@@ -35,7 +35,8 @@ beforeAll(async () => {
     preload,
     [
       "import { registerHooks } from 'node:module';",
-      "import { writeFileSync } from 'node:fs';",
+      // Not an ES module import of node:fs: its module view reads fs.promises, which loads readline (asserted below).
+      "const { writeFileSync } = process.getBuiltinModule('node:fs');",
       'const loaded = [];',
       "registerHooks({ load(url, context, next) { if (url.startsWith('file:')) loaded.push(url); return next(url, context); } });",
       // Node's own modules too, as `builtin:NAME` (`builtin:internal/deps/undici/undici`).
