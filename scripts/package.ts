@@ -24,7 +24,15 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync }
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { builtinsByRequire, clientNodeSideEffectFree, lazyCel, lazyClientNodeHelpers, lazyProxyAgents, lazyUndici, packageVersionOnly } from './bundle-plugins.js';
+import {
+  builtinsByRequire,
+  clientNodeSideEffectFree,
+  lazyCel,
+  lazyClientNodeHelpers,
+  lazyProxyAgents,
+  lazyUndici,
+  packageVersionOnly,
+} from './bundle-plugins.js';
 import { ACTION_CHUNKS, BUILD_RECORD, CHUNKS, distHash, sourcesHash, type BuildRecord } from './sources-hash.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

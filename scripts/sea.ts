@@ -33,7 +33,15 @@ import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { builtinsByRequire, clientNodeSideEffectFree, lazyCel, lazyClientNodeHelpers, lazyProxyAgents, lazyUndici, packageVersionOnly } from './bundle-plugins.js';
+import {
+  builtinsByRequire,
+  clientNodeSideEffectFree,
+  lazyCel,
+  lazyClientNodeHelpers,
+  lazyProxyAgents,
+  lazyUndici,
+  packageVersionOnly,
+} from './bundle-plugins.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** postject's marker in the Node binary: Node looks for the blob only when this fuse is flipped. */
