@@ -5,7 +5,7 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'lib/', 'coverage/', 'node_modules/', '.cache/', 'bench/probe.mjs', 'bench/minimal-waiter.mjs'] },
+  { ignores: ['dist/', 'lib/', 'coverage/', 'node_modules/', '.cache/', 'bench/probe.mjs', 'bench/minimal-waiter.mjs', 'bench/gc-preload.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -7,7 +7,10 @@
  *   npx tsx bench/exit-latency.ts [--before /path/to/other/dist] [--cells 1x1,1000x1] [--reps 5]
  *
  * Per run: detection (the last status written -> the waiter's last "ready" line reaching this process),
- * decision to exit (that line -> the process's exit), and the whole (status -> exit), and peak RSS. kubectl
+ * decision to exit (that line -> the process's exit), split for Node waiters into the part in the process
+ * (that line -> its `exit` event: report, outputs, summary) and the teardown (the `exit` event -> the parent
+ * seeing the exit: Node's and the kernel's), the whole (status -> exit), the CPU of the whole run (Node
+ * waiters: user + system up to the `exit` event) and per Deployment, and peak RSS. kubectl
  * wait runs only where it handles the Deployments in seconds (up to KUBECTL_MOST): it waits for one
  * Deployment after another. Figures, not assertions; printed as a markdown table.
  */
@@ -19,7 +22,7 @@ import { DIST_CLI, DIST_ENTRY, ensureDist } from '../test/e2e/dist.js';
 import { Fixture, type Scenario } from './fixture.js';
 import { measure, type RunRecord } from './measure.js';
 import { lastLineAt, spawnMeasured } from './process.js';
-import { formatMiB, formatSummary, summarize } from './stats.js';
+import { formatMiB, formatMs, formatSummary, summarize } from './stats.js';
 import { kubectlWait, kubewait, type RunExit, type Waiter } from './waiters.js';
 
 const MINIMAL_WAITER = fileURLToPath(new URL('./minimal-waiter.mjs', import.meta.url));
@@ -31,14 +34,20 @@ function option(name: string): string | undefined {
   return at >= 0 ? process.argv[at + 1] : undefined;
 }
 
-/** The command as a person or a CI job runs it: every Deployment named, the kubeconfig, the text log. */
-function command(id: string, cli: string): Waiter {
+/** Above this many Deployments, the action's `resources` no longer fits in one environment variable: both
+ *  waiters select the Deployments of the cell's one namespace instead (as bench/memory.ts). */
+const MOST_NAMED = 5000;
+const BENCH_SELECTOR = 'app.kubernetes.io/part-of=bench';
+
+/** The command as a person or a CI job runs it: every Deployment named (or selected), the kubeconfig, the text log. */
+function command(id: string, cli: string, selected: boolean): Waiter {
   return {
     id,
     label: id,
-    command: () => `node ${cli} NS/deploy/NAME... --kubeconfig FILE --timeout 10m`,
+    command: () => `node ${cli} ${selected ? `deploy -l ${BENCH_SELECTOR} -n NS` : 'NS/deploy/NAME...'} --kubeconfig FILE --timeout 10m`,
     start(fixture) {
-      const args = [...fixture.refs.map((r) => `${r.namespace}/deploy/${r.name}`), '--kubeconfig', fixture.kubeconfigPath, '--timeout', '10m'];
+      const targets = selected ? ['deploy', '-l', BENCH_SELECTOR, '-n', fixture.namespaces[0]!] : fixture.refs.map((r) => `${r.namespace}/deploy/${r.name}`);
+      const args = [...targets, '--kubeconfig', fixture.kubeconfigPath, '--timeout', '10m'];
       const proc = spawnMeasured(cli, args, { node: true, env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir() }, killAfterMs: 600_000 });
       return { armed: () => fixture.cluster.counters.openWatches() >= fixture.namespaces.length, done: proc.done.then(nodeExit(/-> Current after/)) };
     },
@@ -79,7 +88,18 @@ function nodeExit(readyLine: RegExp) {
   });
 }
 
-const action = (id: string, entry: string) => kubewait({ id, label: id, entry, entryName: entry, mode: 'watch' });
+const action = (id: string, entry: string, selected: boolean) =>
+  kubewait({
+    id,
+    label: id,
+    entry,
+    entryName: entry,
+    mode: 'watch',
+    ...(selected && {
+      inputs: (fixture: Fixture) => ({ namespace: fixture.namespaces[0]!, resources: 'deploy', selector: BENCH_SELECTOR }),
+      inputsName: `INPUT_RESOURCES=deploy, INPUT_SELECTOR=${BENCH_SELECTOR}`,
+    }),
+  });
 
 await ensureDist();
 const before = option('before');
@@ -92,10 +112,12 @@ const kubectl = await kubectlPath();
 const loadAtStart = os.loadavg()[0]!;
 const rows: string[] = [];
 for (const cell of cells) {
+  const selected = cell.deployments > MOST_NAMED;
+  if (selected && cell.namespaces !== 1) throw new Error(`--cells: more than ${MOST_NAMED} Deployments are selected, in one namespace`);
   const waiters: Waiter[] = [
-    ...(before ? [command('command, before', path.join(before, 'cli.js')), action('action, before', path.join(before, 'index.js'))] : []),
-    command('command, this build', DIST_CLI),
-    action('action, this build', DIST_ENTRY),
+    ...(before ? [command('command, before', path.join(before, 'cli.js'), selected), action('action, before', path.join(before, 'index.js'), selected)] : []),
+    command('command, this build', DIST_CLI, selected),
+    action('action, this build', DIST_ENTRY, selected),
     minimalWaiter(),
     ...(cell.deployments <= KUBECTL_MOST ? [kubectlWait(kubectl)] : []),
   ];
@@ -115,14 +137,31 @@ for (const cell of cells) {
   }
   for (const [id, records] of runs) {
     const of = (value: (r: RunRecord) => number) => formatSummary(summarize(records.map(value)));
+    const median = (value: (r: RunRecord) => number) => formatMs(summarize(records.map(value)).median);
+    const node = records.every((r) => r.cpuMs !== undefined);
     rows.push(
-      `| ${cell.deployments.toLocaleString('en-US')} / ${cell.namespaces} | ${id} | ${of((r) => r.phases.detectMs)} | ${of((r) => r.latencyMs - r.phases.detectMs)} | ${of((r) => r.latencyMs)} | ${formatMiB(summarize(records.map((r) => r.peakRssKiB)).median)} |`,
+      [
+        `${cell.deployments.toLocaleString('en-US')} / ${cell.namespaces}`,
+        id,
+        of((r) => r.phases.detectMs),
+        of((r) => r.latencyMs - r.phases.detectMs),
+        ...(node ? [median((r) => r.phases.reportMs), median((r) => r.phases.teardownMs)] : ['—', '—']),
+        of((r) => r.latencyMs),
+        node ? median((r) => r.cpuMs ?? Number.NaN) : '—',
+        node ? `${(summarize(records.map((r) => r.cpuMs ?? Number.NaN)).median / cell.deployments).toFixed(cell.deployments > 1 ? 3 : 0)} ms` : '—',
+        formatMiB(summarize(records.map((r) => r.peakRssKiB)).median),
+      ]
+        .join(' | ')
+        .replace(/^/, '| ')
+        .concat(' |'),
     );
   }
 }
 console.log(
   `Load average ${loadAtStart.toFixed(1)} at start, ${os.loadavg()[0]!.toFixed(1)} at end; ${reps} runs per waiter, interleaved. Median (min–max, n).\n`,
 );
-console.log('| Deployments / namespaces | waiter | detection: last status -> last ready line | decision -> exit | last status -> exit | peak RSS |');
-console.log('|---|---|---:|---:|---:|---:|');
+console.log(
+  '| Deployments / namespaces | waiter | detection: last status -> last ready line | decision -> exit | of which in the process (median) | of which teardown (median) | last status -> exit | CPU of the run (median) | CPU per Deployment | peak RSS |',
+);
+console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const row of rows) console.log(row);

@@ -43,6 +43,8 @@ export interface RunRecord {
   peakRssKiB: number;
   /** Diagnostic runs only: heap used after a full GC at exit. */
   heapAfterGcKiB?: number;
+  /** Node waiters: user + system CPU of the (first) process up to its exit event, ms. */
+  cpuMs?: number;
   totalRssKiB: number;
   processes: number;
   /** Where the latency goes: flip -> last ready line printed -> JS exit event -> exit seen (ms). */
@@ -92,6 +94,7 @@ export async function measure(fixture: Fixture, waiter: Waiter, options: Measure
     bytesSent: fixture.cluster.counters.bytesSent(),
     peakRssKiB: exit.peakRssKiB,
     ...(exit.heapAfterGcKiB !== undefined && { heapAfterGcKiB: exit.heapAfterGcKiB }),
+    ...(exit.first.probe?.cpuSeconds !== undefined && { cpuMs: exit.first.probe.cpuSeconds * 1000 }),
     totalRssKiB: exit.totalRssKiB,
     processes: exit.processes,
     phases: {

@@ -23,6 +23,8 @@ export interface ProbeReport {
   peakRssKiB: number;
   /** Only with --expose-gc: heap used after a full GC at exit. */
   heapAfterGcKiB?: number;
+  /** User + system CPU of the process up to its exit event, seconds. */
+  cpuSeconds?: number;
 }
 
 export interface Exit {

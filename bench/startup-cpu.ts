@@ -1,11 +1,13 @@
 /**
  * Start-up CPU (issue 35): user + system seconds of a wait on one Deployment that is already Available, for
- * the command (dist/cli.js) of this build and of `--before DIR` (another build's dist/), the single
- * executable when given (`--sea PATH`), and `kubectl wait` on the same Deployment, in turn in each round.
+ * the command (dist/cli.js) of this build (also without Node's compile cache, as on a machine's first run) and
+ * of `--before DIR` (another build's dist/), the single executable when given (`--sea PATH`), the minimal Node
+ * waiter (bench/minimal-waiter.mjs: one LIST and one WATCH over node:https, the floor for any Node waiter),
+ * and `kubectl wait` on the same Deployment, in turn in each round.
  * CPU, unlike wall time, is what a busy runner does not inflate (much). Each run gets a fresh HOME (kubectl's
  * discovery cache starts cold, as on a CI runner); the first round only warms the page cache.
  *
- *   npx tsx bench/startup-cpu.ts [--rounds 15] [--before /path/to/other/dist] [--sea PATH]
+ *   npx tsx bench/startup-cpu.ts [--rounds 15] [--before /path/to/other/dist] [--sea PATH] [--sea-before PATH]
  *
  * Measured by GNU time (`/usr/bin/time -f '%U %S %M'`: 10 ms resolution, so medians over rounds). Figures,
  * not assertions; printed as a markdown table.
@@ -14,12 +16,15 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startCluster } from '../test/cluster/index.js';
 import { kubectlPath } from '../test/cluster/kubectl.js';
 import { DIST_CLI, ensureDist } from '../test/e2e/dist.js';
 import { deployment } from '../test/e2e/objects.js';
 import { formatMiB, formatSummary, ratio, summarize } from './stats.js';
+
+const MINIMAL_WAITER = fileURLToPath(new URL('./minimal-waiter.mjs', import.meta.url));
 
 const run = promisify(execFile);
 
@@ -32,6 +37,7 @@ interface Program {
   label: string;
   command: string;
   args: string[];
+  env?: Record<string, string>;
 }
 
 interface Sample {
@@ -45,7 +51,9 @@ async function measureOnce(program: Program, scratch: string): Promise<Sample> {
   const out = path.join(home, 'time.txt');
   try {
     const started = performance.now();
-    await run('/usr/bin/time', ['-f', '%U %S %M', '-o', out, program.command, ...program.args], { env: { PATH: process.env.PATH ?? '', HOME: home } });
+    await run('/usr/bin/time', ['-f', '%U %S %M', '-o', out, program.command, ...program.args], {
+      env: { PATH: process.env.PATH ?? '', HOME: home, ...program.env },
+    });
     const wallMs = performance.now() - started;
     const [user, system, rss] = readFileSync(out, 'utf8').trim().split('\n').at(-1)!.split(' ').map(Number);
     return { cpuMs: (user! + system!) * 1000, wallMs, peakRssKiB: rss! };
@@ -58,13 +66,15 @@ await ensureDist();
 const rounds = Number(option('rounds') ?? 15);
 const before = option('before');
 const sea = option('sea');
+const seaBefore = option('sea-before');
 const kubectl = await kubectlPath();
 const cluster = await startCluster({ speed: 1 });
 const scratch = mkdtempSync(path.join(tmpdir(), 'kubewait-startup-cpu-'));
 try {
   const kubeconfig = path.join(scratch, 'kubeconfig');
   cluster.writeKubeconfig(kubeconfig, { namespace: 'bench' });
-  cluster.create(deployment('web', { namespace: 'bench', readyAfterMs: 50 }));
+  // The label is the minimal waiter's selector.
+  cluster.create(deployment('web', { namespace: 'bench', readyAfterMs: 50, labels: { 'app.kubernetes.io/part-of': 'bench' } }));
   await cluster.waitFor(
     () => (cluster.get('apps/v1', 'Deployment', 'bench', 'web')?.status as { availableReplicas?: number } | undefined)?.availableReplicas === 2,
     30_000,
@@ -74,7 +84,20 @@ try {
     { label: 'kubectl wait --for=condition=Available', command: kubectl, args: ['wait', '--for=condition=Available', ...waitArgs] },
     ...(before ? [{ label: 'kubewait (command), before', command: process.execPath, args: [path.join(before, 'cli.js'), ...waitArgs] }] : []),
     { label: 'kubewait (command), this build', command: process.execPath, args: [DIST_CLI, ...waitArgs] },
+    {
+      label: 'kubewait (command), this build, no compile cache',
+      command: process.execPath,
+      args: [DIST_CLI, ...waitArgs],
+      env: { NODE_DISABLE_COMPILE_CACHE: '1' },
+    },
+    ...(seaBefore ? [{ label: 'kubewait, single executable, before', command: seaBefore, args: waitArgs }] : []),
     ...(sea ? [{ label: 'kubewait, single executable', command: sea, args: waitArgs }] : []),
+    {
+      label: 'minimal Node waiter (one LIST + WATCH)',
+      command: process.execPath,
+      args: [MINIMAL_WAITER],
+      env: { KUBEWAIT_MIN_SERVER: cluster.url, KUBEWAIT_MIN_CA: cluster.caPem, KUBEWAIT_MIN_TOKEN: 'admin', KUBEWAIT_MIN_NAMESPACES: 'bench' },
+    },
   ];
   const samples = new Map<string, Sample[]>(programs.map((p) => [p.label, []]));
   const loadAtStart = os.loadavg()[0]!;

@@ -72,44 +72,75 @@ export const lazyUndici: Plugin = {
   },
 };
 
-/** client-node's proxy agents (config.js), by package: the names it imports, each a class (`new`) or an object of functions. */
-const PROXY_PACKAGES: Record<string, string[]> = {
-  'socks-proxy-agent': ['class SocksProxyAgent'],
-  socks: ['object SocksClient createConnection'],
-  hpagent: ['class HttpProxyAgent', 'class HttpsProxyAgent'],
-};
+/**
+ * In place of the named packages' import by the modules under `importerPath`, stand-ins with the same names
+ * that load the package when first used: a class (`new`), a function, or an object of functions. The package is then
+ * bundled behind `require`, which esbuild evaluates on its first call (a CommonJS package in its
+ * `__commonJS` wrapper, an ES module in its `__esm` one), not when the chunk is. An import of any other name
+ * fails the build, so a new use is seen. Resolved from the importer's directory, as its own import was.
+ */
+export function lazyPackages(name: string, importerPath: string, packages: Record<string, string[]>): Plugin {
+  return {
+    name,
+    setup(build) {
+      const names = Object.keys(packages)
+        .map((pkg) => pkg.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
+        .join('|');
+      build.onResolve({ filter: new RegExp(`^(${names})$`) }, (args) =>
+        args.importer.includes(importerPath) ? { path: args.path, namespace: name, pluginData: path.dirname(args.importer) } : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: name }, (args) => ({
+        resolveDir: args.pluginData as string,
+        loader: 'js',
+        contents: [
+          `const __kubewaitLoad = () => require(${JSON.stringify(args.path)});`,
+          ...(packages[args.path] ?? []).map((declaration) => {
+            const [form, exported, ...functions] = declaration.split(' ');
+            if (form === 'class') return `export class ${exported} { constructor(...args) { return new (__kubewaitLoad().${exported})(...args); } }`;
+            if (form === 'function') return `export function ${exported}(...args) { return __kubewaitLoad().${exported}(...args); }`;
+            return `export const ${exported} = { ${functions.map((fn) => `${fn}: (...args) => __kubewaitLoad().${exported}.${fn}(...args)`).join(', ')} };`;
+          }),
+        ].join('\n'),
+      }));
+    },
+  };
+}
 
 /**
  * client-node imports the agents of a kubeconfig `proxy-url` (SOCKS: socks-proxy-agent and socks, which
  * bring ip-address, smart-buffer and debug; HTTP CONNECT: hpagent) at its top level, and these CommonJS
  * packages are evaluated with it: about 20 ms of a wait's start-up (bench/RESULTS.md), for a proxy almost
- * nobody configures. In place of their import, the same names that load the package when first used (a
- * `proxy-url` cluster: src/kube/transport.ts takes client-node's agent). An import of any other name fails
- * the build, so a new use is seen.
+ * nobody configures. They load when a `proxy-url` cluster is used (src/kube/transport.ts takes client-node's
+ * agent).
  */
-export const lazyProxyAgents: Plugin = {
-  name: 'lazy-proxy-agents',
-  setup(build) {
-    const names = Object.keys(PROXY_PACKAGES).join('|');
-    build.onResolve({ filter: new RegExp(`^(${names})$`) }, (args) =>
-      args.importer.includes(CLIENT_NODE) ? { path: args.path, namespace: lazyProxyAgents.name, pluginData: path.dirname(args.importer) } : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: lazyProxyAgents.name }, (args) => ({
-      // Resolved from client-node's directory, as its own import was: the copy it would have used.
-      resolveDir: args.pluginData as string,
-      loader: 'js',
-      contents: [
-        `const load = () => require(${JSON.stringify(args.path)});`,
-        ...(PROXY_PACKAGES[args.path] ?? []).map((declaration) => {
-          const [form, name, ...functions] = declaration.split(' ');
-          return form === 'class'
-            ? `export class ${name} { constructor(...args) { return new (load().${name})(...args); } }`
-            : `export const ${name} = { ${functions.map((fn) => `${fn}: (...args) => load().${name}.${fn}(...args)`).join(', ')} };`;
-        }),
-      ].join('\n'),
-    }));
-  },
-};
+export const lazyProxyAgents: Plugin = lazyPackages('lazy-proxy-agents', CLIENT_NODE, {
+  'socks-proxy-agent': ['class SocksProxyAgent'],
+  socks: ['object SocksClient createConnection'],
+  hpagent: ['class HttpProxyAgent', 'class HttpsProxyAgent'],
+});
+
+/**
+ * What client-node imports at its top level for what kubewait never or seldom asks of it: js-yaml (its
+ * `loadFromString`; kubewait reads the kubeconfig with yaml and hands client-node the parsed parts) and
+ * jsonpath-plus (the gcp and azure auth providers' token paths; it also loads node:vm). Evaluated with
+ * client-node on every wait (issue 35), now when first used.
+ */
+export const lazyClientNodeHelpers: Plugin = lazyPackages('lazy-client-node-helpers', CLIENT_NODE, {
+  'js-yaml': ['function load', 'function loadAll', 'function dump'],
+  'jsonpath-plus': ['function JSONPath'],
+});
+
+/**
+ * The CEL library and its RE2 (src/status/health/cel.ts, their one importer), about 230 KB that only health
+ * rules use, were evaluated with the engine's chunk on every wait: 10-20 ms of CPU at start (RE2's Unicode
+ * tables, the library's function tables; bench/RESULTS.md, issue 35). They load when the first expression
+ * is compiled (a built-in rule for a type with a dotted group, or a `health-checks` rule); a wait on
+ * Deployments never does. A rule is judged synchronously, so the point is a `require`, not an `import()`.
+ */
+export const lazyCel: Plugin = lazyPackages('lazy-cel', `${path.sep}src${path.sep}status${path.sep}health${path.sep}cel.ts`, {
+  '@marcbachmann/cel-js': ['class Environment'],
+  re2js: ['object RE2JS compile'],
+});
 
 /**
  * Node's builtin modules as CommonJS (`require`), not as ES module imports. Node builds an ES module's view

@@ -24,7 +24,15 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync }
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { builtinsByRequire, clientNodeSideEffectFree, lazyProxyAgents, lazyUndici, packageVersionOnly } from './bundle-plugins.js';
+import {
+  builtinsByRequire,
+  clientNodeSideEffectFree,
+  lazyCel,
+  lazyClientNodeHelpers,
+  lazyProxyAgents,
+  lazyUndici,
+  packageVersionOnly,
+} from './bundle-plugins.js';
 import { ACTION_CHUNKS, BUILD_RECORD, CHUNKS, distHash, sourcesHash, type BuildRecord } from './sources-hash.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -67,7 +75,7 @@ async function main(): Promise<void> {
       banner: { js: REQUIRE_SHIM }, // every chunk: each is a module of its own
       metafile: true,
       logLevel: 'warning',
-      plugins: [clientNodeSideEffectFree, lazyUndici, lazyProxyAgents, builtinsByRequire, packageVersionOnly(ROOT)],
+      plugins: [clientNodeSideEffectFree, lazyUndici, lazyProxyAgents, lazyClientNodeHelpers, lazyCel, builtinsByRequire, packageVersionOnly(ROOT)],
     });
     Object.keys(result.metafile.inputs).forEach((input) => inputs.add(input));
     const outputs = Object.entries(result.metafile.outputs);

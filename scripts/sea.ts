@@ -33,7 +33,15 @@ import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { builtinsByRequire, clientNodeSideEffectFree, lazyProxyAgents, lazyUndici, packageVersionOnly } from './bundle-plugins.js';
+import {
+  builtinsByRequire,
+  clientNodeSideEffectFree,
+  lazyCel,
+  lazyClientNodeHelpers,
+  lazyProxyAgents,
+  lazyUndici,
+  packageVersionOnly,
+} from './bundle-plugins.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** postject's marker in the Node binary: Node looks for the blob only when this fuse is flipped. */
@@ -61,7 +69,7 @@ export async function buildSea(log: (line: string) => void = (line) => console.e
       minify: true,
       legalComments: 'none',
       logLevel: 'warning',
-      plugins: [clientNodeSideEffectFree, lazyUndici, lazyProxyAgents, builtinsByRequire, packageVersionOnly(ROOT)],
+      plugins: [clientNodeSideEffectFree, lazyUndici, lazyProxyAgents, lazyClientNodeHelpers, lazyCel, builtinsByRequire, packageVersionOnly(ROOT)],
     });
     const key = createHash('sha256').update(process.version).update(readFileSync(bundle)).digest('hex').slice(0, 16);
     const out = path.join(seaCacheRoot(), key);

@@ -10,8 +10,11 @@
  * it), and its walk stops when the given signal aborts (the step's deadline, or a cancel).
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+
+/** node:fs/promises when first used: loading it also loads readline and the fs watchers (a few ms of a
+ *  command's start), and a wait that names no files never reads one (bench/RESULTS.md, issue 35). */
+const fsPromises = () => process.getBuiltinModule('node:fs/promises');
 
 /** Far above any manifest or rule file (a CRD bundle is a few MB), far below what would exhaust a runner. */
 export const MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -160,8 +163,8 @@ async function walk(globber: { globGenerator(): AsyncGenerator<string, void> }, 
 }
 
 async function filesOf(match: string, extensions: readonly string[]): Promise<string[]> {
-  if (!(await stat(match)).isDirectory()) return [match];
-  const entries = await readdir(match, { withFileTypes: true });
+  if (!(await fsPromises().stat(match)).isDirectory()) return [match];
+  const entries = await fsPromises().readdir(match, { withFileTypes: true });
   return entries.filter((entry) => entry.isFile() && extensions.includes(path.extname(entry.name).toLowerCase())).map((entry) => path.join(match, entry.name));
 }
 
@@ -171,7 +174,7 @@ async function readBounded(file: string): Promise<FileText> {
   let handle;
   try {
     // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer (Windows has neither).
-    handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    handle = await fsPromises().open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
     return { reason: errorCode(error) };
   }

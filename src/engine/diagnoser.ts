@@ -24,7 +24,11 @@ export interface DiagnoserOptions {
   creationGraceMs?: number;
   /** The run's clock and timers (default: real time). */
   time?: Time;
-  subjects(): DiagnosisSubject[];
+  /** The pending workloads here that have been pending since `pendingSinceAtMost` (epoch ms) or earlier:
+   *  what a round diagnoses, read without walking the younger ones. */
+  subjects(pendingSinceAtMost: number): DiagnosisSubject[];
+  /** Whether any workload here may be pending (false: the diagnoser idles until poked). */
+  hasPending(): boolean;
   warn(message: string): void;
   changed(): void;
 }
@@ -87,12 +91,11 @@ export class NamespaceDiagnoser {
 
   private async tick(): Promise<void> {
     this.scheduled = false;
-    const pending = this.options.subjects();
-    if (pending.length === 0 || this.stopped) return; // idle until a workload is pending again
+    if (this.stopped || !this.options.hasPending()) return; // idle until a workload is pending again
     const started = this.timers.now();
     /** When a failure in its grace becomes final: the next round comes no later, whatever the backoff. */
     let dueAt: number | undefined;
-    const subjects = pending.filter((s) => started - s.pendingSince >= this.options.minPendingMs);
+    const subjects = this.options.subjects(started - this.options.minPendingMs);
     this.running = true;
     try {
       if (subjects.length > 0) {

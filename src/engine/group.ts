@@ -130,6 +130,14 @@ export class GroupState {
   /** The names in `objects` whose pods are kept (a workload to diagnose, or to watch once done): what pod
    *  diagnosis walks each round, instead of every target of the group (bench/RESULTS.md, CPU per target). */
   private readonly withPods = new Set<string>();
+  /**
+   * The pending slots in the order they became pending (so by `pendingSince`), each with its object's name and
+   * its diagnosis subject, made once: pod diagnosis asks for those pending longer than a while on every round,
+   * and reads this from the front, stopping at the first one too young, instead of walking every pending target
+   * and making a subject for each on every round (issue 35). An entry that is no longer pending leaves when a
+   * round reaches it.
+   */
+  private readonly pendingOrder = new Map<Slot, { name: string; subject?: DiagnosisSubject }>();
   private seen?: Set<string>;
   /** True once a LIST has succeeded. */
   synced = false;
@@ -265,7 +273,7 @@ export class GroupState {
     const tracked = this.track(object);
     // A named target's own name string as the key: the object's is one more copy per target.
     this.keep(named ? named.state.report.name : name, tracked);
-    if (named) this.applyTo(named, tracked);
+    if (named) this.applyTo(named, tracked, name);
     this.selectors.forEach((s, i) => {
       if (!hits[i]) return;
       let slot = s.members.get(name);
@@ -274,7 +282,7 @@ export class GroupState {
         s.members.set(name, slot);
         s.set.joined();
       }
-      this.applyTo(slot, tracked);
+      this.applyTo(slot, tracked, name);
     });
   }
 
@@ -340,25 +348,49 @@ export class GroupState {
     this.endList();
   }
 
-  /** Pending workloads with a tracked object, for pod diagnosis. */
-  pendingWorkloads(): DiagnosisSubject[] {
+  /** Pending workloads with a tracked object, for pod diagnosis: those pending since `pendingSinceAtMost` or
+   *  earlier (epoch ms; all by default), the longest pending first. */
+  pendingWorkloads(pendingSinceAtMost = Number.POSITIVE_INFINITY): DiagnosisSubject[] {
     if (!this.workload) return [];
     const subjects: DiagnosisSubject[] = [];
-    this.forEachWithPods((name, slot, tracked) => {
-      if (slot.state.report.done) return;
-      subjects.push({
-        kind: this.type.kind,
-        name,
-        pendingSince: slot.pendingSince ?? this.ctx.now().getTime(),
-        ownsPod: podsOf(tracked),
-        apply: (diagnosis) => {
-          slot.diagnosis = diagnosis;
-          const current = this.objects.get(name);
-          if (current) this.applyTo(slot, current);
-        },
-      });
-    });
+    for (const [slot, entry] of this.pendingOrder) {
+      const since = slot.pendingSince;
+      if (since === undefined || !this.isBound(slot, entry.name)) {
+        this.pendingOrder.delete(slot); // done, or no longer a target: a new pending period enters anew
+        continue;
+      }
+      if (since > pendingSinceAtMost) break;
+      // Pending but not to be diagnosed now (its object is gone, or its pods are not kept): it stays in line.
+      if (slot.state.report.done || !this.objects.get(entry.name)?.pods) continue;
+      subjects.push((entry.subject ??= this.subjectOf(slot, entry.name, since)));
+    }
     return subjects;
+  }
+
+  /** Whether any slot may be pending (pod diagnosis goes idle when none is). */
+  hasPendingWorkloads(): boolean {
+    return this.workload && this.pendingOrder.size > 0;
+  }
+
+  private subjectOf(slot: Slot, name: string, pendingSince: number): DiagnosisSubject {
+    return {
+      kind: this.type.kind,
+      name,
+      pendingSince,
+      ownsPod: (pod) => {
+        const tracked = this.objects.get(name);
+        return tracked?.pods !== undefined && podsOf(tracked)(pod);
+      },
+      apply: (diagnosis) => {
+        slot.diagnosis = diagnosis;
+        const current = this.objects.get(name);
+        if (current) this.applyTo(slot, current, name);
+      },
+    };
+  }
+
+  private isBound(slot: Slot, name: string): boolean {
+    return this.named.get(name) === slot || this.selectors.some((s) => s.members.get(name) === slot);
   }
 
   /** Workloads at the desired status whose pods the `stable-for` window watches (Jobs are exempt). */
@@ -463,7 +495,7 @@ export class GroupState {
     this.ctx.warn(warning.message);
   }
 
-  private applyTo(slot: Slot, tracked: Tracked): void {
+  private applyTo(slot: Slot, tracked: Tracked, name: string): void {
     if (slot.gone) return;
     if (this.ctx.waitFor.kind === 'deleted') {
       if (slot.seenUid !== undefined && tracked.uid !== slot.seenUid) {
@@ -483,7 +515,12 @@ export class GroupState {
       slot.state.update(reported);
       return;
     }
-    slot.pendingSince ??= this.ctx.now().getTime();
+    if (slot.pendingSince === undefined) {
+      slot.pendingSince = this.ctx.now().getTime();
+      // To the back of the line: an entry left from an earlier pending period moves with it.
+      this.pendingOrder.delete(slot);
+      this.pendingOrder.set(slot, { name });
+    }
     slot.state.setDiagnosis(slot.diagnosis);
     // A pod that cannot recover (an image that does not exist) makes a `ready` target Failed, with or without
     // fail-fast (which decides only whether the wait stops then); a condition or jsonpath goal still waits for

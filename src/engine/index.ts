@@ -452,7 +452,10 @@ export class Engine {
         minPendingMs: 2 * this.pollIntervalMs,
         imagePullGraceMs: this.options.imagePullGraceMs,
         time: this.timers.time,
-        subjects: () => [...this.groups.values()].filter((g) => g.state.namespace === namespace).flatMap((g) => g.state.pendingWorkloads()),
+        // perf35 (issue 35): the groups hand over only the workloads pending long enough, without walking the rest.
+        subjects: (pendingSinceAtMost) =>
+          [...this.groups.values()].filter((g) => g.state.namespace === namespace).flatMap((g) => g.state.pendingWorkloads(pendingSinceAtMost)),
+        hasPending: () => [...this.groups.values()].some((g) => g.state.namespace === namespace && g.state.hasPendingWorkloads()),
         warn: (message) => this.warn(message),
         changed: () => this.check(),
       });

@@ -5,7 +5,6 @@
  */
 import type http from 'node:http';
 import type { Readable } from 'node:stream';
-import { createGunzip, createInflate } from 'node:zlib';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiError, networkError, parseRetryAfter, statusError } from './errors.js';
 import { JsonItems } from './json-items.js';
@@ -440,8 +439,9 @@ function httpError(status: number, body: unknown, headers: http.IncomingHttpHead
 /** The body stream, decompressed when the server compressed it (real API servers gzip large lists). */
 function decoded(response: http.IncomingMessage): Readable {
   const encoding = response.headers['content-encoding'];
-  if (encoding === 'gzip') return response.pipe(createGunzip());
-  if (encoding === 'deflate') return response.pipe(createInflate());
+  // node:zlib when first used: an API server gzips only large responses, so a small wait never loads it (issue 35).
+  if (encoding === 'gzip') return response.pipe(process.getBuiltinModule('node:zlib').createGunzip());
+  if (encoding === 'deflate') return response.pipe(process.getBuiltinModule('node:zlib').createInflate());
   return response;
 }
 

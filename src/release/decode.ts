@@ -16,7 +16,6 @@
  * Hooks (`hooks[]`, including tests) never are in `manifest`: Helm sorts every template with a
  * `helm.sh/hook` annotation out of it (pkg/release/v1/util/manifest_sorter.go), so they are not targets.
  */
-import { gunzipSync } from 'node:zlib';
 import { InputError } from '../settings.js';
 import { targetsFromManifestText, type ManifestFailure } from '../targets/manifests.js';
 import type { TargetSpec } from '../targets/types.js';
@@ -131,7 +130,8 @@ export function decodeRelease(item: unknown, driver: ReleaseDriver): Release {
   let bytes = Buffer.from(encoded, 'base64');
   if (GZIP_MAGIC.every((byte, index) => bytes[index] === byte)) {
     try {
-      bytes = gunzipSync(bytes, { maxOutputLength: MAX_DECODED_BYTES });
+      // node:zlib when first used: only a Helm release is gzipped (a wait's start need not load it, issue 35).
+      bytes = process.getBuiltinModule('node:zlib').gunzipSync(bytes, { maxOutputLength: MAX_DECODED_BYTES });
     } catch (error) {
       const tooLarge = (error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE';
       throw broken(tooLarge ? `its payload unpacks to more than ${MAX_DECODED_BYTES / 1024 / 1024} MiB` : 'its gzip payload is corrupt');

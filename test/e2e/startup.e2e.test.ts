@@ -35,7 +35,8 @@ beforeAll(async () => {
     preload,
     [
       "import { registerHooks } from 'node:module';",
-      "import { writeFileSync } from 'node:fs';",
+      // Not an ES module import of node:fs: its module view reads fs.promises, which loads readline (asserted below).
+      "const { writeFileSync } = process.getBuiltinModule('node:fs');",
       'const loaded = [];',
       "registerHooks({ load(url, context, next) { if (url.startsWith('file:')) loaded.push(url); return next(url, context); } });",
       // Node's own modules too, as `builtin:NAME` (`builtin:internal/deps/undici/undici`).
@@ -92,6 +93,11 @@ describe('the start path of dist/cli.js', () => {
     expect(loaded.builtins).toContain('https'); // the list is read: the wait's own connection is in it
     // Node builds an ES module view of node:http by reading every export, and its WebSocket getter loads undici.
     expect(loaded.builtins).not.toContain('internal/deps/undici/undici');
+    // What only some waits use is loaded when first used (issue 35): files (node:fs/promises, which loads readline),
+    // a gzipped response or Helm release (node:zlib); a small wait with no files uses neither.
+    expect(loaded.builtins).not.toContain('fs/promises');
+    expect(loaded.builtins).not.toContain('internal/readline/interface');
+    expect(loaded.builtins).not.toContain('zlib');
   }, 120_000);
 });
 

@@ -292,6 +292,50 @@ describe('pod diagnosis and time', () => {
     ).toEqual(['api', 'web']);
   });
 
+  it('offers only the workloads pending since the cutoff, the longest pending first; one pending anew goes to the back', () => {
+    let nowMs = 1_000_000;
+    const { group, named, list } = setup(DEPLOYMENTS, { now: () => new Date(nowMs) });
+    for (const name of ['web', 'api', 'db']) named(name);
+    list(deployment('web', { state: 'progressing' }));
+    nowMs += 1_000;
+    group.upsert(deployment('api', { state: 'progressing' }));
+    nowMs += 1_000;
+    group.upsert(deployment('db', { state: 'progressing' }));
+    const names = (cutoffMs?: number) => group.pendingWorkloads(cutoffMs).map((s) => s.name);
+
+    expect(names(1_000_000 - 1)).toEqual([]);
+    expect(names(1_000_000)).toEqual(['web']);
+    expect(names(1_001_500)).toEqual(['web', 'api']);
+    expect(group.pendingWorkloads(1_001_500).map((s) => s.pendingSince)).toEqual([1_000_000, 1_001_000]);
+    expect(group.hasPendingWorkloads()).toBe(true);
+
+    // web is ready, then pending again: it has been pending only since then, behind db.
+    group.upsert(deployment('web', { state: 'ready' }));
+    expect(names()).toEqual(['api', 'db']);
+    nowMs += 1_000;
+    group.upsert(deployment('web', { state: 'progressing' }));
+    expect(names()).toEqual(['api', 'db', 'web']);
+    expect(names(1_002_000)).toEqual(['api', 'db']);
+    // A round asks again: the same subjects, not new ones per round.
+    expect(group.pendingWorkloads()[0]).toBe(group.pendingWorkloads()[0]);
+
+    for (const name of ['api', 'db', 'web']) group.upsert(deployment(name, { state: 'ready' }));
+    expect(names()).toEqual([]);
+    expect(group.hasPendingWorkloads()).toBe(false);
+  });
+
+  it('keeps a pending workload whose object is deleted and created again in line, with its pending time', () => {
+    let nowMs = 5_000;
+    const { group, named, list } = setup(DEPLOYMENTS, { now: () => new Date(nowMs) });
+    named('web');
+    list(deployment('web', { state: 'progressing' }));
+    group.remove('web');
+    expect(group.pendingWorkloads()).toEqual([]);
+    nowMs += 10_000;
+    group.upsert(deployment('web', { state: 'progressing' }));
+    expect(group.pendingWorkloads(5_000).map((s) => [s.name, s.pendingSince])).toEqual([['web', 5_000]]);
+  });
+
   it('offers a pending bare Pod by its name, and a workload whose selector no pod can match with no pods', () => {
     const pods = setup(PODS);
     pods.named('p');
