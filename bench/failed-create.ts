@@ -92,7 +92,9 @@ try {
       const lag = exit.exitAt - unrecoverableAt;
       lags.get(grace)!.push(lag);
       fromEvent.get(grace)!.push(exit.exitAt - writtenAt);
-      console.log(`run ${i} (failure-grace ${grace}): event -> exit ${((exit.exitAt - writtenAt) / 1000).toFixed(2)} s, lag after the grace ${lag.toFixed(0)} ms`);
+      console.log(
+        `run ${i} (failure-grace ${grace}): event -> exit ${((exit.exitAt - writtenAt) / 1000).toFixed(2)} s, lag after the grace ${lag.toFixed(0)} ms`,
+      );
     }
   }
 } finally {

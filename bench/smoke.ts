@@ -77,7 +77,11 @@ async function waitFor(ns: string, extra: string[]): Promise<{ readyAt: number; 
     env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), KUBECONFIG: kubeconfig },
     killAfterMs: 120_000,
   });
-  const following = () => cluster.counters.requests().slice(before).some((r) => r.namespace === ns && r.resource === 'deployments');
+  const following = () =>
+    cluster.counters
+      .requests()
+      .slice(before)
+      .some((r) => r.namespace === ns && r.resource === 'deployments');
   while (!following()) await sleep(5);
   await sleep(300); // settled: every LIST answered, the watch (or the polls) going
   const readyAt = now();
@@ -135,7 +139,10 @@ try {
     `| request | ${variants.map(([label]) => label).join(' | ')} |`,
     `|---|${variants.map(() => '---:').join('|')}|`,
     ...kinds.map((kind) => `| ${kind} | ${columns.map((c) => cellOf(c, kind)).join(' | ')} |`),
-    `| smoke attempts | — | ${columns.slice(1).map((c) => c.attempts ?? '—').join(' | ')} |`,
+    `| smoke attempts | — | ${columns
+      .slice(1)
+      .map((c) => c.attempts ?? '—')
+      .join(' | ')} |`,
   ].join('\n');
   console.log(countTable);
 } finally {
@@ -149,9 +156,9 @@ console.log(`ready status written -> first smoke request: ${summary} (${load})`)
 const body = [
   '### Smoke checks: the first request after readiness, and the API requests (issue 31)',
   '',
-  "`npx tsx bench/smoke.ts`: a Deployment in the stand-in (controllers off) made ready by this process once `dist/cli.js`",
+  '`npx tsx bench/smoke.ts`: a Deployment in the stand-in (controllers off) made ready by this process once `dist/cli.js`',
   'follows it, one `url:` check on a local HTTP server; from the ready status written to the first request arriving',
-  "(goal: within 100 ms). Before `warmUpFetch` (src/smoke/run.ts: Node loads its `fetch` on the first call, 100-250 ms",
+  '(goal: within 100 ms). Before `warmUpFetch` (src/smoke/run.ts: Node loads its `fetch` on the first call, 100-250 ms',
   'on this machine, so the first check paid for it; now a `data:` URL is fetched before the wait): 80 ms (58 ms–158 ms,',
   'n=7, load 10.4–11.1 on 2 cores).',
   '',
@@ -161,7 +168,7 @@ const body = [
   '',
   `The API requests of the same wait, polled (\`--mode poll --poll-interval 200ms\`), with a check that passes on its`,
   `${TRIES}th try 100 ms apart: the whole run's, and in parentheses those made from the check's first request to the exit`,
-  "(the smoke stage). The engine has stopped when the stage starts: a `url:` check adds no request, a `service:`",
+  '(the smoke stage). The engine has stopped when the stage starts: a `url:` check adds no request, a `service:`',
   'check one proxy GET per try (`get services/proxy` in the table, however the stand-in names it), and neither a LIST or',
   'a watch (the stand-in logs a proxy GET when it has answered, after its request reached the app: the stage shows the',
   'first one in the whole run only). The whole runs differ only by how many polls fit before the status was written.',

@@ -208,16 +208,19 @@ export class NamespaceDiagnoser {
     try {
       const deployments = new Map<string, unknown>();
       for (const subject of subjects) {
-        deployments.set(subject.name, await cluster.client.get(`${base}/deployments/${encodeURIComponent(subject.name)}`, {}, { signal }).catch(() => undefined));
+        deployments.set(
+          subject.name,
+          await cluster.client.get(`${base}/deployments/${encodeURIComponent(subject.name)}`, {}, { signal }).catch(() => undefined),
+        );
       }
       const replicaSets: unknown[] = [];
       await listItems(
         cluster.client,
         `${base}/replicasets`,
         (item) => {
-          const owner = (item as { metadata?: { ownerReferences?: Array<{ kind?: string; name?: string; controller?: boolean }> } }).metadata?.ownerReferences?.find(
-            (o) => o?.controller,
-          );
+          const owner = (
+            item as { metadata?: { ownerReferences?: Array<{ kind?: string; name?: string; controller?: boolean }> } }
+          ).metadata?.ownerReferences?.find((o) => o?.controller);
           if (owner?.kind === 'Deployment' && owner.name !== undefined && deployments.get(owner.name) !== undefined) replicaSets.push(item);
         },
         { signal },

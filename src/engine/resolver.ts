@@ -303,7 +303,8 @@ export class Resolver<T extends Unresolved> {
     }
     // A server that answered earlier in this run and then went away is an outage, retried until the deadline
     // like one after discovery: the kubeconfig is not to blame.
-    const outage = this.unreachableSince !== undefined && this.cluster.client.hasAnswered ? ' (it answered earlier in this run; retrying until the deadline)' : '';
+    const outage =
+      this.unreachableSince !== undefined && this.cluster.client.hasAnswered ? ' (it answered earlier in this run; retrying until the deadline)' : '';
     const message = `cannot discover the API server's resource types: ${describeFailure(error, this.cluster.server)}${outage}`;
     // A 401 ended the wait above (isFatal); a 403 on discovery will not heal before the deadline either:
     // blocked, so the wait ends with an error now.

@@ -34,5 +34,7 @@ export function smokeSection(result: Pick<RunResult, 'smoke'>, options: SmokeSec
   const left = result.smoke.length - shown.length;
   const note = left > 0 ? `\n\n_${left} more ${left === 1 ? 'check is' : 'checks are'} not listed here: the job summary lists every check._` : '';
   const heading = '### Smoke checks';
-  return rows.length === 0 ? `${heading}${note}` : `${heading}\n\n${table(['Check', 'Result', 'Last status', 'Attempts', 'Latency', 'Last body'], rows)}${note}`;
+  return rows.length === 0
+    ? `${heading}${note}`
+    : `${heading}\n\n${table(['Check', 'Result', 'Last status', 'Attempts', 'Latency', 'Last body'], rows)}${note}`;
 }

@@ -201,7 +201,11 @@ describe('an API server that goes away', () => {
       expect(run.outputs.result).toBe('timeout');
       expect(run.stdout).not.toContain('Input "kubeconfig"');
       const [web] = JSON.parse(run.outputs.resources ?? '[]') as ResourceOutput[];
-      expect(web).toMatchObject({ name: 'web', status: 'Unknown', message: expect.stringContaining('it answered earlier in this run; retrying until the deadline') });
+      expect(web).toMatchObject({
+        name: 'web',
+        status: 'Unknown',
+        message: expect.stringContaining('it answered earlier in this run; retrying until the deadline'),
+      });
     } finally {
       cluster.faults.refuse(0);
       await cluster.close();

@@ -73,7 +73,9 @@ describe('smoke (dist/index.js)', () => {
     const failed = await runAction({ ...inputs, timeout: '3s', smoke: `- url: ${base}/down\n  interval: 500ms` }, { killAfterMs: 60_000 });
     expect([failed.exitCode, failed.outputs.result]).toEqual([1, 'failed']);
     expect(JSON.parse(failed.outputs.smoke!)).toEqual([expect.objectContaining({ ok: false, status: 503 })]);
-    expect(failed.warnings.map((w) => w.message).join('\n')).toContain(`smoke check ${base}/down: did not pass by the deadline (expected status 200-299): status 503`);
+    expect(failed.warnings.map((w) => w.message).join('\n')).toContain(
+      `smoke check ${base}/down: did not pass by the deadline (expected status 200-299): status 503`,
+    );
     expect(failed.summary).toContain('### Smoke checks');
     expect(failed.summary).toContain('| **did not pass**: expected status 200-299 | 503 |');
   }, 120_000);
@@ -108,12 +110,18 @@ describe('smoke (dist/index.js)', () => {
     expect([failed.exitCode, failed.outputs.result]).toEqual([1, 'failed']);
     const reason = 'jsonpath {.status} is "degraded", expected "ok"';
     expect(JSON.parse(failed.outputs.smoke!)).toEqual([expect.objectContaining({ ok: false, status: 200, reason })]);
-    expect(failed.warnings.map((w) => w.message).join('\n')).toContain(`smoke check ${base}/json-degraded: did not pass by the deadline (${reason}): status 200`);
+    expect(failed.warnings.map((w) => w.message).join('\n')).toContain(
+      `smoke check ${base}/json-degraded: did not pass by the deadline (${reason}): status 200`,
+    );
     expect(failed.summary).toContain(`| **did not pass**: ${reason.replaceAll('"', '&quot;')} | 200 |`);
   }, 120_000);
 
   it('rejects a bad expect-body jsonpath, naming smoke with an example', async () => {
-    const r = await runAction({ kubeconfig: cluster.kubeconfig(), resources: 'configmap/config', smoke: `- url: ${base}/json\n  expect-body: jsonpath={.status=ok` });
+    const r = await runAction({
+      kubeconfig: cluster.kubeconfig(),
+      resources: 'configmap/config',
+      smoke: `- url: ${base}/json\n  expect-body: jsonpath={.status=ok`,
+    });
     expect(r.exitCode).toBe(1);
     const errors = r.errors.map((e) => e.message).join('\n');
     expect(errors).toContain('Input "smoke": check 1: `expect-body` is "jsonpath={.status=ok": the JSONPath expression is not valid');
@@ -149,7 +157,11 @@ describe('smoke (dist/index.js)', () => {
     const [comment] = gh.state.comments.filter((c) => c.issueNumber === 31);
     const section = comment!.body.slice(comment!.body.indexOf('### Smoke checks'));
     expect(section).toMatch(/^### Smoke checks\n\n\| Check \| Result \| Last status \| Attempts \| Latency \| Last body \|/);
-    expect(section).toMatch(new RegExp(`\\| ${base}/json-degraded \\| \\*\\*did not pass\\*\\*: jsonpath \\{\\.status\\} is &quot;degraded&quot;, expected &quot;ok&quot; \\| 200 \\| \\d+ \\| \\d+ ms \\|`));
+    expect(section).toMatch(
+      new RegExp(
+        `\\| ${base}/json-degraded \\| \\*\\*did not pass\\*\\*: jsonpath \\{\\.status\\} is &quot;degraded&quot;, expected &quot;ok&quot; \\| 200 \\| \\d+ \\| \\d+ ms \\|`,
+      ),
+    );
     expect(section).toMatch(new RegExp(`\\| ${base}/flaky \\| passed \\| 200 \\| 3 \\| \\d+ ms \\|`));
     expect(section).toContain('&quot;token&quot;:&quot;\\*\\*\\*&quot;');
     expect(comment!.body).not.toContain(TOKEN);
@@ -167,7 +179,15 @@ describe('smoke (dist/cli.js)', () => {
     const kubeconfig = path.join(scratch, 'kubeconfig-json');
     writeFileSync(kubeconfig, cluster.kubeconfig());
     const run = await runCommand(
-      ['configmap/config', '--smoke', `[{url: '${base}/down', expect-status: '503', expect-body: 'jsonpath={.status}', interval: 500ms}]`, '--timeout', '2s', '-o', 'json'],
+      [
+        'configmap/config',
+        '--smoke',
+        `[{url: '${base}/down', expect-status: '503', expect-body: 'jsonpath={.status}', interval: 500ms}]`,
+        '--timeout',
+        '2s',
+        '-o',
+        'json',
+      ],
       { env: { KUBECONFIG: kubeconfig } },
     );
     expect(run.exitCode).toBe(1);

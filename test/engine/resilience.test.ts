@@ -274,7 +274,9 @@ describe('an API server that is not there yet', () => {
       expect(result.error).toBeUndefined();
       expect(result.outcome).toBe('timeout');
       expect(result.targets.map(brief)).toEqual([
-        expect.stringMatching(/^Deployment\/default\/web Unknown: cannot discover the API server's resource types: .* \(it answered earlier in this run; retrying until the deadline\)$/),
+        expect.stringMatching(
+          /^Deployment\/default\/web Unknown: cannot discover the API server's resource types: .* \(it answered earlier in this run; retrying until the deadline\)$/,
+        ),
       ]);
     } finally {
       server.faults.refuse(0);

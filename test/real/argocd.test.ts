@@ -103,14 +103,22 @@ async function syncedHealthy(name: string, sha: string): Promise<void> {
     const status = await applicationStatus(name);
     if (status.sync?.status === 'Synced' && status.sync.revision === sha && status.health?.status === 'Healthy') return;
     if (Date.now() > deadline)
-      throw new Error(`Application ${name}: not Synced and Healthy at ${sha} within 120 s: ${JSON.stringify(status)}\n${argo.logTail('argocd-application-controller')}`);
+      throw new Error(
+        `Application ${name}: not Synced and Healthy at ${sha} within 120 s: ${JSON.stringify(status)}\n${argo.logTail('argocd-application-controller')}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 
 const waitFor = (name: string, revision: string, inputs: Record<string, string> = {}) =>
   runAction(
-    { kubeconfig: cluster.kubeconfig({ namespace: ARGOCD_NAMESPACE, user: 'token' }), resources: `${APPLICATION}/${name}`, revision, timeout: '120s', ...inputs },
+    {
+      kubeconfig: cluster.kubeconfig({ namespace: ARGOCD_NAMESPACE, user: 'token' }),
+      resources: `${APPLICATION}/${name}`,
+      revision,
+      timeout: '120s',
+      ...inputs,
+    },
     { killAfterMs: 180_000 },
   );
 
@@ -197,11 +205,22 @@ describeReal('GitOps against the real Argo CD', () => {
     expect(tracking.outputs.result).toBe('timeout');
     expect(byName(resourcesOf(tracking.outputs), 'Application', ns)).toMatchObject({
       status: 'InProgress',
-      message: expect.stringMatching(new RegExp(`^Argo CD has not synced ${sha} yet; Unknown at main; ComparisonError: Failed to load target state: .*${unmarshal}`)),
+      message: expect.stringMatching(
+        new RegExp(`^Argo CD has not synced ${sha} yet; Unknown at main; ComparisonError: Failed to load target state: .*${unmarshal}`),
+      ),
     });
 
     // Pinned to the commit (as `argocd app set --revision` does), the error is that commit's: failed at once.
-    await cluster.kubectl('patch', APPLICATION, ns, '-n', ARGOCD_NAMESPACE, '--type=merge', '-p', JSON.stringify({ spec: { source: { targetRevision: sha } } }));
+    await cluster.kubectl(
+      'patch',
+      APPLICATION,
+      ns,
+      '-n',
+      ARGOCD_NAMESPACE,
+      '--type=merge',
+      '-p',
+      JSON.stringify({ spec: { source: { targetRevision: sha } } }),
+    );
     const pinned = await waitFor(ns, sha);
     expect(pinned.outputs.result).toBe('failed');
     expect(byName(resourcesOf(pinned.outputs), 'Application', ns)).toMatchObject({

@@ -23,8 +23,7 @@ import { logTail, startProcess, stopProcess, type Managed } from './processes.js
 
 export const ARGOCD_BUILD_SCRIPT = path.join(ROOT, 'scripts/real-cluster/build-argocd.sh');
 export const ARGOCD_NAMESPACE = 'argocd';
-export const ARGOCD_NOT_BUILT =
-  'Argo CD is not built (opt-in: bash scripts/real-cluster/build-argocd.sh builds it, about 30 minutes cold; .ci/run does not)';
+export const ARGOCD_NOT_BUILT = 'Argo CD is not built (opt-in: bash scripts/real-cluster/build-argocd.sh builds it, about 30 minutes cold; .ci/run does not)';
 export const REDIS_MISSING = 'redis-server is not installed (apt-get install redis-server)';
 
 const COMPONENTS = ['redis-server', 'argocd-repo-server', 'argocd-application-controller'] as const;
@@ -179,7 +178,11 @@ export async function startArgoCd(cluster: RealCluster, options: ArgoCdOptions =
   }
   return {
     repo: (name) => createRepo(dir, git.url, name),
-    logTail: (component) => logTail(processes.find((p) => p.name === component)!, 40),
+    logTail: (component) =>
+      logTail(
+        processes.find((p) => p.name === component)!,
+        40,
+      ),
     close,
   };
 }

@@ -70,10 +70,10 @@ describe('parseSmoke', () => {
 
   it.each([
     ['jsonpath={.status}=ok', { jsonPath: '{.status}', value: 'ok' }],
-    ["'jsonpath={.checks[?(@.name==\"db\")].state}=up'", { jsonPath: '{.checks[?(@.name=="db")].state}', value: 'up' }],
+    ['\'jsonpath={.checks[?(@.name=="db")].state}=up\'', { jsonPath: '{.checks[?(@.name=="db")].state}', value: 'up' }],
     ['jsonpath=.version', { jsonPath: '{.version}' }],
-    ["'jsonpath={.ready}=\"true\"'", { jsonPath: '{.ready}', value: 'true' }],
-    ["'\"status\": \"ok\"'", { contains: '"status": "ok"' }],
+    ['\'jsonpath={.ready}="true"\'', { jsonPath: '{.ready}', value: 'true' }],
+    ['\'"status": "ok"\'', { contains: '"status": "ok"' }],
   ])('reads expect-body %s as wait-for reads a jsonpath, else as a substring', (written, expected) => {
     const [check] = parseSmoke(`- url: https://x\n  expect-body: ${written}`, 'default');
     expect(check?.expectBody).toEqual(expected);

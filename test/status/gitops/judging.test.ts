@@ -397,13 +397,25 @@ describe('Argo CD Application with revision: the writes of the real controller (
     ],
     [
       'YAML that does not parse, the Application tracking a branch: Unknown at `main`, which may be the previous commit’s error',
-      v3({ sync: 'Unknown', revision: 'main', health: 'Degraded', operation: { phase: 'Succeeded', revision: OLD_SHA }, comparisonError: ARGO_UNMARSHAL_ERROR }),
+      v3({
+        sync: 'Unknown',
+        revision: 'main',
+        health: 'Degraded',
+        operation: { phase: 'Succeeded', revision: OLD_SHA },
+        comparisonError: ARGO_UNMARSHAL_ERROR,
+      }),
       'InProgress',
       `Argo CD has not synced ${SHORT} yet; Unknown at main; ComparisonError: ${ARGO_UNMARSHAL_ERROR}`,
     ],
     [
       'YAML that does not parse, the Application pinned to the shipped commit: Argo CD’s message',
-      v3({ sync: 'Unknown', revision: NEW_SHA, health: 'Healthy', operation: { phase: 'Succeeded', revision: OLD_SHA }, comparisonError: ARGO_UNMARSHAL_ERROR }),
+      v3({
+        sync: 'Unknown',
+        revision: NEW_SHA,
+        health: 'Healthy',
+        operation: { phase: 'Succeeded', revision: OLD_SHA },
+        comparisonError: ARGO_UNMARSHAL_ERROR,
+      }),
       'Failed',
       `Argo CD could not compare ${NEW_SHA}: ${ARGO_UNMARSHAL_ERROR}`,
     ],
@@ -413,7 +425,10 @@ describe('Argo CD Application with revision: the writes of the real controller (
 
   it('a ComparisonError of a pinned commit that is not the shipped one: not this revision’s', () => {
     const status = v3({ sync: 'Unknown', revision: OLD_SHA, health: 'Healthy', comparisonError: ARGO_UNMARSHAL_ERROR });
-    expect(judged(status)).toMatchObject({ status: 'InProgress', message: expect.stringContaining(`Argo CD has not synced ${SHORT} yet; Unknown at ${OLD_SHA}`) });
+    expect(judged(status)).toMatchObject({
+      status: 'InProgress',
+      message: expect.stringContaining(`Argo CD has not synced ${SHORT} yet; Unknown at ${OLD_SHA}`),
+    });
   });
 });
 

@@ -348,7 +348,7 @@ export const application = {
 /** What Argo CD v3.6.2's repo server says of a file that is not YAML, as the controller writes it (captured). */
 export const ARGO_UNMARSHAL_ERROR =
   'Failed to load target state: failed to generate manifest for source 1 of 1: rpc error: code = FailedPrecondition desc = ' +
-  'Failed to unmarshal "web.yaml": failed to unmarshal manifest: error converting YAML to JSON: yaml: line 3: did not find expected \',\' or \'}\'';
+  "Failed to unmarshal \"web.yaml\": failed to unmarshal manifest: error converting YAML to JSON: yaml: line 3: did not find expected ',' or '}'";
 
 /**
  * Argo CD v3.6.2's own status writes, as test/real/argocd.test.ts captured them from the real application
