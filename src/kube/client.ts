@@ -66,14 +66,19 @@ export const MAX_REQUEST_MS = 300_000;
 function idleTimeout(ms: number): { signal: AbortSignal; touch: () => void; clear: () => void } {
   const controller = new AbortController();
   const expire = () => controller.abort(new DOMException(`no data for ${ms} ms`, 'TimeoutError'));
-  let timer = setTimeout(expire, ms);
+  // Unref'd: the request's socket keeps the process alive while it runs; a timer must not after it.
+  let timer: NodeJS.Timeout | undefined = setTimeout(expire, ms).unref();
   return {
     signal: controller.signal,
     touch: () => {
+      if (timer === undefined) return; // a chunk after the request settled
       clearTimeout(timer);
-      timer = setTimeout(expire, ms);
+      timer = setTimeout(expire, ms).unref();
     },
-    clear: () => clearTimeout(timer),
+    clear: () => {
+      clearTimeout(timer);
+      timer = undefined;
+    },
   };
 }
 
