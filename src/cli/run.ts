@@ -153,7 +153,7 @@ function finish(result: RunResult, settings: Settings, line: CommandLine, io: Co
 function jsonDocument(result: string, wait: RunResult | undefined, problem: string | undefined): string {
   const release = wait?.release && { 'release-revision': wait.release.revision ?? null, 'release-status': wait.release.status ?? null };
   const clusters = wait?.clusters && { clusters: clustersOutput(wait.clusters) };
-  const smoke = wait?.smoke && { smoke: wait.smoke.map(smokeOutput) };
+  const smoke = wait?.smoke && { smoke: wait.smoke.map((check) => smokeOutput(check, { withBody: true })) };
   const logs = logRecords(wait?.targets ?? []);
   return JSON.stringify(
     {

@@ -132,11 +132,11 @@ export function outputsFor(result: RunResult, limits: OutputLimits = {}): Output
     'release-status': result.release?.status ?? '',
     clusters: result.clusters ? JSON.stringify(clustersOutput(result.clusters)) : '',
     ...rollbackOutputs(result),
-    smoke: result.smoke ? JSON.stringify(result.smoke.map(smokeOutput)) : '',
+    smoke: result.smoke ? JSON.stringify(result.smoke.map((check) => smokeOutput(check))) : '',
   };
 }
 
-/** One element of the `smoke` output: how a smoke check did, without its body (the summary shows that). */
+/** One element of the `smoke` output (and of `-o json`'s `smoke`): how a smoke check did. */
 export interface SmokeOutput {
   name: string;
   ok: boolean;
@@ -145,11 +145,14 @@ export interface SmokeOutput {
   latencyMs: number;
   /** Why its last attempt did not pass (`the body is not JSON, …`), for one that did not pass. */
   reason?: string;
+  /** The command's `-o json` only: the first 1 KiB of the last answer's body (masked), for one that did not pass.
+   *  The action's `smoke` output leaves it out (outputs are small; the summary shows it). */
+  body?: string;
 }
 
-export function smokeOutput(check: NonNullable<RunResult['smoke']>[number]): SmokeOutput {
-  const { name, ok, status, attempts, latencyMs, reason } = check;
-  return { name, ok, status, attempts, latencyMs, ...(reason !== undefined && { reason }) };
+export function smokeOutput(check: NonNullable<RunResult['smoke']>[number], { withBody = false } = {}): SmokeOutput {
+  const { name, ok, status, attempts, latencyMs, reason, body } = check;
+  return { name, ok, status, attempts, latencyMs, ...(reason !== undefined && { reason }), ...(withBody && !ok && body && { body }) };
 }
 
 /** The `clusters` output: each cluster's own result, by name, in the input's order. */

@@ -207,6 +207,7 @@ describe('smoke (dist/cli.js)', () => {
     expect(run.exitCode).toBe(1);
     const document = JSON.parse(run.stdout) as { result: string; smoke: unknown[] };
     expect(document.result).toBe('failed');
-    expect(document.smoke).toEqual([expect.objectContaining({ name: `${base}/down`, ok: false, status: 503 })]);
+    // The command's JSON is the whole report: it carries the failing answer's body (the action's `smoke` output does not).
+    expect(document.smoke).toEqual([expect.objectContaining({ name: `${base}/down`, ok: false, status: 503, body: 'not yet' })]);
   }, 60_000);
 });

@@ -211,9 +211,9 @@ describeReal('is it serving, on a real control plane', () => {
         expect(failed.exitCode).toBe(1);
         const document = JSON.parse(failed.stdout) as { result: string; smoke: Array<{ ok: boolean; status: number; body?: string }> };
         expect(document.result).toBe('failed');
-        expect(document.smoke).toEqual([expect.objectContaining({ ok: false, status: 503 })]);
-        expect(hits.get('/down')).toBeGreaterThanOrEqual(2);
         // The application's own answer, as the real proxy relays it: its status and its body.
+        expect(document.smoke).toEqual([expect.objectContaining({ ok: false, status: 503, body: 'down for maintenance' })]);
+        expect(hits.get('/down')).toBeGreaterThanOrEqual(2);
         expect(failed.stderr).toMatch(
           new RegExp(
             `smoke check service ${ns}/web:http/down: did not pass by the deadline \\(expected status 200-299\\): status 503, .*; body: down for maintenance`,
