@@ -8,7 +8,7 @@
  * goes), `hostile_two` and `hostile_three` (bench/hostile-two.ts and hostile-three.ts print tables) and `json_stream` (bench/json-stream.ts prints a
  * table; the before/after figures of a change are put together by hand) and `exit_latency` (bench/exit-latency.ts,
  * bench/startup-cpu.ts, bench/early-signal.ts and bench/memory.ts print tables, put together by hand), `failed_create`
- * (bench/failed-create.ts) and `smoke` (bench/smoke.ts). A name is letters, digits and `_`
+ * and `image_pull` (bench/failed-create.ts, its two cases) and `smoke` (bench/smoke.ts). A name is letters, digits and `_`
  * only. The appendices (bench/REAL-CLUSTER*.md, copied in by bench/run.ts after its own report) are replaced in place
  * by `setAppendix`.
  */

@@ -7,6 +7,7 @@ import { diagnosePods, type Diagnosis } from '../status/index.js';
 import { canReleaseQuota } from '../status/quota-release.js';
 import { currentReplicaSetName, replicaSetFailedCreate } from '../status/current-replicaset.js';
 import { hasUnschedulablePod } from '../status/scale-up.js';
+import { earliestFinalAt } from '../status/standing.js';
 import { ApiError, corePath, listItems, withKind } from '../kube/index.js';
 import type { Cluster } from '../kube/index.js';
 import type { DiagnosisSubject, PodLike } from './group.js';
@@ -93,7 +94,8 @@ export class NamespaceDiagnoser {
     this.scheduled = false;
     if (this.stopped || !this.options.hasPending()) return; // idle until a workload is pending again
     const started = this.timers.now();
-    /** When a failure in its grace becomes final: the next round comes no later, whatever the backoff. */
+    /** When a failure in its grace (src/status/standing.ts) becomes final: the next round comes no later,
+     *  whatever the backoff. */
     let dueAt: number | undefined;
     const subjects = this.options.subjects(started - this.options.minPendingMs);
     this.running = true;
@@ -120,7 +122,7 @@ export class NamespaceDiagnoser {
     this.schedule(dueAt === undefined ? delay : Math.min(delay, Math.max(0, dueAt - this.timers.now()) + AFTER_GRACE_MS));
   }
 
-  /** One round; returns the earliest time a creation failure in its grace becomes final, if any. */
+  /** One round; returns the earliest time a failure in its grace becomes final, if any. */
   private async diagnose(subjects: DiagnosisSubject[]): Promise<number | undefined> {
     const { cluster, namespace } = this.options;
     const byOwner = new Map<string, DiagnosisSubject>();
@@ -185,16 +187,13 @@ export class NamespaceDiagnoser {
       if (releasable) this.quotaReleasableAt.set(key, now.getTime());
       diagnoses.set(subject, diagnoseSubject(subject, { canReleaseQuota: releasable, quotaReleasableAtMs: this.quotaReleasableAt.get(key) }));
     }
-    let dueAt: number | undefined;
     for (const subject of subjects) {
       const diagnosis = diagnoses.get(subject)!;
       this.warnUnreachableWebhook(diagnosis);
       const empty = diagnosis.problems.length === 0 && diagnosis.events.length === 0;
       subject.apply(empty ? undefined : diagnosis);
-      const finalAt = diagnosis.creation?.finalAtMs;
-      if (finalAt !== undefined) dueAt = Math.min(dueAt ?? finalAt, finalAt);
     }
-    return dueAt;
+    return earliestFinalAt([...diagnoses.values()].map((diagnosis) => diagnosis.finalAtMs));
   }
 
   /** The Deployments of `subjects` and the ReplicaSets they control: one GET each and one LIST of

@@ -7,6 +7,7 @@ import { isPlainObject } from './go-format.js';
 import { DEFAULT_MAX_EVENTS, recentWarnings, type PodRef } from './events.js';
 import { creationFailure, DEFAULT_CREATION_GRACE_MS, describeCreationFailure, type CreationOptions } from './failed-create.js';
 import { scaleUpRefusals, type ScaleUpRefusal } from './scale-up.js';
+import { earliestFinalAt, standing, type Standing } from './standing.js';
 import type { ContainerProblem, Diagnosis } from './types.js';
 
 export interface DiagnoseOptions {
@@ -70,7 +71,14 @@ export function diagnosePods(pods: unknown[], events: unknown[], opts: DiagnoseO
     unrecoverable: problems.some((p) => p.unrecoverable) || creation?.unrecoverable === true,
     ...(creation ? { creation } : {}),
     ...(cause ? { cause } : {}),
+    ...finalAt([creation, ...problems]),
   };
+}
+
+/** When the diagnosis must be made again: the earliest end of a grace among its failures, if any. */
+function finalAt(failures: Array<{ finalAtMs?: number } | undefined>): { finalAtMs?: number } {
+  const finalAtMs = earliestFinalAt(failures.map((failure) => failure?.finalAtMs));
+  return finalAtMs === undefined ? {} : { finalAtMs };
 }
 
 /** The class of a pod problem, for the `cause` output field: what a workflow branches on. */
@@ -99,7 +107,8 @@ function sortPods(pods: Obj[]): Obj[] {
 function podProblems(pod: Obj, now: Date, graceMs: number, refusals: Map<string, ScaleUpRefusal>): ContainerProblem[] {
   const name = str(obj(pod.metadata).name);
   const status = obj(pod.status);
-  const pastGrace = now.getTime() - creationTimestampMs(pod) >= graceMs;
+  // An image pull may fail for a moment (a registry hiccup, an image pushed late): it counts from the pod's creation.
+  const pull = standing(creationTimestampMs(pod), graceMs, now.getTime());
   const problems: ContainerProblem[] = [];
 
   const unschedulable = (Array.isArray(status.conditions) ? status.conditions : [])
@@ -109,7 +118,15 @@ function podProblems(pod: Obj, now: Date, graceMs: number, refusals: Map<string,
     // A cluster autoscaler may still add a node, so this is reported but not final, unless it said it will not.
     const refusal = refusals.get(name);
     const message = [str(unschedulable.message), refusal?.message].filter(Boolean).join('; ');
-    problems.push({ pod: name, container: '', init: false, reason: 'Unschedulable', message, unrecoverable: refusal?.final === true });
+    problems.push({
+      pod: name,
+      container: '',
+      init: false,
+      reason: 'Unschedulable',
+      message,
+      unrecoverable: refusal?.final === true,
+      ...(refusal?.finalAtMs !== undefined && { finalAtMs: refusal.finalAtMs }),
+    });
   }
   if (status.phase === 'Failed' && str(status.reason) !== '') {
     problems.push({ pod: name, container: '', init: false, reason: str(status.reason), message: str(status.message), unrecoverable: false });
@@ -119,14 +136,14 @@ function podProblems(pod: Obj, now: Date, graceMs: number, refusals: Map<string,
     [status.containerStatuses, false],
   ] as const) {
     for (const containerStatus of Array.isArray(list) ? list.map(obj) : []) {
-      const problem = containerProblem(name, containerStatus, init, pastGrace);
+      const problem = containerProblem(name, containerStatus, init, pull);
       if (problem) problems.push(problem);
     }
   }
   return problems;
 }
 
-function containerProblem(pod: string, status: Obj, init: boolean, pastGrace: boolean): ContainerProblem | undefined {
+function containerProblem(pod: string, status: Obj, init: boolean, pull: Standing): ContainerProblem | undefined {
   const container = str(status.name);
   const state = obj(status.state);
   const restartCount = int(status.restartCount);
@@ -134,6 +151,7 @@ function containerProblem(pod: string, status: Obj, init: boolean, pastGrace: bo
   const reason = str(waiting?.reason);
   if (waiting && (WAITING_REASONS as readonly string[]).includes(reason)) {
     if (reason === 'CrashLoopBackOff') return crashLoop(pod, container, init, restartCount, obj(obj(status.lastState).terminated));
+    const graced = IMAGE_PULL.has(reason); // a failed pull counts once it has stood for the grace
     return {
       pod,
       container,
@@ -141,7 +159,8 @@ function containerProblem(pod: string, status: Obj, init: boolean, pastGrace: bo
       reason,
       message: str(waiting.message),
       ...(restartCount !== undefined ? { restartCount } : {}),
-      unrecoverable: ALWAYS_UNRECOVERABLE.has(reason) || (IMAGE_PULL.has(reason) && pastGrace),
+      unrecoverable: ALWAYS_UNRECOVERABLE.has(reason) || (graced && pull.final),
+      ...(graced && pull.finalAtMs !== undefined && { finalAtMs: pull.finalAtMs }),
     };
   }
   const terminated = isPlainObject(state.terminated) ? state.terminated : undefined;

@@ -10,6 +10,7 @@
  */
 import { creationTimestampMs, parseTimestamp } from './fields.js';
 import { isPlainObject } from './go-format.js';
+import { standing } from './standing.js';
 import type { CreationCause, CreationFailure } from './types.js';
 
 /** How long a final-looking `FailedCreate` must stand before it fails the workload. */
@@ -95,15 +96,14 @@ export function creationFailure(events: unknown[], pods: unknown[], opts: Creati
     final = !opts.canReleaseQuota && seenSinceFreed;
     if (freedAt !== undefined) standingSinceMs = Math.max(standingSinceMs, freedAt);
   }
-  const finalAtMs = standingSinceMs + graceMs;
-  const unrecoverable = final && nowMs >= finalAtMs;
+  const stood = final ? standing(standingSinceMs, graceMs, nowMs) : undefined;
   return {
     cause,
     object: newest.object,
     message: detail,
     ...(admission ? { admission } : {}),
-    unrecoverable,
-    ...(final && !unrecoverable && { finalAtMs }),
+    unrecoverable: stood?.final === true,
+    ...(stood?.finalAtMs !== undefined && { finalAtMs: stood.finalAtMs }),
   };
 }
 

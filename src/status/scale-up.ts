@@ -6,11 +6,14 @@
  */
 import { parseTimestamp } from './fields.js';
 import { isPlainObject } from './go-format.js';
+import { standing } from './standing.js';
 
 export interface ScaleUpRefusal {
   /** `cluster-autoscaler: pod didn't trigger scale-up: 1 max node group size reached`. */
   message: string;
   final: boolean;
+  /** Still in its grace: when (epoch ms) it becomes final if it stands (src/status/standing.ts). */
+  finalAtMs?: number;
 }
 
 type Obj = Record<string, unknown>;
@@ -38,9 +41,9 @@ export function scaleUpRefusals(events: unknown[], now: Date, graceMs: number): 
     const known = refusals.get(str(ref.name));
     if (known && known.seenMs >= lastMs) continue;
     const text = (str(event.message) || str(event.note)).trim();
-    refusals.set(str(ref.name), { message: `${by}: ${text}`, final: now.getTime() - firstMs >= graceMs, seenMs: lastMs });
+    refusals.set(str(ref.name), { message: `${by}: ${text}`, ...standing(firstMs, graceMs, now.getTime()), seenMs: lastMs });
   }
-  return new Map([...refusals].map(([pod, { message, final }]) => [pod, { message, final }]));
+  return new Map([...refusals].map(([pod, { seenMs: _seen, ...refusal }]) => [pod, refusal]));
 }
 
 /** Whether a pod waits for a node (`PodScheduled=False`, `Unschedulable`). */

@@ -33,6 +33,9 @@ export interface ContainerProblem {
   lastTerminationReason?: string;
   /** True when waiting longer will not help (a bad image, a missing secret, a crash loop). */
   unrecoverable: boolean;
+  /** A failure still in its grace (an image pull, an autoscaler's refusal): when (epoch ms) it becomes
+   *  unrecoverable if it stands (src/status/standing.ts). */
+  finalAtMs?: number;
 }
 
 /** A recent warning event about a workload or one of its pods. */
@@ -55,6 +58,9 @@ export interface Diagnosis {
   creation?: CreationFailure;
   /** The class of what holds it, for the `cause` output field (`QuotaExceeded`, `ImagePull`, `CrashLoop`, …). */
   cause?: string;
+  /** The earliest time (epoch ms) a failure here, still in its grace, becomes unrecoverable if it stands:
+   *  the diagnoser looks again then, whatever its backoff (src/engine/diagnoser.ts). */
+  finalAtMs?: number;
 }
 
 /** What keeps a controller from creating pods (src/status/failed-create.ts). `WebhookUnavailable` and
@@ -71,7 +77,7 @@ export interface CreationFailure {
   /** The webhook or policy that denied (or did not answer): `admission webhook "x.example.com"`. */
   admission?: string;
   unrecoverable: boolean;
-  /** When (epoch ms) a final-looking failure, still in its grace, becomes unrecoverable if it stands: the
-   *  diagnoser looks again then, whatever its backoff (src/engine/diagnoser.ts). */
+  /** When (epoch ms) a final-looking failure, still in its grace, becomes unrecoverable if it stands
+   *  (src/status/standing.ts). */
   finalAtMs?: number;
 }

@@ -140,6 +140,21 @@ describe('image pull grace', () => {
     expect(diagnosis.problems[0]!.unrecoverable).toBe(unrecoverable);
     expect(diagnosis.unrecoverable).toBe(unrecoverable);
   });
+  it('says when the grace ends while it runs, there and in the diagnosis', () => {
+    const diagnosis = diagnosePods([pulling(5)], [], { now });
+    const endsAt = now.getTime() + 10_000;
+    expect(diagnosis.problems[0]).toMatchObject({ unrecoverable: false, finalAtMs: endsAt });
+    expect(diagnosis.finalAtMs).toBe(endsAt);
+    expect(diagnosePods([pulling(15)], [], { now })).not.toHaveProperty('finalAtMs');
+  });
+  it('the diagnosis is due again at the earliest grace end among its pods', () => {
+    const younger = pod('web-2', { phase: 'Pending', containerStatuses: [waiting('web', 'ImagePullBackOff')] }, { creationTimestamp: ago(2) });
+    expect(diagnosePods([younger, pulling(5)], [], { now }).finalAtMs).toBe(now.getTime() + 10_000);
+  });
+  it('no grace end for a pod that is not pulling', () => {
+    const p = pod('web-1', { containerStatuses: [waiting('web', 'ContainerCreating')] }, { creationTimestamp: ago(1) });
+    expect(diagnosePods([p], [], { now })).not.toHaveProperty('finalAtMs');
+  });
   it('a pod without creationTimestamp counts as old (as kstatus reads it)', () => {
     const p = pod('web-1', { containerStatuses: [waiting('web', 'ImagePullBackOff')] }, { creationTimestamp: undefined });
     expect(only(p).unrecoverable).toBe(true);

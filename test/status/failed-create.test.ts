@@ -122,6 +122,10 @@ describe('creationFailure', () => {
 });
 
 describe('diagnosePods with pods never created', () => {
+  it('a FailedCreate in its grace makes the diagnosis due again when the grace ends', () => {
+    expect(diagnosePods([], [failedCreate(INVALID, 5)], { now }).finalAtMs).toBe(now.getTime() - 5_000 + 20_000);
+  });
+
   it('is unrecoverable with the controller, the reason and the quota figures in its summary, and a cause', () => {
     const diagnosis = diagnosePods([], [failedCreate(QUOTA, 30, 2)], { now });
     expect(diagnosis).toMatchObject({
@@ -186,5 +190,14 @@ describe('unschedulable pods and the autoscaler', () => {
     expect(diagnosis.unrecoverable).toBe(true);
     expect(diagnosis.summary).toContain(`; ${who}: `);
     expect(diagnosePods([unschedulable], [{ ...event, firstTimestamp: ago(5) }], { now }).unrecoverable).toBe(false);
+  });
+
+  it('says when a refusal in its grace becomes final, so the diagnosis is made again then', () => {
+    const event = refusal('NotTriggerScaleUp', "pod didn't trigger scale-up: 1 max node group size reached", 5);
+    const diagnosis = diagnosePods([unschedulable], [event], { now });
+    const endsAt = now.getTime() + 15_000; // the 20 s creation grace, from the refusal's first sighting
+    expect(diagnosis.problems[0]).toMatchObject({ reason: 'Unschedulable', unrecoverable: false, finalAtMs: endsAt });
+    expect(diagnosis.finalAtMs).toBe(endsAt);
+    expect(diagnosePods([unschedulable], [], { now })).not.toHaveProperty('finalAtMs');
   });
 });
