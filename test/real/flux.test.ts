@@ -155,6 +155,22 @@ const prefixed = (prefix: string, states: Record<string, object>) => Object.from
 
 const byName = (resources: ResourceOutput[], kind: string, name: string) => resources.find((r) => r.kind === kind && r.name === name);
 
+/** The Kustomization's history entries of `commit` that ended in HealthCheckFailed. */
+const failedRuns = (status: KustomizationStatus, commit: string) =>
+  (status.history ?? []).filter((h) => h.metadata?.revision === `main@sha1:${commit}` && h.lastReconciledStatus === 'HealthCheckFailed');
+
+/** Pushes a commit adding a Deployment no node can take, has the source fetch it (it polls hourly in these cases),
+ *  and waits for Flux's HealthCheckFailed for it. Returns the commit. */
+async function failedCommit(ns: string, repo: GitRepo): Promise<string> {
+  const broken = await repo.commit(
+    { 'apps/kustomization.yaml': kustomizationFile('api.yaml', 'settings.yaml', 'web.yaml'), 'apps/web.yaml': yaml(web()) },
+    'web',
+  );
+  await cluster.kubectl('annotate', '--overwrite', 'gitrepositories.source.toolkit.fluxcd.io', 'repo', '-n', ns, `${REQUESTED_AT}=${new Date().toISOString()}`);
+  await until(ns, 'HealthCheckFailed for the failing commit', (s) => failedRuns(s, broken).length > 0);
+  return broken;
+}
+
 describeReal('GitOps against the real Flux controllers', () => {
   beforeAll(async () => {
     await ensureDist();
@@ -327,22 +343,7 @@ describeReal('GitOps against the real Flux controllers', () => {
     // The source is fetched only when asked: the test asks for the failing commit, kubewait for the fix.
     const { ns, repo, first } = await setUp('flux-fix', { sourceInterval: '1h' });
     await applied(ns, first);
-    const broken = await repo.commit(
-      { 'apps/kustomization.yaml': kustomizationFile('api.yaml', 'settings.yaml', 'web.yaml'), 'apps/web.yaml': yaml(web()) },
-      'web',
-    );
-    await cluster.kubectl(
-      'annotate',
-      '--overwrite',
-      'gitrepositories.source.toolkit.fluxcd.io',
-      'repo',
-      '-n',
-      ns,
-      `${REQUESTED_AT}=${new Date().toISOString()}`,
-    );
-    const failedOnce = (s: KustomizationStatus) =>
-      (s.history ?? []).filter((h) => h.metadata?.revision === `main@sha1:${broken}` && h.lastReconciledStatus === 'HealthCheckFailed');
-    await until(ns, 'HealthCheckFailed for the failing commit', (s) => failedOnce(s).length > 0);
+    const broken = await failedCommit(ns, repo);
     const fix = await repo.commit({ 'apps/web.yaml': yaml(web(true)) }, 'fix');
     const run = await waitFor(ns, fix, { reconcile: 'true' });
 
@@ -366,7 +367,7 @@ describeReal('GitOps against the real Flux controllers', () => {
     expect(askedKustomization).toBeGreaterThan(fetched);
     // Flux did not run the failed commit again (with its whole health-check timeout) before the fix: its
     // HealthCheckFailed snapshot was reconciled once (History.Upsert counts a repeat of the same build and outcome).
-    expect(failedOnce(await kustomizationStatus(ns))).toMatchObject([{ totalReconciliations: 1 }]);
+    expect(failedRuns(await kustomizationStatus(ns), broken)).toMatchObject([{ totalReconciliations: 1 }]);
   }, 300_000);
 
   itWithFluxCli(
@@ -374,22 +375,7 @@ describeReal('GitOps against the real Flux controllers', () => {
     async () => {
       const { ns, repo, first } = await setUp('flux-cli', { sourceInterval: '1h' });
       await applied(ns, first);
-      const broken = await repo.commit(
-        { 'apps/kustomization.yaml': kustomizationFile('api.yaml', 'settings.yaml', 'web.yaml'), 'apps/web.yaml': yaml(web()) },
-        'web',
-      );
-      await cluster.kubectl(
-        'annotate',
-        '--overwrite',
-        'gitrepositories.source.toolkit.fluxcd.io',
-        'repo',
-        '-n',
-        ns,
-        `${REQUESTED_AT}=${new Date().toISOString()}`,
-      );
-      await until(ns, 'HealthCheckFailed for the failing commit', (s) =>
-        (s.history ?? []).some((h) => h.metadata?.revision === `main@sha1:${broken}` && h.lastReconciledStatus === 'HealthCheckFailed'),
-      );
+      await failedCommit(ns, repo);
       const fix = await repo.commit({ 'apps/web.yaml': yaml(web(true)) }, 'fix');
       const home = mkdtempSync(path.join(tmpdir(), 'kubewait-flux-cli-'));
       const kubeconfig = path.join(home, 'kubeconfig');
