@@ -7,11 +7,11 @@
  * 1. The SIGINT/SIGTERM handlers (src/signals.ts), first: from here on a signal ends in a report. Before
  *    this line only Node's own start runs (25-50 ms, more on a busy machine), which no JavaScript can
  *    shorten: Node resets every inherited disposition and the signal mask when it starts.
- * 2. V8's flags, set in this process (`v8.setFlagsFromString`) before the bundle is parsed. Never by
- *    restarting Node with them: a restart (`process.execve`) ran a user's `NODE_OPTIONS=--require` preload
- *    twice and opened a second Node start in which a signal killed the step with nothing written
- *    (bench/RESULTS.md, start-up).
- * 3. For the command, V8's compile cache on disk (`module.enableCompileCache`).
+ * 2. For the command, V8's compile cache on disk (`module.enableCompileCache`).
+ * 3. V8's flags (`V8_FLAGS`), armed here and set by `setV8FlagsForTheWait` once the wait has loaded what it
+ *    runs on (below). Set in this process (`v8.setFlagsFromString`), never by restarting Node with them: a
+ *    restart (`process.execve`) ran a user's `NODE_OPTIONS=--require` preload twice and opened a second Node
+ *    start in which a signal killed the step with nothing written (bench/RESULTS.md, start-up).
  */
 import nodeModule from 'node:module';
 import { setFlagsFromString } from 'node:v8';
@@ -25,11 +25,18 @@ import { installSignalHandlers } from './signals.js';
  *   16 MB maximum, about 40 MB of RSS.
  * - `--no-turbofan`: Maglev is the highest tier. At 5,000 targets optimized code and the optimizing
  *   compiler's threads held about 15 MB; the work is I/O and JSON, which Maglev runs about as fast.
+ *
+ * When: any flag that differs from V8's defaults changes the hash V8 checks code caches against, and Node's
+ * built-in modules (node:https, node:tls, node:crypto, ...) are compiled from the code cache built into the
+ * binary with the defaults. Set at start, every built-in loaded afterwards was compiled from source: 15 ms
+ * of CPU on a plain wait (bench/RESULTS.md, issue 35). What they save is in the targets' lists and watches,
+ * so they are set as the wait begins them, when the built-ins it runs on are already loaded.
  */
 export const V8_FLAGS = ['--semi-space-growth-factor=1', '--no-turbofan'] as const;
 
 const STARTED = Symbol.for('kubewait.started');
-const shared = globalThis as { [STARTED]?: true };
+const FLAGS_ARMED = Symbol.for('kubewait.v8-flags-armed');
+const shared = globalThis as { [STARTED]?: true; [FLAGS_ARMED]?: boolean };
 
 export interface StartUpOptions {
   /** Keep the code V8 compiles on disk (the command: a second run on the same machine skips compiling about
@@ -38,13 +45,24 @@ export interface StartUpOptions {
   compileCache: boolean;
 }
 
-/** Installs the signal handlers, sets V8's flags and, for the command, the compile cache; once per process. */
+/** Installs the signal handlers, the compile cache for the command, and arms V8's flags; once per process. */
 export function startUp({ compileCache }: StartUpOptions): void {
   installSignalHandlers();
   if (shared[STARTED]) return;
   shared[STARTED] = true;
-  for (const flag of V8_FLAGS) setFlagsFromString(flag);
+  shared[FLAGS_ARMED] = true;
   // Node has it since 22.8; an older Node 22 (src/cli/node-version.ts) runs without it. The cache is checked
   // against each file's content, and a directory that cannot be written only means no cache.
   if (compileCache) nodeModule.enableCompileCache?.();
+}
+
+/**
+ * Sets V8_FLAGS, once, in a process that started with `startUp`; elsewhere (a test importing the engine) it
+ * does nothing. The engine calls it as its watches begin. Returns whether it set them.
+ */
+export function setV8FlagsForTheWait(): boolean {
+  if (!shared[FLAGS_ARMED]) return false;
+  shared[FLAGS_ARMED] = false;
+  for (const flag of V8_FLAGS) setFlagsFromString(flag);
+  return true;
 }

@@ -3,7 +3,7 @@
  *  signal at its first moment and a preload run once, is held through dist/: test/e2e/start-once.e2e.test.ts. */
 import { describe, expect, it } from '@jest/globals';
 import { installSignalHandlers } from '../src/signals.js';
-import { startUp } from '../src/startup.js';
+import { setV8FlagsForTheWait, startUp } from '../src/startup.js';
 
 describe('startUp', () => {
   it('installs one SIGINT and one SIGTERM handler, called once or twice, and the signal is the one the wait reads', () => {
@@ -16,5 +16,13 @@ describe('startUp', () => {
     expect(process.listenerCount('SIGTERM')).toBe(before.SIGTERM + 1);
     expect(installSignalHandlers().aborted).toBe(false);
     expect(installSignalHandlers()).toBe(installSignalHandlers());
+  });
+
+  it('arms the V8 flags, which the wait sets once (src/engine/index.ts)', () => {
+    startUp({ compileCache: false });
+    expect(setV8FlagsForTheWait()).toBe(true);
+    expect(setV8FlagsForTheWait()).toBe(false);
+    startUp({ compileCache: false });
+    expect(setV8FlagsForTheWait()).toBe(false);
   });
 });

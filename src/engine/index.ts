@@ -33,6 +33,7 @@ import type { Identity, TargetState } from './tracker.js';
 import { notJudgedReport, RESOLVING_MESSAGE, unmatchedSelectorName, type EngineObserver, type Outcome, type TargetReport } from '../result.js';
 import type { EngineOptions, EngineResult, TargetOrigin } from './types.js';
 import { Feeds } from './feeds.js';
+import { setV8FlagsForTheWait } from '../startup.js';
 
 export type * from './types.js';
 
@@ -273,6 +274,8 @@ export class Engine {
       this.tracker.announcing = true;
       for (const message of this.warnings) this.observer.warning?.(message); // held back until now
       this.running = true;
+      // The memory flags, now that discovery has loaded the built-ins the wait runs on (src/startup.ts).
+      setV8FlagsForTheWait();
       for (const group of this.groups.values()) group.follower.start();
       void this.resolver.keepResolving();
       this.check();
