@@ -14,7 +14,6 @@
  *    start in which a signal killed the step with nothing written (bench/RESULTS.md, start-up).
  */
 import nodeModule from 'node:module';
-import { setFlagsFromString } from 'node:v8';
 import { installSignalHandlers } from './signals.js';
 
 /**
@@ -58,11 +57,14 @@ export function startUp({ compileCache }: StartUpOptions): void {
 
 /**
  * Sets V8_FLAGS, once, in a process that started with `startUp`; elsewhere (a test importing the engine) it
- * does nothing. The engine calls it as its watches begin. Returns whether it set them.
+ * does nothing. The engine calls it as its watches begin. Resolves to whether it set them. node:v8 is
+ * imported here, not at the top: loading it costs 3 ms at start that a wait ending in bad input never needs.
  */
-export function setV8FlagsForTheWait(): boolean {
+export async function setV8FlagsForTheWait(): Promise<boolean> {
   if (!shared[FLAGS_ARMED]) return false;
   shared[FLAGS_ARMED] = false;
-  for (const flag of V8_FLAGS) setFlagsFromString(flag);
+  // `default`: the bundles load builtins as CommonJS (scripts/bundle-plugins.ts), so named exports are absent.
+  const v8 = (await import('node:v8')).default;
+  for (const flag of V8_FLAGS) v8.setFlagsFromString(flag);
   return true;
 }

@@ -269,13 +269,13 @@ export class Engine {
     for (const feed of this.options.feeds ?? []) this.feeds.start(feed);
 
     await this.resolver.resolveFirst();
+    // The memory flags, now that discovery has loaded the built-ins the wait runs on (src/startup.ts).
+    await setV8FlagsForTheWait();
     if (!this.finished) {
       this.announceNew();
       this.tracker.announcing = true;
       for (const message of this.warnings) this.observer.warning?.(message); // held back until now
       this.running = true;
-      // The memory flags, now that discovery has loaded the built-ins the wait runs on (src/startup.ts).
-      setV8FlagsForTheWait();
       for (const group of this.groups.values()) group.follower.start();
       void this.resolver.keepResolving();
       this.check();
