@@ -225,18 +225,21 @@ describe('finalLogLines', () => {
 });
 
 describe('bufferedSink', () => {
-  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
-
-  it('writes the info lines of one event-loop turn in a single write', async () => {
+  it('writes the info lines of one synchronous burst in a single write, before the continuations it starts', async () => {
     const sink = recordingSink();
     const buffered = bufferedSink(sink);
+    // A decision in the burst resolves a promise; its continuation (the wait's end: closing watches,
+    // building the result) must find the burst's lines written.
+    let decided!: () => void;
+    const decision = new Promise<void>((resolve) => (decided = resolve));
+    const seenByTheContinuation = decision.then(() => [...sink.lines]);
     buffered.info('a');
     buffered.info('b');
+    decided();
     expect(sink.lines).toEqual([]);
-    await nextTurn();
-    expect(sink.lines).toEqual(['a\nb']);
+    expect(await seenByTheContinuation).toEqual(['a\nb']);
     buffered.info('c');
-    await nextTurn();
+    await Promise.resolve();
     expect(sink.lines).toEqual(['a\nb', 'c']);
   });
 
