@@ -48,17 +48,27 @@ export function appendStepSummary(markdown: string, env: Record<string, string |
  * Appends outputs to the file the runner names in GITHUB_OUTPUT, in the heredoc form `@actions/core` writes
  * (`name<<DELIMITER`, the value, `DELIMITER`), all in one append: one open, write and close instead of one
  * per output, after the outcome is known (bench/RESULTS.md, decision to exit). One delimiter for all, that no
- * value contains; from the global Web Crypto, not node:crypto (loading it costs milliseconds).
+ * value contains (`randomUUID`).
  */
 export function appendOutputs(file: string, outputs: Readonly<Record<string, string>>): void {
   const values = Object.values(outputs);
   let delimiter: string;
-  do delimiter = `ghadelimiter_${crypto.randomUUID()}`;
+  do delimiter = `ghadelimiter_${randomUUID()}`;
   while (values.some((value) => value.includes(delimiter)));
   const text = Object.entries(outputs)
     .map(([name, value]) => `${name}<<${delimiter}\n${value}\n${delimiter}\n`)
     .join('');
   appendFileSync(file, text);
+}
+
+/**
+ * From node:crypto, which a wait's TLS connection has loaded, without loading it where nothing connects
+ * (`--version`, a bad input: 5-10 ms). Not the global Web Crypto: its modules would load after the decision,
+ * and a builtin loaded after the wait has set V8's flags is compiled from source (1.3 ms, src/startup.ts).
+ * Node before 22.3 has no `getBuiltinModule`; there the Web Crypto serves.
+ */
+function randomUUID(): string {
+  return (process.getBuiltinModule?.('node:crypto') ?? crypto).randomUUID();
 }
 
 /** `setSecret` that registers each value once: the shell, the kubeconfig and the GitHub client may each

@@ -17,6 +17,7 @@ import { parse, stringify } from 'yaml';
 import { startCluster, type TestCluster } from '../cluster/index.js';
 import { DIST_CLI, ensureDist, ROOT } from './dist.js';
 import { deployment } from './objects.js';
+import { runAction } from './runAction.js';
 import { runCommand } from './runCommand.js';
 
 /** At most what `--version` may load from dist/: the entry, the flag parser and what it imports. */
@@ -40,8 +41,12 @@ beforeAll(async () => {
       'const loaded = [];',
       "registerHooks({ load(url, context, next) { if (url.startsWith('file:')) loaded.push(url); return next(url, context); } });",
       // Node's own modules too, as `builtin:NAME` (`builtin:internal/deps/undici/undici`).
-      "const builtins = () => process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => `builtin:${m.slice(13)}`);",
-      "process.on('exit', () => writeFileSync(process.env.KUBEWAIT_LOADED_FILE, [...loaded, ...builtins()].join('\\n')));",
+      "const builtins = (from = 0) => process.moduleLoadList.slice(from).filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13));",
+      // Where the list stood when the wait set V8's flags (src/startup.ts): what loads after is compiled from source.
+      "const v8 = process.getBuiltinModule('node:v8'); const setFlags = v8.setFlagsFromString; let flagsAt = -1;",
+      'v8.setFlagsFromString = (flags) => { if (flagsAt < 0) flagsAt = process.moduleLoadList.length; setFlags(flags); };',
+      "const after = () => (flagsAt < 0 ? ['flags:never'] : ['flags:set', ...builtins(flagsAt).map((m) => `after-flags:${m}`)]);",
+      "process.on('exit', () => writeFileSync(process.env.KUBEWAIT_LOADED_FILE, [...loaded, ...builtins().map((m) => `builtin:${m}`), ...after()].join('\\n')));",
     ].join('\n'),
   );
 }, 300_000);
@@ -51,19 +56,41 @@ afterAll(async () => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
-/** Runs the command with the preload; the dist/ files it loaded and their bytes, and Node's builtin modules. */
-async function loadedBy(args: string[], name: string): Promise<{ exitCode: number | null; files: string[]; bytes: number; builtins: string[] }> {
-  const record = path.join(scratch, `${name}.txt`);
-  // dist/cli.js itself, also when KUBEWAIT_BIN names another build: this is about how dist/ is split.
-  const run = await runCommand([DIST_CLI, ...args], { command: process.execPath, env: { NODE_OPTIONS: `--import ${preload}`, KUBEWAIT_LOADED_FILE: record } });
+interface Loaded {
+  /** dist/ files, and their bytes. */
+  files: string[];
+  bytes: number;
+  /** Node's builtin modules. */
+  builtins: string[];
+  /** Whether the wait set V8's flags, and the builtins loaded after it did. */
+  flagsSet: boolean;
+  builtinsAfterFlags: string[];
+}
+
+/** What the preload recorded in `record`. */
+function readLoaded(record: string): Loaded {
   const dist = path.join(ROOT, 'dist') + path.sep;
   const lines = readFileSync(record, 'utf8').split('\n');
-  const builtins = lines.filter((line) => line.startsWith('builtin:')).map((line) => line.slice('builtin:'.length));
+  const tagged = (tag: string) => lines.filter((line) => line.startsWith(tag)).map((line) => line.slice(tag.length));
   const files = lines
     .filter((url) => url.startsWith('file:'))
     .map((url) => fileURLToPath(url))
     .filter((file) => file.startsWith(dist));
-  return { exitCode: run.exitCode, files, bytes: files.reduce((sum, file) => sum + statSync(file).size, 0), builtins };
+  return {
+    files,
+    bytes: files.reduce((sum, file) => sum + statSync(file).size, 0),
+    builtins: tagged('builtin:'),
+    flagsSet: lines.includes('flags:set'),
+    builtinsAfterFlags: tagged('after-flags:'),
+  };
+}
+
+/** Runs the command with the preload: its exit code and what it loaded. */
+async function loadedBy(args: string[], name: string): Promise<Loaded & { exitCode: number | null }> {
+  const record = path.join(scratch, `${name}.txt`);
+  // dist/cli.js itself, also when KUBEWAIT_BIN names another build: this is about how dist/ is split.
+  const run = await runCommand([DIST_CLI, ...args], { command: process.execPath, env: { NODE_OPTIONS: `--import ${preload}`, KUBEWAIT_LOADED_FILE: record } });
+  return { exitCode: run.exitCode, ...readLoaded(record) };
 }
 
 describe('the start path of dist/cli.js', () => {
@@ -77,7 +104,7 @@ describe('the start path of dist/cli.js', () => {
     expect(loaded.exitCode).toBe(exitCode);
     expect(loaded.files).toContain(path.join(ROOT, 'dist/cli.js'));
     expect(loaded.bytes).toBeLessThan(START_PATH_MAX_BYTES);
-    // node:crypto (5-10 ms) is a wait's, through TLS; a GitHub output delimiter takes the global Web Crypto.
+    // node:crypto (5-10 ms) is a wait's, through TLS; the outputs' delimiter asks for it only when written.
     expect(loaded.builtins).not.toContain('crypto');
   });
 
@@ -98,6 +125,28 @@ describe('the start path of dist/cli.js', () => {
     expect(loaded.builtins).not.toContain('fs/promises');
     expect(loaded.builtins).not.toContain('internal/readline/interface');
     expect(loaded.builtins).not.toContain('zlib');
+    // V8's flags are set as the watches begin, once the builtins the wait runs on are loaded (src/startup.ts).
+    expect(loaded.flagsSet).toBe(true);
+    expect(loaded.builtinsAfterFlags).toEqual([]);
+  }, 120_000);
+});
+
+describe('the start path of dist/index.js', () => {
+  it("sets V8's flags once the builtins of the wait and of its report are loaded", async () => {
+    cluster.create(deployment('reported', { namespace: 'startup-action', readyAfterMs: 100 }));
+    const record = path.join(scratch, 'action.txt');
+
+    const run = await runAction(
+      { kubeconfig: cluster.kubeconfig({ namespace: 'startup-action' }), resources: 'deployment/reported', timeout: '60s' },
+      { env: { NODE_OPTIONS: `--import ${preload}`, KUBEWAIT_LOADED_FILE: record } },
+    );
+
+    expect(run.outputs.result).toBe('ready');
+    expect(run.summary).toContain('reported');
+    const loaded = readLoaded(record);
+    expect(loaded.flagsSet).toBe(true);
+    // The outputs' delimiter came from the global Web Crypto, whose modules loaded after the decision.
+    expect(loaded.builtinsAfterFlags).toEqual([]);
   }, 120_000);
 });
 
