@@ -11,7 +11,8 @@
  */
 import { EXIT_CODES } from './cli/exit-code-table.js';
 import { nodeVersionProblem } from './cli/node-version.js';
-import { startUp } from './startup.js';
+import { asksForHelpOrVersion } from './cli/help-or-version.js';
+import { setV8FlagsForTheWait, startUp } from './startup.js';
 
 const problem = nodeVersionProblem(process.version, process.execPath);
 if (problem) {
@@ -20,6 +21,8 @@ if (problem) {
   process.exitCode = EXIT_CODES['bad-input'];
 } else {
   startUp({ compileCache: true });
+  // A wait follows: its built-ins and V8's flags before its bundle is evaluated.
+  if (!asksForHelpOrVersion(process.argv.slice(2))) setV8FlagsForTheWait();
   // A variable, not a literal: the bundler keeps this import (scripts/package.ts marks it external).
   const bundle = './kubewait-cli.js';
   void import(bundle);

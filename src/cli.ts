@@ -2,11 +2,13 @@
  * The command (`kubewait`, `kubectl kubewait`), loaded by its entry src/cli-boot.ts (dist/cli.js): runs it
  * and exits with its code once stdout and stderr are flushed. See src/cli/run.ts.
  */
-import { startUp } from './startup.js';
+import { asksForHelpOrVersion } from './cli/help-or-version.js';
+import { setV8FlagsForTheWait, startUp } from './startup.js';
 
 // Done by dist/cli.js (src/cli-boot.ts) before this bundle is parsed; here for the single executable
 // (scripts/sea.ts), whose only file this is. Once per process either way.
 startUp({ compileCache: true });
+if (!asksForHelpOrVersion(process.argv.slice(2))) setV8FlagsForTheWait();
 
 /**
  * Libraries written for the action (@actions/glob) log through `core.debug`, which writes `::debug::` lines

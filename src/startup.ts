@@ -8,8 +8,8 @@
  *    this line only Node's own start runs (25-50 ms, more on a busy machine), which no JavaScript can
  *    shorten: Node resets every inherited disposition and the signal mask when it starts.
  * 2. For the command, V8's compile cache on disk (`module.enableCompileCache`).
- * 3. V8's flags (`V8_FLAGS`), armed here and set by `setV8FlagsForTheWait` once the wait has loaded what it
- *    runs on (below). Set in this process (`v8.setFlagsFromString`), never by restarting Node with them: a
+ * 3. V8's flags (`V8_FLAGS`), armed here and set by `setV8FlagsForTheWait` when a wait follows, after
+ *    loading the built-ins it runs on (below). Set in this process (`v8.setFlagsFromString`), never by restarting Node with them: a
  *    restart (`process.execve`) ran a user's `NODE_OPTIONS=--require` preload twice and opened a second Node
  *    start in which a signal killed the step with nothing written (bench/RESULTS.md, start-up).
  */
@@ -21,17 +21,23 @@ import { installSignalHandlers } from './signals.js';
  * starts (`--max-opt=2` is not: V8 applies its implications once, at start):
  * - `--semi-space-growth-factor=1`: V8 doubles its young generation each time a burst of short-lived
  *   objects survives a scavenge; the list pages and watch events of thousands of targets grew it to its
- *   16 MB maximum, about 40 MB of RSS.
+ *   16 MB maximum, about 40 MB of RSS. Evaluating the bundle is such a burst: set after it, the flag finds
+ *   the young generation at 8 MB already (1 MB when set before), and the peak at 5,000 targets is 118 MB
+ *   instead of 103 (bench/RESULTS.md, issue 35).
  * - `--no-turbofan`: Maglev is the highest tier. At 5,000 targets optimized code and the optimizing
  *   compiler's threads held about 15 MB; the work is I/O and JSON, which Maglev runs about as fast.
- *
- * When: any flag that differs from V8's defaults changes the hash V8 checks code caches against, and Node's
- * built-in modules (node:https, node:tls, node:crypto, ...) are compiled from the code cache built into the
- * binary with the defaults. Set at start, every built-in loaded afterwards was compiled from source: 15 ms
- * of CPU on a plain wait (bench/RESULTS.md, issue 35). What they save is in the targets' lists and watches,
- * so they are set as the wait begins them, when the built-ins it runs on are already loaded.
  */
 export const V8_FLAGS = ['--semi-space-growth-factor=1', '--no-turbofan'] as const;
+
+/**
+ * Node's built-in modules a wait loads, beyond those Node starts with: loaded before the flags are set.
+ * Any flag that differs from V8's defaults changes the hash V8 checks code caches against, and Node compiles
+ * its built-ins from the code cache built into the binary with the defaults: a built-in loaded after the
+ * flags is compiled from source (5-10 times the CPU: 15 ms of a plain wait when they were set first).
+ * test/e2e/startup.e2e.test.ts holds the list complete for the command: on a plain wait nothing loads after
+ * the flags.
+ */
+const WAIT_BUILTINS = ['node:https', 'node:http', 'node:child_process', 'node:timers/promises'] as const;
 
 const STARTED = Symbol.for('kubewait.started');
 const FLAGS_ARMED = Symbol.for('kubewait.v8-flags-armed');
@@ -56,15 +62,21 @@ export function startUp({ compileCache }: StartUpOptions): void {
 }
 
 /**
- * Sets V8_FLAGS, once, in a process that started with `startUp`; elsewhere (a test importing the engine) it
- * does nothing. The engine calls it as its watches begin. Resolves to whether it set them. node:v8 is
- * imported here, not at the top: loading it costs 3 ms at start that a wait ending in bad input never needs.
+ * Loads the built-ins of a wait and sets V8_FLAGS, once, in a process that started with `startUp`, before
+ * the bundle is evaluated (evaluating it grows the young generation: 4-8 MB when the flags came after it).
+ * The action always waits (src/boot.ts); the command's entries call it unless the command line asks only for
+ * the help or the version (src/cli/help-or-version.ts), which load neither. What a bundle loads of Node
+ * beyond WAIT_BUILTINS is compiled from source: none for the command's wait; the action's GitHub libraries
+ * load some, a start-up cost the action accepts for its memory. Returns whether it set them. Node before 22.3
+ * has no `getBuiltinModule`: there a wait runs with V8's defaults.
  */
-export async function setV8FlagsForTheWait(): Promise<boolean> {
-  if (!shared[FLAGS_ARMED]) return false;
+export function setV8FlagsForTheWait(): boolean {
+  if (!shared[FLAGS_ARMED] || !process.getBuiltinModule) return false;
   shared[FLAGS_ARMED] = false;
-  // `default`: the bundles load builtins as CommonJS (scripts/bundle-plugins.ts), so named exports are absent.
-  const v8 = (await import('node:v8')).default;
-  for (const flag of V8_FLAGS) v8.setFlagsFromString(flag);
+  for (const id of WAIT_BUILTINS) process.getBuiltinModule(id);
+  // Node defines `navigator` by a getter that loads its module; client-node's libraries read it.
+  Reflect.get(globalThis, 'navigator');
+  const { setFlagsFromString } = process.getBuiltinModule('node:v8');
+  for (const flag of V8_FLAGS) setFlagsFromString(flag);
   return true;
 }

@@ -33,7 +33,6 @@ import type { Identity, TargetState } from './tracker.js';
 import { notJudgedReport, RESOLVING_MESSAGE, unmatchedSelectorName, type EngineObserver, type Outcome, type TargetReport } from '../result.js';
 import type { EngineOptions, EngineResult, TargetOrigin } from './types.js';
 import { Feeds } from './feeds.js';
-import { setV8FlagsForTheWait } from '../startup.js';
 
 export type * from './types.js';
 
@@ -269,8 +268,6 @@ export class Engine {
     for (const feed of this.options.feeds ?? []) this.feeds.start(feed);
 
     await this.resolver.resolveFirst();
-    // The memory flags, now that discovery has loaded the built-ins the wait runs on (src/startup.ts).
-    await setV8FlagsForTheWait();
     if (!this.finished) {
       this.announceNew();
       this.tracker.announcing = true;
