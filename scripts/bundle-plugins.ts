@@ -73,13 +73,17 @@ export const lazyUndici: Plugin = {
 };
 
 /**
- * In place of the named packages' import by the modules under `importerPath`, stand-ins with the same names
- * that load the package when first used: a class (`new`), a function, or an object of functions. The package is then
+ * In place of the named packages' import by the modules that `importedBy` names (a part of their path, or a
+ * test of the path), stand-ins with the same names that load the package when first used: a class (`new`),
+ * a function, or an object of functions. The package is then
  * bundled behind `require`, which esbuild evaluates on its first call (a CommonJS package in its
  * `__commonJS` wrapper, an ES module in its `__esm` one), not when the chunk is. An import of any other name
  * fails the build, so a new use is seen. Resolved from the importer's directory, as its own import was.
+ * A stand-in class is not the package's class: `instanceof` against it is always false (the objects that
+ * `new` gives are the package's own).
  */
-export function lazyPackages(name: string, importerPath: string, packages: Record<string, string[]>): Plugin {
+export function lazyPackages(name: string, importedBy: string | ((importer: string) => boolean), packages: Record<string, string[]>): Plugin {
+  const isImporter = typeof importedBy === 'string' ? (importer: string) => importer.includes(importedBy) : importedBy;
   return {
     name,
     setup(build) {
@@ -87,7 +91,7 @@ export function lazyPackages(name: string, importerPath: string, packages: Recor
         .map((pkg) => pkg.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
         .join('|');
       build.onResolve({ filter: new RegExp(`^(${names})$`) }, (args) =>
-        args.importer.includes(importerPath) ? { path: args.path, namespace: name, pluginData: path.dirname(args.importer) } : undefined,
+        isImporter(args.importer) ? { path: args.path, namespace: name, pluginData: path.dirname(args.importer) } : undefined,
       );
       build.onLoad({ filter: /.*/, namespace: name }, (args) => ({
         resolveDir: args.pluginData as string,
@@ -141,6 +145,33 @@ export const lazyCel: Plugin = lazyPackages('lazy-cel', `${path.sep}src${path.se
   '@marcbachmann/cel-js': ['class Environment'],
   re2js: ['object RE2JS compile'],
 });
+
+/**
+ * yaml (about 70 CommonJS modules) was evaluated with the first chunk that imports it, which on a plain wait is
+ * the kubeconfig's (issue 35). kubewait now reads the kubeconfigs that tools write itself
+ * (src/kube/kubeconfig-yaml.ts), and yaml the rest, manifests, health rules, smoke checks and a fleet's
+ * clusters input, when first used: a wait on one ready Deployment takes about 16 ms less CPU (median of
+ * `bench/startup-cpu.ts`, 130 -> 110 ms; kubectl wait 50 ms). Every importer in
+ * src/ gets the stand-in: one that did not would evaluate yaml again with its chunk. None of them uses
+ * `instanceof` against yaml's classes (which the stand-ins are not).
+ */
+export function lazyYaml(root: string): Plugin {
+  const src = path.join(root, 'src') + path.sep;
+  return lazyPackages('lazy-yaml', (importer) => importer.startsWith(src), {
+    yaml: [
+      'class Composer',
+      'class LineCounter',
+      'class Parser',
+      'function isAlias',
+      'function isMap',
+      'function isScalar',
+      'function isSeq',
+      'function parse',
+      'function parseAllDocuments',
+      'function parseDocument',
+    ],
+  });
+}
 
 /**
  * Node's builtin modules as CommonJS (`require`), not as ES module imports. Node builds an ES module's view

@@ -12,7 +12,8 @@
  * the health-checks glob) off its start, and V8 compiles each file on its own: as one 1.9 MB file the
  * action peaked 12 MB higher, most of it the parser's memory (bench/RESULTS.md, memory).
  * Both go through scripts/bundle-plugins.ts, which keeps what client-node, undici and client-node's proxy
- * agents would evaluate for nothing off the start path, and takes Node's builtins with `require`.
+ * agents would evaluate for nothing off the start path (and CEL and yaml, until first used), and takes
+ * Node's builtins with `require`.
  *
  * Why esbuild and not ncc: bench/RESULTS.md measures both on the same source. esbuild tree-shakes
  * client-node's ES modules and hoists scopes; ncc keeps every module in a webpack wrapper. The esbuild
@@ -31,6 +32,7 @@ import {
   lazyClientNodeHelpers,
   lazyProxyAgents,
   lazyUndici,
+  lazyYaml,
   packageVersionOnly,
 } from './bundle-plugins.js';
 import { ACTION_CHUNKS, BUILD_RECORD, CHUNKS, distHash, sourcesHash, type BuildRecord } from './sources-hash.js';
@@ -75,7 +77,16 @@ async function main(): Promise<void> {
       banner: { js: REQUIRE_SHIM }, // every chunk: each is a module of its own
       metafile: true,
       logLevel: 'warning',
-      plugins: [clientNodeSideEffectFree, lazyUndici, lazyProxyAgents, lazyClientNodeHelpers, lazyCel, builtinsByRequire, packageVersionOnly(ROOT)],
+      plugins: [
+        clientNodeSideEffectFree,
+        lazyUndici,
+        lazyProxyAgents,
+        lazyClientNodeHelpers,
+        lazyCel,
+        lazyYaml(ROOT),
+        builtinsByRequire,
+        packageVersionOnly(ROOT),
+      ],
     });
     Object.keys(result.metafile.inputs).forEach((input) => inputs.add(input));
     const outputs = Object.entries(result.metafile.outputs);

@@ -16,6 +16,7 @@ import type { Cluster as KcCluster, Context as KcContext, User as KcUser } from 
 import { parseDocument } from 'yaml';
 import { InputError } from '../settings.js';
 import { readBoundedSync } from '../workspace-files.js';
+import { readKubeconfigYaml } from './kubeconfig-yaml.js';
 
 export interface Secrets {
   mask(value: string): void;
@@ -167,6 +168,9 @@ function readDoc(file: string): RawDoc {
 
 /** Parse errors name the position only: the offending line could hold a secret. */
 function parseYaml(text: string, origin: string): Raw {
+  // The kubeconfigs that tools write, without loading yaml (kubeconfig-yaml.ts); yaml reads the rest.
+  const fast = readKubeconfigYaml(text);
+  if (fast !== undefined) return fast;
   const document = parseDocument(text, { uniqueKeys: false });
   const error = document.errors[0];
   if (error) {

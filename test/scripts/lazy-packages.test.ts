@@ -71,6 +71,38 @@ describe('lazyPackages', () => {
     expect(evaluated).toEqual(['esm-lib', 'cjs-lib']);
   });
 
+  it('takes a test of the importer: every importer it accepts gets the stand-in, any other the package', async () => {
+    writeFileSync(path.join(scratch, 'second.ts'), "import { Util } from 'cjs-lib';\nexport const quadruple = (n: number) => Util.twice(Util.twice(n));");
+    writeFileSync(path.join(scratch, 'eager.ts'), "import { triple } from 'esm-lib';\nexport const nine = () => triple(3);");
+    writeFileSync(
+      path.join(scratch, 'several.ts'),
+      "export { makeThing, twice } from './user.js';\nexport { quadruple } from './second.js';\nexport { nine } from './eager.js';",
+    );
+    const outfile = path.join(scratch, 'several.mjs');
+    const lazyIn = new Set(['user.ts', 'second.ts'].map((file) => path.join(scratch, file)));
+    await build({
+      entryPoints: [path.join(scratch, 'several.ts')],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      logLevel: 'silent',
+      banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+      plugins: [
+        lazyPackages('test-lazy', (importer) => lazyIn.has(importer), { 'esm-lib': ['class Thing', 'function triple'], 'cjs-lib': ['object Util twice'] }),
+      ],
+    });
+    const evaluated: string[] = [];
+    (globalThis as { evaluated?: string[] }).evaluated = evaluated;
+    const bundle = (await import(pathToFileURL(outfile).href)) as { quadruple(n: number): number; nine(): number };
+
+    // eager.ts is not accepted: it imports esm-lib itself, evaluated with the bundle; cjs-lib waits for its first use.
+    expect(evaluated).toEqual(['esm-lib']);
+    expect(bundle.quadruple(2)).toBe(8);
+    expect(evaluated).toEqual(['esm-lib', 'cjs-lib']);
+    expect(bundle.nine()).toBe(9);
+  });
+
   it('fails the build on a name the stand-in does not have, so a new use is seen', async () => {
     writeFileSync(path.join(scratch, 'other.ts'), "import { Other } from 'esm-lib';\nexport const other = Other;");
     await expect(
