@@ -150,8 +150,8 @@ export const lazyCel: Plugin = lazyPackages('lazy-cel', `${path.sep}src${path.se
  * yaml (about 70 CommonJS modules) was evaluated with the first chunk that imports it, which on a plain wait is
  * the kubeconfig's (issue 35). kubewait now reads the kubeconfigs that tools write itself
  * (src/kube/kubeconfig-yaml.ts), and yaml the rest, manifests, health rules, smoke checks and a fleet's
- * clusters input, when first used: a wait on one ready Deployment takes about 16 ms less CPU (median of
- * `bench/startup-cpu.ts`, 130 -> 110 ms; kubectl wait 50 ms). Every importer in
+ * clusters input, when first used: a wait on one ready Deployment takes about 16 ms less CPU (exact CPU
+ * per run, medians: 148 -> 132 ms). Every importer in
  * src/ gets the stand-in: one that did not would evaluate yaml again with its chunk. None of them uses
  * `instanceof` against yaml's classes (which the stand-ins are not).
  */

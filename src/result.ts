@@ -214,6 +214,9 @@ export interface EngineObserver {
   warning?(message: string): void;
   /** Every 30 s while waiting: the targets not yet done. */
   heartbeat?(pending: TargetReport[], elapsedSeconds: number): void;
+  /** The wait is decided (any outcome), before its watches close and its result is built: once, so that a
+   *  log that holds lines back writes them now (the live log, `bufferedSink`). */
+  decided?(): void;
 }
 
 /** What a target says before its object was first read: the engine's words while its type resolves or its

@@ -14,6 +14,7 @@
  *    start in which a signal killed the step with nothing written (bench/RESULTS.md, start-up).
  */
 import nodeModule from 'node:module';
+import type V8Module from 'node:v8';
 import { installSignalHandlers } from './signals.js';
 
 /**
@@ -34,8 +35,8 @@ export const V8_FLAGS = ['--semi-space-growth-factor=1', '--no-turbofan'] as con
  * Any flag that differs from V8's defaults changes the hash V8 checks code caches against, and Node compiles
  * its built-ins from the code cache built into the binary with the defaults: a built-in loaded after the
  * flags is compiled from source (5-10 times the CPU: 15 ms of a plain wait when they were set first).
- * test/e2e/startup.e2e.test.ts holds the list complete for the command: on a plain wait nothing loads after
- * the flags.
+ * test/e2e/startup.e2e.test.ts holds the network's built-ins out of what loads after the flags, for the
+ * command and the action.
  */
 const WAIT_BUILTINS = ['node:https', 'node:http', 'node:child_process', 'node:timers/promises'] as const;
 
@@ -66,17 +67,19 @@ export function startUp({ compileCache }: StartUpOptions): void {
  * the bundle is evaluated (evaluating it grows the young generation: 4-8 MB when the flags came after it).
  * The action always waits (src/boot.ts); the command's entries call it unless the command line asks only for
  * the help or the version (src/cli/help-or-version.ts), which load neither. What a bundle loads of Node
- * beyond WAIT_BUILTINS is compiled from source: none for the command's wait; the action's GitHub libraries
- * load some, a start-up cost the action accepts for its memory. Returns whether it set them. Node before 22.3
- * has no `getBuiltinModule`: there a wait runs with V8's defaults.
+ * beyond WAIT_BUILTINS is compiled from source: for the command's wait, a few small modules (its flag
+ * parser's, its stdout's); the action's GitHub libraries load more, a start-up cost the action accepts for
+ * its memory. Returns whether it set them.
  */
 export function setV8FlagsForTheWait(): boolean {
-  if (!shared[FLAGS_ARMED] || !process.getBuiltinModule) return false;
+  if (!shared[FLAGS_ARMED]) return false;
   shared[FLAGS_ARMED] = false;
-  for (const id of WAIT_BUILTINS) process.getBuiltinModule(id);
+  // Node before 22.3 has no getBuiltinModule; a require from anywhere loads a built-in all the same.
+  const load: (id: string) => unknown = process.getBuiltinModule ? (id) => process.getBuiltinModule(id) : nodeModule.createRequire(process.execPath);
+  for (const id of WAIT_BUILTINS) load(id);
   // Node defines `navigator` by a getter that loads its module; client-node's libraries read it.
   Reflect.get(globalThis, 'navigator');
-  const { setFlagsFromString } = process.getBuiltinModule('node:v8');
-  for (const flag of V8_FLAGS) setFlagsFromString(flag);
+  const v8 = load('node:v8') as typeof V8Module;
+  for (const flag of V8_FLAGS) v8.setFlagsFromString(flag);
   return true;
 }

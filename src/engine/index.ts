@@ -593,6 +593,7 @@ export class Engine {
     this.finished = true;
     this.outcome = outcome;
     this.cancelled = cancelled;
+    this.observer.decided?.();
     this.stop.abort();
     this.timers.close();
     this.finishWait();
@@ -697,5 +698,6 @@ function safeObserver(observer: EngineObserver | undefined, tellFeeds: (target: 
     },
     warning: (message) => guard((o) => o.warning?.(message)),
     heartbeat: (pending, elapsed) => guard((o) => o.heartbeat?.(pending, elapsed)),
+    decided: () => guard((o) => o.decided?.()),
   };
 }

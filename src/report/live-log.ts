@@ -85,14 +85,14 @@ function listed(targets: readonly TargetReport[], names: number): string[] {
 }
 
 /**
- * A sink that writes the lines of one burst of events in a single write: 5,000 Deployments turning ready
- * are a write per chunk read from a watch, not 5,000 (on a pipe each is a system call, and they were half
- * of kubewait's CPU per watch event at 5,000 targets). A burst is what runs synchronously (a chunk's events
- * are judged in its `data` handler), so the write comes in the next microtask: before the promise
- * continuations of the decision that burst made. At the next turn of the event loop, the last target's
- * line came after the engine had closed its watches and the result was built (3 ms at one Deployment;
- * bench/RESULTS.md, issue 35). Anything but `info` flushes first, so the order of lines never changes;
- * call `flush()` before writing anything else to stdout.
+ * A sink that writes the lines of one burst of events (one turn of the event loop) in a single write:
+ * 5,000 Deployments turning ready are a few writes, not 5,000 (on a pipe each is a system call, and
+ * they were half of kubewait's CPU per watch event at 5,000 targets; a write per chunk read from a watch
+ * was still 1,154 writes, against 21). The turn's end is too late for the last line, though: the engine
+ * closes its watches and builds the result first, so the live log flushes when the engine says the wait is
+ * decided (`createLiveLog`'s `decided`; 3 ms earlier at one Deployment, bench/RESULTS.md, issue 35).
+ * Anything but `info` flushes first, so the order of lines never changes; call `flush()` before writing
+ * anything else to stdout.
  */
 export function bufferedSink(sink: LogSink): LogSink & { flush(): void } {
   let lines: string[] = [];
@@ -110,7 +110,7 @@ export function bufferedSink(sink: LogSink): LogSink & { flush(): void } {
     };
   return {
     info(message) {
-      if (lines.length === 0) queueMicrotask(flush);
+      if (lines.length === 0) setImmediate(flush);
       lines.push(message);
     },
     warning: flushing((message: string) => sink.warning(message)),
@@ -120,8 +120,9 @@ export function bufferedSink(sink: LogSink): LogSink & { flush(): void } {
   };
 }
 
-/** An `EngineObserver` that writes the live log through `sink` (the shell's `ReportWriter`). */
-export function createLiveLog(sink: LogSink, options: LiveLogOptions): EngineObserver {
+/** An `EngineObserver` that writes the live log through `sink` (the shell's `ReportWriter`, through a
+ *  `bufferedSink`, which it flushes when the wait is decided). */
+export function createLiveLog(sink: LogSink & { flush?(): void }, options: LiveLogOptions): EngineObserver {
   let total = 0;
   let resolved = false;
   const members = new Set<TargetReport>();
@@ -173,6 +174,9 @@ export function createLiveLog(sink: LogSink, options: LiveLogOptions): EngineObs
     },
     heartbeat(pending, elapsedSeconds) {
       sink.info(heartbeatLines(pending, elapsedSeconds, total, options.heartbeatNames).join('\n'));
+    },
+    decided() {
+      sink.flush?.();
     },
   };
 }

@@ -62,10 +62,10 @@ export function appendOutputs(file: string, outputs: Readonly<Record<string, str
 }
 
 /**
- * From node:crypto, which a wait's TLS connection has loaded, without loading it where nothing connects
- * (`--version`, a bad input: 5-10 ms). Not the global Web Crypto: its modules would load after the decision,
- * and a builtin loaded after the wait has set V8's flags is compiled from source (1.3 ms, src/startup.ts).
- * Node before 22.3 has no `getBuiltinModule`; there the Web Crypto serves.
+ * From node:crypto, which every wait loads before V8's flags (src/startup.ts), asked for only here so that
+ * what never writes outputs (`--version`) does not load it. Not the global Web Crypto: its modules loaded
+ * after the decision, and after the flags, so from source (1.3 ms). Node before 22.3 has no
+ * `getBuiltinModule`; there the Web Crypto serves.
  */
 function randomUUID(): string {
   return (process.getBuiltinModule?.('node:crypto') ?? crypto).randomUUID();

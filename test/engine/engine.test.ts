@@ -65,6 +65,23 @@ describe('readiness', () => {
     expect(transitions).toEqual(expect.arrayContaining(['web InProgress', 'web Current', 'api Current']));
   });
 
+  it('says the wait is decided once, after the last transition, while its watch is still open', async () => {
+    const ns = namespace(server, 'decided');
+    server.create(deployment('web', { namespace: ns, state: 'progressing' }));
+    const events: string[] = [];
+    const running = runEngine(server, [{ type: 'deploy', name: 'web', namespace: ns }], {
+      observer: {
+        transition: (t) => events.push(`${t.name} ${t.status}`),
+        decided: () => events.push(`decided, ${server.counters.openWatches()} watch open`),
+      },
+    });
+    await following(server, 'deployments', ns);
+    ready(ns, 'web');
+    await running;
+    expect(events.slice(-2)).toEqual(['web Current', 'decided, 1 watch open']);
+    expect(events.filter((e) => e.startsWith('decided'))).toHaveLength(1);
+  });
+
   it('waits for targets created after the wait started, and for selector members', async () => {
     const ns = namespace(server, 'later');
     const resolved: string[][] = [];

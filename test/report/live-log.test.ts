@@ -225,22 +225,31 @@ describe('finalLogLines', () => {
 });
 
 describe('bufferedSink', () => {
-  it('writes the info lines of one synchronous burst in a single write, before the continuations it starts', async () => {
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('writes the info lines of one event-loop turn in a single write', async () => {
     const sink = recordingSink();
     const buffered = bufferedSink(sink);
-    // A decision in the burst resolves a promise; its continuation (the wait's end: closing watches,
-    // building the result) must find the burst's lines written.
-    let decided!: () => void;
-    const decision = new Promise<void>((resolve) => (decided = resolve));
-    const seenByTheContinuation = decision.then(() => [...sink.lines]);
     buffered.info('a');
     buffered.info('b');
-    decided();
+    await Promise.resolve(); // a microtask is not the turn's end: a chunk read later in the turn joins the write
     expect(sink.lines).toEqual([]);
-    expect(await seenByTheContinuation).toEqual(['a\nb']);
+    await nextTurn();
+    expect(sink.lines).toEqual(['a\nb']);
     buffered.info('c');
-    await Promise.resolve();
+    await nextTurn();
     expect(sink.lines).toEqual(['a\nb', 'c']);
+  });
+
+  it("the live log writes what it holds as soon as the wait is decided, not at the turn's end", () => {
+    const sink = recordingSink();
+    const buffered = bufferedSink(sink);
+    const log = createLiveLog(buffered, { waitFor: { kind: 'ready' } });
+    buffered.info('the last target is ready');
+
+    log.decided?.();
+
+    expect(sink.lines).toEqual(['the last target is ready']);
   });
 
   it('keeps the order of lines: a warning or group flushes the buffered lines first', () => {
