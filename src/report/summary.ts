@@ -311,7 +311,12 @@ function detailTables(target: TargetReport): string[] {
     causes.slice(0, DETAIL_ROWS.containers).map(({ problem: p, problems }) => [
       cell(problems.map((q) => q.pod).join(', ')),
       cell(p.init ? `${p.container} (init)` : p.container),
-      cell(p.lastTerminationReason && !p.message.includes('last exit') ? `${p.reason} (last exit: ${p.lastTerminationReason})` : p.reason),
+      // One cause may show two reasons: a pull retried is ErrImagePull in one replica, ImagePullBackOff in another.
+      cell(
+        p.lastTerminationReason && !p.message.includes('last exit')
+          ? `${p.reason} (last exit: ${p.lastTerminationReason})`
+          : [...new Set(problems.map((q) => q.reason))].join(', '),
+      ),
       [...new Set(problems.map((q) => String(q.restartCount ?? 0)))].join(', '),
       // The Restarts column has the count: the message need not say it again.
       chars(p.message.replace(/^restarted \d+ times, /, '')),

@@ -167,19 +167,32 @@ export interface CauseGroup {
 /**
  * The problems grouped by cause, in order of first appearance: the container (and whether it is an init
  * container), the reason and the message, apart from the restart count (`restarted 8 times` and `restarted 7
- * times` are one crash loop). Replicas of a Deployment fail alike; the report says each cause once and names
- * the pods, instead of one row per replica.
+ * times` are one crash loop) and from where a pull is in its retries (below). Replicas of a Deployment fail
+ * alike; the report says each cause once and names the pods, instead of one row per replica.
  */
 export function causeGroups(problems: readonly ContainerProblem[]): CauseGroup[] {
   const groups = new Map<string, CauseGroup>();
   for (const problem of problems) {
-    const message = problem.message.replace(/\brestarted \d+ times?\b/, 'restarted N times');
-    const key = JSON.stringify([problem.init, problem.container, problem.reason, problem.lastTerminationReason ?? '', message]);
+    const key = JSON.stringify([problem.init, problem.container, ...causeOf(problem), problem.lastTerminationReason ?? '']);
     const group = groups.get(key);
     if (group) group.problems.push(problem);
     else groups.set(key, { problem, problems: [problem] });
   }
   return [...groups.values()];
+}
+
+/** The kubelet turns ErrImagePull into ImagePullBackOff and back while it retries a pull, so the replicas of
+ *  one bad image are in either at any moment; ImagePullBackOff's message restates the pull's error after this. */
+const PULL_BACK_OFF = /^Back-off pulling image "[^"]*": ErrImagePull: /;
+
+/** A problem's reason and message as a cause: one pull error whichever of its two reasons it shows. */
+function causeOf(problem: ContainerProblem): [reason: string, message: string] {
+  if (problem.reason === 'ErrImagePull' || problem.reason === 'ImagePullBackOff') {
+    const error = problem.message.replace(PULL_BACK_OFF, '');
+    // Without the error (an older kubelet's `Back-off pulling image "x"`), the back-off stays a cause of its own.
+    if (problem.reason === 'ErrImagePull' || error !== problem.message) return ['image pull', error];
+  }
+  return [problem.reason, problem.message.replace(/\brestarted \d+ times?\b/, 'restarted N times')];
 }
 
 /** `pod a` or `pods a, b`. */

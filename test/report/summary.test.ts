@@ -117,6 +117,28 @@ describe('renderSummary', () => {
     { warnings: ['watch on statefulsets in shop is forbidden (missing RBAC verb "watch"): polling every 2s'] },
   );
 
+  it('gives one pull error one row, naming both reasons its replicas show at the moment', () => {
+    const error = 'failed to resolve reference "api:v2": not found';
+    const pull = (pod: string, reason: string, message: string) => ({
+      pod,
+      container: 'api',
+      init: false,
+      reason,
+      message,
+      restartCount: 0,
+      unrecoverable: false,
+    });
+    const diagnosis = {
+      problems: [pull('api-1', 'ErrImagePull', error), pull('api-2', 'ImagePullBackOff', `Back-off pulling image "api:v2": ErrImagePull: ${error}`)],
+      events: [],
+      summary: '',
+      unrecoverable: false,
+    };
+    const md = renderSummary(result([failed('api', { diagnosis })]), ctx);
+    expect(md).toContain('| api-1, api-2 | api | ErrImagePull, ImagePullBackOff | 0 |');
+    expect(md.match(/failed to resolve reference/g)).toHaveLength(1);
+  });
+
   it('has the heading, duration, cluster, context and a link to the run', () => {
     const md = renderSummary(mixed, ctx);
     expect(md.split('\n')[0]).toBe('## ❌ kubewait: 1 of 3 targets failed');

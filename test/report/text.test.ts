@@ -187,6 +187,25 @@ describe('diagnosisLines', () => {
     expect(causeGroups(diagnosis.problems).map((g) => g.problems.map((p) => p.pod))).toEqual([['api-1', 'api-2'], ['api-3']]);
   });
 
+  it('one pull error is one cause, whether its replicas are in ErrImagePull or ImagePullBackOff at the moment', () => {
+    const error = 'rpc error: code = NotFound desc = failed to resolve reference "registry.example.com/web:v2": not found';
+    const pull = (pod: string, reason: string, message: string): ContainerProblem => ({
+      pod,
+      container: 'web',
+      init: false,
+      reason,
+      message,
+      unrecoverable: false,
+    });
+    const pulling = pull('web-1', 'ErrImagePull', error);
+    const backingOff = pull('web-2', 'ImagePullBackOff', `Back-off pulling image "registry.example.com/web:v2": ErrImagePull: ${error}`);
+    // An older kubelet's back-off does not say the error: it cannot be told to be the same one.
+    const unsaid = pull('web-3', 'ImagePullBackOff', 'Back-off pulling image "registry.example.com/web:v2"');
+    const other = pull('web-4', 'ErrImagePull', 'rpc error: code = Unknown desc = failed to pull and unpack image: unauthorized');
+    expect(causeGroups([pulling, backingOff, unsaid, other]).map((g) => g.problems.map((p) => p.pod))).toEqual([['web-1', 'web-2'], ['web-3'], ['web-4']]);
+    expect(causeGroups([backingOff, pulling]).map((g) => g.problems.map((p) => p.pod))).toEqual([['web-2', 'web-1']]);
+  });
+
   it('falls back to the summary when there is nothing itemised, and to nothing without a diagnosis', () => {
     expect(diagnosisLines({ problems: [], events: [], summary: 'pods not scheduled', unrecoverable: false })).toEqual(['pods not scheduled']);
     expect(diagnosisLines(undefined)).toEqual([]);
