@@ -40,26 +40,37 @@ beforeAll(() => {
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
+/** The two test packages behind stand-ins for the importers `importedBy` names. */
+const STAND_INS = { 'esm-lib': ['class Thing', 'function triple'], 'cjs-lib': ['object Util twice'] };
+
+/**
+ * Bundles scratch/ENTRY.ts as scripts/package.ts bundles dist/ and imports it, with a fresh list of the
+ * packages evaluated so far (each pushes its name when evaluated).
+ */
+async function bundleAndImport<T>(entry: string, importedBy: Parameters<typeof lazyPackages>[1]): Promise<{ bundle: T; evaluated: string[] }> {
+  const outfile = path.join(scratch, `${entry}.mjs`);
+  await build({
+    entryPoints: [path.join(scratch, `${entry}.ts`)],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    logLevel: 'silent',
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+    plugins: [lazyPackages('test-lazy', importedBy, STAND_INS)],
+  });
+  const evaluated: string[] = [];
+  (globalThis as { evaluated?: string[] }).evaluated = evaluated;
+  return { bundle: (await import(pathToFileURL(outfile).href)) as T, evaluated };
+}
+
 describe('lazyPackages', () => {
   it('evaluates each package at the first use of its names, and gives its own objects', async () => {
-    const outfile = path.join(scratch, 'out.mjs');
-    await build({
-      entryPoints: [path.join(scratch, 'user.ts')],
-      outfile,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      logLevel: 'silent',
-      banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
-      plugins: [lazyPackages('test-lazy', path.join(scratch, 'user.ts'), { 'esm-lib': ['class Thing', 'function triple'], 'cjs-lib': ['object Util twice'] })],
-    });
-    const evaluated: string[] = [];
-    (globalThis as { evaluated?: string[] }).evaluated = evaluated;
-    const bundle = (await import(pathToFileURL(outfile).href)) as {
+    const { bundle, evaluated } = await bundleAndImport<{
       makeThing(n: number): { n: number; constructor: { name: string } };
       twice(n: number): number;
       thrice(n: number): number;
-    };
+    }>('user', path.join(scratch, 'user.ts'));
 
     expect(evaluated).toEqual([]);
     const thing = bundle.makeThing(3);
@@ -78,23 +89,8 @@ describe('lazyPackages', () => {
       path.join(scratch, 'several.ts'),
       "export { makeThing, twice } from './user.js';\nexport { quadruple } from './second.js';\nexport { nine } from './eager.js';",
     );
-    const outfile = path.join(scratch, 'several.mjs');
     const lazyIn = new Set(['user.ts', 'second.ts'].map((file) => path.join(scratch, file)));
-    await build({
-      entryPoints: [path.join(scratch, 'several.ts')],
-      outfile,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      logLevel: 'silent',
-      banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
-      plugins: [
-        lazyPackages('test-lazy', (importer) => lazyIn.has(importer), { 'esm-lib': ['class Thing', 'function triple'], 'cjs-lib': ['object Util twice'] }),
-      ],
-    });
-    const evaluated: string[] = [];
-    (globalThis as { evaluated?: string[] }).evaluated = evaluated;
-    const bundle = (await import(pathToFileURL(outfile).href)) as { quadruple(n: number): number; nine(): number };
+    const { bundle, evaluated } = await bundleAndImport<{ quadruple(n: number): number; nine(): number }>('several', (importer) => lazyIn.has(importer));
 
     // eager.ts is not accepted: it imports esm-lib itself, evaluated with the bundle; cjs-lib waits for its first use.
     expect(evaluated).toEqual(['esm-lib']);
