@@ -9,13 +9,14 @@
  *    shorten: Node resets every inherited disposition and the signal mask when it starts.
  * 2. For the command, V8's compile cache on disk (`module.enableCompileCache`).
  * 3. V8's flags (`V8_FLAGS`), armed here and set by `setV8FlagsForTheWait` when a wait follows, after
- *    loading the built-ins it runs on (below). Set in this process (`v8.setFlagsFromString`), never by restarting Node with them: a
- *    restart (`process.execve`) ran a user's `NODE_OPTIONS=--require` preload twice and opened a second Node
- *    start in which a signal killed the step with nothing written (bench/RESULTS.md, start-up).
+ *    loading the built-ins it runs on (below). Set in this process (`v8.setFlagsFromString`), never by
+ *    restarting Node with them: a restart (`process.execve`) ran a user's `NODE_OPTIONS=--require` preload
+ *    twice and opened a second Node start in which a signal killed the step with nothing written
+ *    (bench/RESULTS.md, start-up).
  */
 import nodeModule from 'node:module';
-import type V8Module from 'node:v8';
 import { installSignalHandlers } from './signals.js';
+import { builtinModule } from './builtin.js';
 
 /**
  * What they save (bench/RESULTS.md, memory). Each is one V8 reads while the process runs, not only when it
@@ -41,10 +42,11 @@ export const V8_FLAGS = ['--semi-space-growth-factor=1', '--no-turbofan'] as con
 const WAIT_BUILTINS = ['node:https', 'node:http', 'node:child_process', 'node:timers/promises', 'node:perf_hooks', 'node:worker_threads'] as const;
 
 /**
- * Exports that Node defines lazily, loading their module when first read, and that a wait reads: the global
- * `navigator` (client-node's libraries), node:util's `parseArgs` (the command's flags), `diff`, and node:fs's
- * `Dir`. Read before the flags for the same reason as WAIT_BUILTINS: 8 ms of CPU less for the command with the
- * last three modules (process.cpuUsage at exit, medians of 25 runs: 133.5 -> 125.9 ms).
+ * Exports that Node defines lazily, loading their module when first read, and that a wait reads: node:util's
+ * `parseArgs` (the command's flags) and `diff`, node:fs's `Dir`; and the global `navigator` (client-node's
+ * libraries), read beside them. Read before the flags for the same reason as WAIT_BUILTINS: with these and
+ * the last two of WAIT_BUILTINS, 8 ms of CPU less for the command (process.cpuUsage at exit, medians of 25
+ * runs: 133.5 -> 125.9 ms).
  */
 const LAZY_EXPORTS: ReadonlyArray<[module: string, name: string]> = [
   ['node:util', 'parseArgs'],
@@ -86,12 +88,10 @@ export function startUp({ compileCache }: StartUpOptions): void {
 export function setV8FlagsForTheWait(): boolean {
   if (!shared[FLAGS_ARMED]) return false;
   shared[FLAGS_ARMED] = false;
-  // Node before 22.3 has no getBuiltinModule; a require from anywhere loads a built-in all the same.
-  const load: (id: string) => unknown = process.getBuiltinModule ? (id) => process.getBuiltinModule(id) : nodeModule.createRequire(process.execPath);
-  for (const id of WAIT_BUILTINS) load(id);
+  for (const id of WAIT_BUILTINS) builtinModule(id);
   Reflect.get(globalThis, 'navigator');
-  for (const [id, name] of LAZY_EXPORTS) Reflect.get(load(id) as object, name);
-  const v8 = load('node:v8') as typeof V8Module;
+  for (const [id, name] of LAZY_EXPORTS) Reflect.get(builtinModule(id) as object, name);
+  const v8 = builtinModule('node:v8');
   for (const flag of V8_FLAGS) v8.setFlagsFromString(flag);
   return true;
 }

@@ -11,10 +11,11 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
+import { builtinModule } from './builtin.js';
 
 /** node:fs/promises when first used: loading it also loads readline and the fs watchers (a few ms of a
  *  command's start), and a wait that names no files never reads one (bench/RESULTS.md, issue 35). */
-const fsPromises = () => process.getBuiltinModule('node:fs/promises');
+const fsPromises = () => builtinModule('node:fs/promises');
 
 /** Far above any manifest or rule file (a CRD bundle is a few MB), far below what would exhaust a runner. */
 export const MAX_FILE_BYTES = 64 * 1024 * 1024;

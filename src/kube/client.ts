@@ -14,6 +14,7 @@ import { Semaphore } from './semaphore.js';
 import { Transport, closedError } from './transport.js';
 import type { Secrets } from './kubeconfig.js';
 import type { ExecPlugin } from './exec-plugin.js';
+import { builtinModule } from '../builtin.js';
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
@@ -445,8 +446,8 @@ function httpError(status: number, body: unknown, headers: http.IncomingHttpHead
 function decoded(response: http.IncomingMessage): Readable {
   const encoding = response.headers['content-encoding'];
   // node:zlib when first used: an API server gzips only large responses, so a small wait never loads it (issue 35).
-  if (encoding === 'gzip') return response.pipe(process.getBuiltinModule('node:zlib').createGunzip());
-  if (encoding === 'deflate') return response.pipe(process.getBuiltinModule('node:zlib').createInflate());
+  if (encoding === 'gzip') return response.pipe(builtinModule('node:zlib').createGunzip());
+  if (encoding === 'deflate') return response.pipe(builtinModule('node:zlib').createInflate());
   return response;
 }
 

@@ -19,6 +19,7 @@
 import { InputError } from '../settings.js';
 import { targetsFromManifestText, type ManifestFailure } from '../targets/manifests.js';
 import type { TargetSpec } from '../targets/types.js';
+import { builtinModule } from '../builtin.js';
 
 /** Where a release is stored: the storage driver's object kind. */
 export type ReleaseDriver = 'Secret' | 'ConfigMap';
@@ -131,7 +132,7 @@ export function decodeRelease(item: unknown, driver: ReleaseDriver): Release {
   if (GZIP_MAGIC.every((byte, index) => bytes[index] === byte)) {
     try {
       // node:zlib when first used: only a Helm release is gzipped (a wait's start need not load it, issue 35).
-      bytes = process.getBuiltinModule('node:zlib').gunzipSync(bytes, { maxOutputLength: MAX_DECODED_BYTES });
+      bytes = builtinModule('node:zlib').gunzipSync(bytes, { maxOutputLength: MAX_DECODED_BYTES });
     } catch (error) {
       const tooLarge = (error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE';
       throw broken(tooLarge ? `its payload unpacks to more than ${MAX_DECODED_BYTES / 1024 / 1024} MiB` : 'its gzip payload is corrupt');

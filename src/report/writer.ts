@@ -6,6 +6,7 @@
  */
 import { appendFileSync } from 'node:fs';
 import { shownText } from './shown-text.js';
+import { builtinModule } from '../builtin.js';
 
 /** The live log's part of a writer: what a user watching the step sees. */
 export interface LogSink {
@@ -64,11 +65,10 @@ export function appendOutputs(file: string, outputs: Readonly<Record<string, str
 /**
  * From node:crypto, which every wait loads before V8's flags (src/startup.ts), asked for only here so that
  * what never writes outputs (`--version`) does not load it. Not the global Web Crypto: its modules loaded
- * after the decision, and after the flags, so from source (1.3 ms). Node before 22.3 has no
- * `getBuiltinModule`; there the Web Crypto serves.
+ * after the decision, and after the flags, so from source (1.3 ms).
  */
 function randomUUID(): string {
-  return (process.getBuiltinModule?.('node:crypto') ?? crypto).randomUUID();
+  return builtinModule('node:crypto').randomUUID();
 }
 
 /** `setSecret` that registers each value once: the shell, the kubeconfig and the GitHub client may each
