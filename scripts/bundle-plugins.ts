@@ -75,10 +75,10 @@ export const lazyUndici: Plugin = {
 /**
  * In place of the named packages' import by the modules that `importedBy` names (a part of their path, or a
  * test of the path), stand-ins with the same names that load the package when first used: a class (`new`),
- * a function, or an object of functions. The package is then
- * bundled behind `require`, which esbuild evaluates on its first call (a CommonJS package in its
- * `__commonJS` wrapper, an ES module in its `__esm` one), not when the chunk is. An import of any other name
- * fails the build, so a new use is seen. Resolved from the importer's directory, as its own import was.
+ * a function, or an object of functions. The package is then bundled behind `require`, which esbuild
+ * evaluates on its first call (a CommonJS package in its `__commonJS` wrapper, an ES module in its `__esm`
+ * one), not when the chunk is. An import of any other name fails the build, so a new use is seen. Resolved
+ * from the importer's directory, as its own import was.
  * A stand-in class is not the package's class: `instanceof` against it is always false (the objects that
  * `new` gives are the package's own).
  */
@@ -151,8 +151,8 @@ export const lazyCel: Plugin = lazyPackages('lazy-cel', `${path.sep}src${path.se
  * the kubeconfig's (issue 35). kubewait now reads the kubeconfigs that tools write itself
  * (src/kube/kubeconfig-yaml.ts), and yaml the rest, manifests, health rules, smoke checks and a fleet's
  * clusters input, when first used: a wait on one ready Deployment takes about 16 ms less CPU (exact CPU
- * per run, medians: 148 -> 132 ms). Every importer in
- * src/ gets the stand-in: one that did not would evaluate yaml again with its chunk. None of them uses
+ * per run, medians: 148 -> 132 ms). Every importer in src/ gets the stand-in: one that did not would
+ * evaluate yaml again with its chunk. None of them uses
  * `instanceof` against yaml's classes (which the stand-ins are not).
  */
 export function lazyYaml(root: string): Plugin {

@@ -1,7 +1,7 @@
 /**
  * dist/cli.js, the file `kubewait` and `kubectl kubewait` start: checks the Node version, then the start-up
- * (src/startup.ts: signal handlers first, the compile cache, then V8's flags when a wait follows), then loads the command's bundle
- * (dist/kubewait-cli.js, built from src/cli.ts), as src/boot.ts does for the action. Parsing that bundle
+ * (src/startup.ts: signal handlers first, the compile cache, then V8's flags when a wait follows), then
+ * loads the command's bundle (dist/kubewait-cli.js, built from src/cli.ts), as src/boot.ts does for the action. Parsing that bundle
  * takes 60-250 ms, and a Ctrl-C or a CI cancellation in that window killed the command with no JSON document
  * and no exit 130; this file is parsed in well under a millisecond, and installs the handlers synchronously.
  *
