@@ -1,0 +1,2 @@
+import { createRequire as __kubewaitCreateRequire } from 'node:module'; const require = __kubewaitCreateRequire(import.meta.url);
+import{b as a,c as b,d as c,e as d}from"./chunk-GFNGYBAF.js";import"./chunk-2AOJVFDV.js";import"./chunk-D4EBQXQU.js";import"./chunk-JZTHCZQ5.js";import"./chunk-NSEQ6AJS.js";import"./chunk-2BUXQRIM.js";import"./chunk-CSEESSSM.js";import"./chunk-5YMLNJ2Y.js";export{a as KubeconfigCache,b as defaultSources,c as loadKubeConfig,d as withoutCredentials};
