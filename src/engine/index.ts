@@ -282,11 +282,12 @@ export class Engine {
     // The feeds see the wait is over (the stop signal) and say what they did not get to judge.
     await this.feeds.settled();
     if (this.feedCrash) throw this.feedCrash.error;
+    const judged = this.reports();
     return {
       outcome: this.outcome,
       cancelled: this.cancelled,
       durationSeconds: this.tracker.elapsedSeconds(),
-      targets: [...this.reports().map(withPodCause), ...this.notJudgedReports()],
+      targets: [...judged.map(withPodCause), ...this.notJudgedReports(judged)],
       warnings: [...this.warnings],
       ...(this.error ? { error: this.error } : {}),
       ...(this.unstable ? { unstable: this.unstable } : {}),
@@ -322,11 +323,14 @@ export class Engine {
   // ---- feeds -----------------------------------------------------------------------------------------
 
   /** The feeds' targets that were never judged, each once and not when it is a target too. */
-  private notJudgedReports(): TargetReport[] {
-    const seen = new Set(this.reports().map(reportKey));
+  private notJudgedReports(judged: TargetReport[]): TargetReport[] {
+    const unjudged = this.feeds.notJudged();
+    // Most waits have no feed: no set of every target's key after the decision (1-3 ms at 1,000 targets).
+    if (unjudged.length === 0) return [];
+    const seen = new Set(judged.map(reportKey));
     const reports: TargetReport[] = [];
     const seconds = this.tracker.elapsedSeconds();
-    for (const { specs, message } of this.feeds.notJudged()) {
+    for (const { specs, message } of unjudged) {
       for (const spec of specs) {
         const report = notJudgedReport(this.resolvedIdentity(spec), message, seconds);
         if (seen.has(reportKey(report))) continue;

@@ -333,14 +333,24 @@ export class KubeClient {
     const stopped = new AbortController();
     // No bytes for a while (not even a bookmark): end normally; the caller re-watches from where it was.
     const idle = setTimeout(() => finish(undefined, true), this.watchIdleMs).unref();
-    const stillAlive = () => void idle.refresh();
+    const stillAlive = () => void (done || idle.refresh());
+    const release = () => {
+      stopped.abort();
+      request?.destroy();
+    };
     const finish = (end: WatchEnd, notify: boolean) => {
       if (done) return;
       done = true;
       clearTimeout(idle);
-      stopped.abort();
-      request?.destroy();
-      if (notify) onEnd(end);
+      if (notify) {
+        release();
+        onEnd(end);
+        return;
+      }
+      // Stopped by its caller, which has what it needs (`done` drops any later event): the connection closes
+      // on the next turn, after the caller's own work. Closing a TLS socket at once held the report of a
+      // decided wait back by 1-2 ms (bench/RESULTS.md); a process that exits first leaves it to the OS.
+      setImmediate(release);
     };
     const failed = (error: unknown) => {
       if (error instanceof ApiError) return finish(error, true);
