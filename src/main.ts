@@ -10,7 +10,7 @@ import { waitEverywhere } from './fleet/index.js';
 import type { PipelineSink } from './pipeline.js';
 import { coreWriter } from './report/core-writer.js';
 import { reportSetupFailureToGitHub, startGitHubReports, type GitHubReports } from './report/github/index.js';
-import { failureMessage, publicResult, reportResult, reportSetupFailure, setOutputs } from './report/index.js';
+import { failureMessage, publicResult, rehearseReport, reportResult, reportSetupFailure, setOutputs } from './report/index.js';
 import { InputError, type Settings } from './settings.js';
 import { installSignalHandlers } from './signals.js';
 
@@ -51,6 +51,7 @@ function actionSink(settings: Settings): PipelineSink {
       reportResult(result, { ...settings, server: cluster.server, context: cluster.context }, coreWriter);
       await github?.finish(result);
     },
+    rehearse: (sample) => rehearseReport(sample, { ...settings, server: '', context: '' }),
   };
 }
 

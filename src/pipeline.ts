@@ -20,6 +20,7 @@ import { runSmokeChecks, warmUpFetch } from './smoke/run.js';
 import { connect, type Cluster, type KubeconfigSources } from './kube/index.js';
 import { SecretMasks } from './kube/masks.js';
 import { bufferedSink, createLiveLog, type LogSink } from './report/live-log.js';
+import { rehearsing, type Rehearse } from './rehearsal.js';
 import type { RunResult } from './result.js';
 import { secretSettings, type Settings } from './settings.js';
 import { installSignalHandlers } from './signals.js';
@@ -48,6 +49,8 @@ export interface PipelineSink {
   begin?(): void | Promise<void>;
   /** Reports a finished wait, in every outcome. */
   report(result: RunResult, cluster: ClusterInfo): Promise<void>;
+  /** Renders the report of a sample and writes nothing, while the wait waits (src/rehearsal.ts). */
+  rehearse?: Rehearse;
 }
 
 export interface PipelineOptions {
@@ -101,7 +104,7 @@ export async function waitAndReport(settings: Settings, sink: PipelineSink, opti
       healthRules,
       defaultNamespace,
       signal,
-      observer: createLiveLog(log, settings),
+      observer: rehearsing(createLiveLog(log, settings), sink.rehearse, time),
       time,
       deadline,
       feeds,

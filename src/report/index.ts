@@ -16,7 +16,8 @@ import { completeResources, outputsFor } from './outputs.js';
 import { rolledBackLogLines } from './rolled-back.js';
 import { runnerContext } from './github/runner-context.js';
 import { renderSummary, type RunInfo } from './summary.js';
-import type { ReportWriter } from './writer.js';
+import { shownText } from './shown-text.js';
+import { outputsFileText, type ReportWriter } from './writer.js';
 
 export { annotationsFor, failureMessage, inputProblemAnnotation, MAX_ERROR_ANNOTATIONS, type Annotation, type AnnotationOptions } from './annotations.js';
 export { bufferedSink, createLiveLog, finalLogLines, heartbeatLines, transitionLine, type LiveLogOptions } from './live-log.js';
@@ -75,6 +76,19 @@ export function reportResult(result: RunResult, ctx: ReportContext, writer: Repo
 }
 
 /**
+ * Builds what `reportResult` writes for `result` (the outputs' file text, the closing lines, the annotations,
+ * the job summary) and writes nothing: the rehearsal of src/rehearsal.ts, so that this code is compiled
+ * before the decision.
+ */
+export function rehearseReport(result: RunResult, ctx: ReportContext): void {
+  outputsFileText(outputValues(result, completeResources(result), 'resources.json'));
+  const waitFor = result.waitFor ?? ctx.waitFor;
+  shownText(finalLogLines(result, waitFor).join('\n'));
+  annotationsFor(result, waitFor, { failFast: ctx.failFast });
+  if (ctx.summary) shownText(renderSummary(result, { server: ctx.server, context: ctx.context, waitFor, run: ctx.run ?? runInfoFromGitHub() }));
+}
+
+/**
  * For a failure before any target was resolved (a bad input, an unusable kubeconfig): the error annotation
  * naming the input, the outputs (no targets, `result: error`) and, when `summary` is on, a short job summary
  * saying which input is wrong.
@@ -118,12 +132,17 @@ function writeLogGroups(result: RunResult, writer: ReportWriter): void {
 export function setOutputs(result: RunResult, writer: ReportWriter, overrides: Partial<Record<string, string>> = {}): void {
   const complete = completeResources(result);
   const file = writeResourcesFile(complete, writer);
+  writer.setOutputs(outputValues(result, complete, file, overrides));
+}
+
+/** Every output's value, with `complete` (completeResources) written to `file` (none: it could not be). */
+function outputValues(result: RunResult, complete: string, file: string | undefined, overrides: Partial<Record<string, string>> = {}): Record<string, string> {
   const outputs = {
     ...outputsFor(result, { ...(file ? {} : { where: 'the job summary' }), completeResources: complete }),
     'resources-file': file ?? '',
     ...overrides,
   };
-  writer.setOutputs(Object.fromEntries(Object.entries(outputs).map(([name, value]) => [name, value ?? ''])));
+  return Object.fromEntries(Object.entries(outputs).map(([name, value]) => [name, value ?? '']));
 }
 
 function writeResourcesFile(complete: string, writer: ReportWriter): string | undefined {

@@ -52,14 +52,18 @@ export function appendStepSummary(markdown: string, env: Record<string, string |
  * value contains (`randomUUID`).
  */
 export function appendOutputs(file: string, outputs: Readonly<Record<string, string>>): void {
+  appendFileSync(file, outputsFileText(outputs));
+}
+
+/** What `appendOutputs` appends. */
+export function outputsFileText(outputs: Readonly<Record<string, string>>): string {
   const values = Object.values(outputs);
   let delimiter: string;
   do delimiter = `ghadelimiter_${randomUUID()}`;
   while (values.some((value) => value.includes(delimiter)));
-  const text = Object.entries(outputs)
+  return Object.entries(outputs)
     .map(([name, value]) => `${name}<<${delimiter}\n${value}\n${delimiter}\n`)
     .join('');
-  appendFileSync(file, text);
 }
 
 /**

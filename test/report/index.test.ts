@@ -3,11 +3,11 @@
  * what reaches the runner and in which order (runner-files.test.ts checks the real writers' files and commands).
  */
 import { afterAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RunResult } from '../../src/result.js';
-import { reportResult, reportSetupFailure, type ReportWriter } from '../../src/report/index.js';
+import { rehearseReport, reportResult, reportSetupFailure, type ReportWriter } from '../../src/report/index.js';
 import { failed, fromFile, imagePullDiagnosis, pending, ready, result } from './fixtures.js';
 
 const calls: Array<[string, ...unknown[]]> = [];
@@ -214,5 +214,23 @@ describe('reportSetupFailure', () => {
     reportSetupFailure({ input: 'kubeconfig', message: 'no context "prod"' }, { summary: false }, writer);
     expect(existsSync(summaryPath)).toBe(false);
     expect(named('setOutput')).toHaveLength(13);
+  });
+});
+
+describe('rehearseReport', () => {
+  it('renders the report of a sample and writes nothing: no file, no output, no summary, no log', () => {
+    const runnerTemp = mkdtempSync(path.join(tmpdir(), 'kubewait-runner-temp-'));
+    const saved = process.env.RUNNER_TEMP;
+    process.env.RUNNER_TEMP = runnerTemp;
+    try {
+      rehearseReport(result([ready('web', fromFile('k8s/web.yaml', 3)), ready('api')]), base);
+      expect(readdirSync(runnerTemp)).toEqual([]);
+      expect(existsSync(summaryPath)).toBe(false);
+      expect(calls).toEqual([]);
+    } finally {
+      if (saved === undefined) delete process.env.RUNNER_TEMP;
+      else process.env.RUNNER_TEMP = saved;
+      rmSync(runnerTemp, { recursive: true, force: true });
+    }
   });
 });
