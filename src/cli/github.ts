@@ -9,7 +9,7 @@
 import type { RunResult } from '../result.js';
 import { parseGitHubReportInputs } from '../inputs.js';
 import type { ClusterInfo } from '../pipeline.js';
-import { reportResult, reportSetupFailure, type ReportWriter } from '../report/index.js';
+import { rehearseReport, reportResult, reportSetupFailure, type ReportWriter } from '../report/index.js';
 import { reportSetupFailureToGitHub as reportSetupFailureToPullRequest, startGitHubReports, type GitHubReports } from '../report/github/index.js';
 import type { InputProblem, Settings } from '../settings.js';
 import { installSignalHandlers } from '../signals.js';
@@ -22,6 +22,11 @@ export function reportToGitHub(
   writer: ReportWriter,
 ): void {
   reportResult(result, { ...settings, server: cluster.server, context: cluster.context }, writer);
+}
+
+/** What `reportToGitHub` will write, rendered and written nowhere (src/rehearsal.ts). */
+export function rehearseReportToGitHub(sample: RunResult, settings: Pick<Settings, 'waitFor' | 'failFast' | 'summary'>): void {
+  rehearseReport(sample, { ...settings, server: '', context: '' });
 }
 
 /** The pull-request comment and the Deployment, started beside the wait as the action starts them. */

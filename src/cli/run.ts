@@ -96,14 +96,21 @@ function gitHubWriter(stream: Stream, masks: SecretMasks, env: CommandIO['env'])
 async function wait(settings: Settings, line: CommandLine, io: CommandIO, kubeconfigSources: KubeconfigSources, masks: SecretMasks): Promise<RunResult> {
   const stream = logStream(line, io);
   const flavour = flavourOf(io.env);
-  const log = terminalLog((text) => stream.write(text), {
+  const logOptions = {
     flavour,
     colour: colourWanted(stream, io.env),
-    redact: (text) => masks.apply(text),
+    redact: (text: string) => masks.apply(text),
     columns: () => terminalColumns(stream),
-  });
+  };
+  const log = terminalLog((text) => stream.write(text), logOptions);
   const github = flavour === 'github' ? gitHubWriter(stream, masks, io.env) : undefined;
+  const closingLines = (result: RunResult, to: LogSink) => {
+    to.info(finalLogLines(result, settings.waitFor).join('\n'));
+    if (result.rollback) to.info(rolledBackLogLines(result.rollback).join('\n')); // rollback (issue 32)
+    writeLogBlocks(result, to);
+  };
   let reports: { finish(result: RunResult): Promise<void> } | undefined;
+  let rehearseForGitHub: ((sample: RunResult) => void) | undefined;
   const sink: PipelineSink = {
     log,
     mask(secret) {
@@ -111,16 +118,25 @@ async function wait(settings: Settings, line: CommandLine, io: CommandIO, kubeco
       github?.setSecret(secret);
     },
     async begin() {
-      if (github) reports = (await import('./github.js')).startGitHub(settings, github);
+      if (!github) return;
+      const gitHub = await import('./github.js');
+      reports = gitHub.startGitHub(settings, github);
+      rehearseForGitHub = (sample) => gitHub.rehearseReportToGitHub(sample, settings);
     },
     async report(result: RunResult, cluster: ClusterInfo) {
       if (github) (await import('./github.js')).reportToGitHub(result, settings, cluster, github);
-      else {
-        log.info(finalLogLines(result, settings.waitFor).join('\n'));
-        if (result.rollback) log.info(rolledBackLogLines(result.rollback).join('\n')); // rollback (issue 32)
-        writeLogBlocks(result, log);
-      }
+      else closingLines(result, log);
       await reports?.finish(result);
+    },
+    rehearse(sample) {
+      // src/rehearsal.ts: what `report` and `finish` will render, rendered into nothing.
+      if (github) rehearseForGitHub?.(sample);
+      else
+        closingLines(
+          sample,
+          terminalLog(() => {}, logOptions),
+        );
+      documentsFor(sample, settings, line);
     },
   };
   // Loaded here, not up front: --help, --version and a bad flag answer without evaluating client-node.
@@ -141,10 +157,18 @@ function writeLogBlocks(result: RunResult, log: LogSink): void {
 
 /** `-o json` and `--junit`, in every outcome that has targets. */
 function finish(result: RunResult, settings: Settings, line: CommandLine, io: CommandIO, masks: SecretMasks): void {
+  const { json, junit } = documentsFor(result, settings, line);
+  if (json !== undefined) io.stdout.write(masks.apply(`${json}\n`));
+  if (line.junit && junit !== undefined) writeJunit(line.junit, io, masks, junit);
+}
+
+/** The `-o json` document and the `--junit` XML of `result`, as the command line asks for them. */
+function documentsFor(result: RunResult, settings: Settings, line: CommandLine): { json?: string; junit?: string } {
   const problem = result.error && describeForCommand(result.error);
-  if (line.output === 'json') io.stdout.write(masks.apply(`${jsonDocument(publicResult(result), result, problem)}\n`));
-  if (line.junit)
-    writeJunit(line.junit, io, masks, renderJunit(result, { waitFor: settings.waitFor, failFast: settings.failFast, ...(problem && { problem }) }));
+  return {
+    ...(line.output === 'json' && { json: jsonDocument(publicResult(result), result, problem) }),
+    ...(line.junit && { junit: renderJunit(result, { waitFor: settings.waitFor, failFast: settings.failFast, ...(problem && { problem }) }) }),
+  };
 }
 
 /** `{"result": ..., "resources": [...]}`: the action's `result` and `resources` outputs, in one document; with

@@ -76,7 +76,8 @@ describe('kubewait, the command', () => {
   });
 
   it('exits 0 when every target is ready, with the live log on stdout and no colour off a terminal', async () => {
-    cluster.create(deployment('web', { namespace: 'cli-ok', readyAfterMs: 300 }));
+    // Ready after 300 ms of real time (the stand-in runs at 0.2 speed): long enough for the report's rehearsal.
+    cluster.create(deployment('web', { namespace: 'cli-ok', readyAfterMs: 1500 }));
     cluster.create(job('migrate', { namespace: 'cli-ok', readyAfterMs: 300 }));
 
     const run = await runCommand(['deployment/web', 'job/migrate', '--kubeconfig', kubeconfigFile('cli-ok'), '--timeout', '60s']);
@@ -85,6 +86,8 @@ describe('kubewait, the command', () => {
     expect(run.stdout).toContain('Waiting for 2 targets to be ready');
     expect(run.stdout).toMatch(/^deployment\/web \(cli-ok\): .*Current after \d+\.\ds/m);
     expect(run.stdout).toMatch(/^kubewait: ready after \d+\.\ds: 2 of 2 targets ready$/m);
+    // Once: the report rehearsed during the wait (src/rehearsal.ts) writes nothing.
+    expect(run.stdout.match(/^kubewait: ready after/gm)).toHaveLength(1);
     expect(run.stdout).not.toContain('\u001b[');
     expect(run.stdout).not.toContain('::'); // no workflow commands outside GitHub Actions
   }, 120_000);
@@ -273,6 +276,8 @@ describe('kubewait, the command', () => {
     expect(run.stderr).toMatch(/^::error title=Deployment cli-gha\/api::Failed after/m);
     expect(run.stderr).toMatch(/^::group::Waiting for 1 target to be ready$/m);
     expect(readFileSync(summary, 'utf8')).toMatch(/ImagePullBackOff|ErrImagePull/);
+    // One summary: the report rehearsed during the wait writes nothing.
+    expect(readFileSync(summary, 'utf8').match(/^## /gm)).toHaveLength(1);
   }, 120_000);
 
   it('inside GitHub Actions writes the report the action writes: container-log groups, outputs, the summary', async () => {
