@@ -223,6 +223,9 @@ function logMessages(messages: GitHubReportMessages, log: GitHubReportLog): void
  * `cancelled` (the job's cancellation) only words that warning. Never rejects.
  */
 export function startGitHubReports(settings: GitHubReportSettings, log: GitHubReportLog, cancelled?: AbortSignal): GitHubReports {
+  const want = wanted(settings);
+  // The defaults: nothing to report, so nothing between the outcome and the exit (not even the grace's timer).
+  if (!want.comment && !want.deployment) return NOTHING_TO_REPORT;
   const options = shellOptions(settings, log);
   const deployment = startDeploymentReport(options);
   return {
@@ -242,6 +245,8 @@ export function startGitHubReports(settings: GitHubReportSettings, log: GitHubRe
     },
   };
 }
+
+const NOTHING_TO_REPORT: GitHubReports = { finish: async () => {} };
 
 /** Resolves true once `work` is done, or false when REPORTING_GRACE_MS passed first. */
 async function withinGrace(work: Promise<void>): Promise<boolean> {

@@ -9,6 +9,7 @@ import {
   finishGitHubReports,
   MAX_COMMENT_CHARS,
   startDeploymentReport,
+  startGitHubReports,
   type GitHubReportOptions,
   type ReporterSettings,
   type GitHubRunContext,
@@ -412,5 +413,33 @@ describe('the Deployment status', () => {
       expect.stringMatching(/could not post the final status of Deployment \d+: the GitHub API answered 500 Server Error 3 times/),
     ]);
     expect(commentsOn(pr.number)).toHaveLength(1);
+  });
+});
+
+describe('the reports started beside the wait', () => {
+  it('with nothing to report (the defaults), hold no timer between the outcome and the exit and say nothing', async () => {
+    const said: string[] = [];
+    const log = { info: (m: string) => said.push(m), warning: (m: string) => said.push(m), setSecret: () => {} };
+    const settings = {
+      prComment: 'off',
+      githubToken: WRITE_TOKEN,
+      deploymentEnvironment: '',
+      deploymentUrl: '',
+      reportMatrix: '',
+      reportJobId: '',
+      waitFor: WAIT_FOR,
+    } as const;
+    const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+    const before = timers();
+
+    const finishing = startGitHubReports(settings, log).finish(result([ready('web')]));
+    expect(timers()).toBe(before);
+    await finishing;
+
+    expect(said).toEqual([]);
+    // A comment to make: the grace's timer bounds it.
+    const reporting = startGitHubReports({ ...settings, prComment: 'always' }, log).finish(result([ready('web')]));
+    expect(timers()).toBe(before + 1);
+    await reporting;
   });
 });
