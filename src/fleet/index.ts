@@ -58,6 +58,8 @@ async function waitAcrossClusters(settings: Settings, sink: PipelineSink, option
         report: async (_result, cluster) => {
           where = cluster;
         },
+        // The step's report is made once, at the end: one cluster's wait rehearses it (src/rehearsal.ts).
+        ...(at === 0 && { rehearse: sink.rehearse }),
       };
       try {
         const { settings: clusterSettings, kubeconfigSources } = clusterConnection(settings, spec, sources, options.cwd);
