@@ -130,12 +130,9 @@ async function wait(settings: Settings, line: CommandLine, io: CommandIO, kubeco
     },
     rehearse(sample) {
       // src/rehearsal.ts: what `report` and `finish` will render, rendered into nothing.
+      const nowhere = terminalLog(() => true, logOptions);
       if (github) rehearseForGitHub?.(sample);
-      else
-        closingLines(
-          sample,
-          terminalLog(() => {}, logOptions),
-        );
+      else closingLines(sample, nowhere);
       documentsFor(sample, settings, line);
     },
   };
