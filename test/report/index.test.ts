@@ -219,18 +219,24 @@ describe('reportSetupFailure', () => {
 
 describe('rehearseReport', () => {
   it('renders the report of a sample and writes nothing: no file, no output, no summary, no log', () => {
+    // The runner's files as the action's writer finds them, from the environment: each must stay as it is.
     const runnerTemp = mkdtempSync(path.join(tmpdir(), 'kubewait-runner-temp-'));
-    const saved = process.env.RUNNER_TEMP;
-    process.env.RUNNER_TEMP = runnerTemp;
+    const files = mkdtempSync(path.join(tmpdir(), 'kubewait-runner-files-'));
+    const env = { RUNNER_TEMP: runnerTemp, GITHUB_OUTPUT: path.join(files, 'output'), GITHUB_STEP_SUMMARY: path.join(files, 'summary') };
+    const saved = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
+    Object.assign(process.env, env);
     try {
       rehearseReport(result([ready('web', fromFile('k8s/web.yaml', 3)), ready('api')]), base);
       expect(readdirSync(runnerTemp)).toEqual([]);
-      expect(existsSync(summaryPath)).toBe(false);
+      expect(readdirSync(files)).toEqual([]);
       expect(calls).toEqual([]);
     } finally {
-      if (saved === undefined) delete process.env.RUNNER_TEMP;
-      else process.env.RUNNER_TEMP = saved;
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
       rmSync(runnerTemp, { recursive: true, force: true });
+      rmSync(files, { recursive: true, force: true });
     }
   });
 });
